@@ -1,0 +1,63 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let strictSwift: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "swift-file-download",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "FileDownload", targets: ["FileDownload"]),
+        .library(name: "FileDownloadMock", targets: ["FileDownloadMock"]),
+        .library(name: "FileDownloadConformance", targets: ["FileDownloadConformance"]),
+        // MARK: products of the HTTP transport
+        // MARK: products of the SFTP transport
+        // MARK: products of the SQLite store
+        // MARK: products of the command line
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        // MARK: dependencies of the command line
+    ],
+    targets: [
+        // MARK: core
+        .target(
+            name: "FileDownload",
+            dependencies: [
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSwift
+        ),
+        .target(
+            name: "FileDownloadMock",
+            dependencies: ["FileDownload"],
+            swiftSettings: strictSwift
+        ),
+        .target(
+            name: "FileDownloadConformance",
+            dependencies: ["FileDownload"],
+            swiftSettings: strictSwift
+        ),
+        .testTarget(
+            name: "FileDownloadTests",
+            dependencies: ["FileDownload", "FileDownloadMock", "FileDownloadConformance"],
+            swiftSettings: strictSwift
+        ),
+
+        // MARK: HTTP transport (CCurl, FileDownloadHTTP, FileDownloadHTTPTests)
+
+        // MARK: SFTP transport (CSSH2, FileDownloadSFTP, FileDownloadSFTPTests)
+
+        // MARK: SQLite store (FileDownloadSQLite, FileDownloadSQLiteTests)
+
+        // MARK: command line (fdl, fdlTests)
+
+        // MARK: examples
+    ],
+    swiftLanguageModes: [.v6]
+)

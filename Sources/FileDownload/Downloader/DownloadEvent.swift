@@ -1,0 +1,42 @@
+public import Foundation
+
+/// Something that happened to a download, in the order it happened.
+///
+/// ## Order guarantees
+/// For one download: every transition is announced by ``stateChanged(id:state:)`` first, followed at
+/// once by the event that describes it when there is one (``paused(id:resumeData:)``,
+/// ``interrupted(id:error:retryIn:)``, ``completed(id:file:)``, ``failed(id:error:resumeData:)``,
+/// ``cancelled(id:)``). ``progress(id:_:)`` events come only while the download is downloading,
+/// at most one per ``DownloaderConfiguration/progressInterval``, with non-decreasing
+/// ``DownloadProgress/receivedBytes`` (a ``restarted(id:reason:)`` event starts the count anew),
+/// never above the expected size. When an attempt ends, a last progress event fires if the bytes
+/// changed since the previous one; on completion that event always fires and reports the whole
+/// file. After ``completed(id:file:)`` or ``cancelled(id:)`` nothing more is said of that id.
+public enum DownloadEvent: Sendable {
+    case stateChanged(id: String, state: DownloadState)
+    case progress(id: String, DownloadProgress)
+    case totalProgress(TotalProgress)
+    /// The bytes on disk were discarded and the download starts from zero.
+    case restarted(id: String, reason: RestartReason)
+    case paused(id: String, resumeData: ResumeData?)
+    /// A retryable failure; `retryIn` is the delay before the automatic retry, `nil` when none will
+    /// happen (retries exhausted lead to ``failed(id:error:resumeData:)`` instead).
+    case interrupted(id: String, error: DownloadError, retryIn: Duration?)
+    case completed(id: String, file: URL)
+    case failed(id: String, error: DownloadError, resumeData: ResumeData?)
+    case cancelled(id: String)
+    /// The number of downloads with an attempt running changed (HWIFileDownload's network
+    /// activity indicator count).
+    case activityCountChanged(Int)
+
+    /// The download the event is about, if it is about one.
+    public var id: String? {
+        switch self {
+        case .stateChanged(let id, _), .progress(let id, _), .restarted(let id, _), .paused(let id, _),
+             .interrupted(let id, _, _), .completed(let id, _), .failed(let id, _, _), .cancelled(let id):
+            id
+        case .totalProgress, .activityCountChanged:
+            nil
+        }
+    }
+}

@@ -1,0 +1,25 @@
+public import Foundation
+
+/// What ``Downloader/downloads()`` reports of one download.
+public struct DownloadInfo: Sendable, Hashable {
+    public var id: String
+    /// The remote URL without its password.
+    public var url: URL
+    public var destination: URL
+    public var state: DownloadState
+    public var progress: DownloadProgress
+    /// The last error, for interrupted and failed downloads.
+    public var lastError: String?
+    public var attempts: Int
+
+    public init(id: String, url: URL, destination: URL, state: DownloadState, progress: DownloadProgress,
+                lastError: String?, attempts: Int) {
+        self.id = id
+        self.url = url
+        self.destination = destination
+        self.state = state
+        self.progress = progress
+        self.lastError = lastError
+        self.attempts = attempts
+    }
+}

@@ -1,0 +1,50 @@
+public import Foundation
+public import Logging
+
+/// How a ``Downloader`` behaves. Every value has a default.
+public struct DownloaderConfiguration: Sendable {
+    /// Downloads running at once; the rest wait in a FIFO queue (by priority, then start order).
+    public var maxConcurrentDownloads: Int
+    /// Retries of retryable failures.
+    public var retryPolicy: RetryPolicy
+    /// The downloader samples progress and timeouts this often, and emits at most one progress
+    /// event per download (and one total) per interval. Default 250 ms.
+    public var progressInterval: Duration
+    /// How often bytes on disk are flushed and checkpointed to the store. Default 2 s.
+    public var checkpointInterval: Duration
+    /// Where downloads go when `start` names no destination.
+    public var downloadsDirectory: URL
+    /// Added to the destination's path to name the staging file. Default `.part`.
+    public var stagingSuffix: String
+    /// Options of downloads that do not give their own.
+    public var defaultTransferOptions: TransferOptions
+    /// Whether ``Downloader/restore()`` resumes downloads that were running when the process died.
+    public var resumeInterruptedOnRestore: Bool
+    /// Seed for the retry jitter; `nil` draws from the system. Set it for reproducible tests.
+    public var jitterSeed: UInt64?
+    public var logger: Logger
+
+    public init(
+        maxConcurrentDownloads: Int = 4,
+        retryPolicy: RetryPolicy = RetryPolicy(),
+        progressInterval: Duration = .milliseconds(250),
+        checkpointInterval: Duration = .seconds(2),
+        downloadsDirectory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath),
+        stagingSuffix: String = ".part",
+        defaultTransferOptions: TransferOptions = TransferOptions(),
+        resumeInterruptedOnRestore: Bool = true,
+        jitterSeed: UInt64? = nil,
+        logger: Logger = Logger(label: "FileDownload")
+    ) {
+        self.maxConcurrentDownloads = max(1, maxConcurrentDownloads)
+        self.retryPolicy = retryPolicy
+        self.progressInterval = progressInterval
+        self.checkpointInterval = checkpointInterval
+        self.downloadsDirectory = downloadsDirectory
+        self.stagingSuffix = stagingSuffix
+        self.defaultTransferOptions = defaultTransferOptions
+        self.resumeInterruptedOnRestore = resumeInterruptedOnRestore
+        self.jitterSeed = jitterSeed
+        self.logger = logger
+    }
+}

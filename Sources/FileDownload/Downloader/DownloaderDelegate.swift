@@ -1,0 +1,94 @@
+public import Foundation
+
+/// Receives a ``Downloader``'s notifications and answers its questions. Every method has a default
+/// implementation; implement only what you need.
+///
+/// This is the counterpart of HWIFileDownload's `HWIFileDownloadDelegate`:
+///
+/// | HWIFileDownloadDelegate | here |
+/// |---|---|
+/// | `downloadDidComplete(withIdentifier:localFileURL:)` | ``downloadDidComplete(id:file:)`` |
+/// | `downloadFailed(withIdentifier:error:errorMessagesStack:resumeData:)` | ``downloadDidFail(id:error:resumeData:)`` (the stack is ``DownloadError/messages``) |
+/// | `increment/decrementNetworkActivityIndicatorActivityCount` | ``activityCountDidChange(_:)`` |
+/// | `downloadProgressChanged(forIdentifier:)` | ``downloadProgressDidChange(id:progress:)`` |
+/// | `downloadPaused(withIdentifier:resumeData:)` | ``downloadDidPause(id:resumeData:)`` |
+/// | `resumeDownload(withIdentifier:)` | ``downloadWillResume(id:)`` |
+/// | `localFileURL(forIdentifier:remoteURL:)` | ``destination(forID:remoteURL:proposed:)`` |
+/// | `download(atLocalFileURL:isValidForDownloadIdentifier:)` | ``validateFile(at:id:)`` |
+/// | `httpStatusCode(_:isValidForDownloadIdentifier:)` | ``isValidStatus(_:id:)`` |
+/// | `customizeBackgroundSessionConfiguration` / `urlRequest(forRemoteURL:)` | ``customizeTransfer(_:id:url:)`` |
+/// | `onAuthenticationChallenge(_:downloadIdentifier:completionHandler:)` | ``download(_:didReceive:)`` |
+/// | `rootProgress` | ``totalProgressDidChange(_:)`` and ``Downloader/rootProgress`` |
+///
+/// ## When and where methods are called
+/// Notifications (`did`/`will` methods) are delivered one at a time, in the order of the
+/// downloader's ``DownloadEvent``s (see its order guarantees), on a task of their own: a slow
+/// delegate delays later notifications but never a transfer. Questions (`destination`, `validate`,
+/// `isValidStatus`, `customizeTransfer`, the auth challenge) are asked by the download that needs
+/// the answer, when it needs it; they may run concurrently for different downloads.
+/// ``isValidStatus(_:id:)`` is synchronous because it runs on the transport's I/O thread before the
+/// first body byte: keep it quick.
+public protocol DownloaderDelegate: Sendable {
+    /// The file was validated and moved to `file`.
+    func downloadDidComplete(id: String, file: URL) async
+    /// The download failed for good (or retries ran out). `resumeData` is present when the bytes on
+    /// disk were kept and ``Downloader/resume(_:)`` or ``Downloader/start(id:resumeData:)`` can continue.
+    func downloadDidFail(id: String, error: DownloadError, resumeData: ResumeData?) async
+    /// A transient failure; a retry follows after `retryIn` unless it is `nil`.
+    func downloadWasInterrupted(id: String, error: DownloadError, retryIn: Duration?) async
+    /// The download was paused; `resumeData` continues it later, in this process or another.
+    func downloadDidPause(id: String, resumeData: ResumeData?) async
+    /// The download was cancelled and its partial bytes discarded.
+    func downloadDidCancel(id: String) async
+    /// A paused, interrupted or failed download is about to continue.
+    func downloadWillResume(id: String) async
+    /// Throttled progress of one download.
+    func downloadProgressDidChange(id: String, progress: DownloadProgress) async
+    /// Throttled progress of all downloads together.
+    func totalProgressDidChange(_ progress: TotalProgress) async
+    /// The number of running attempts changed.
+    func activityCountDidChange(_ count: Int) async
+    /// Every state change, before the specific notification above.
+    func downloadDidChangeState(id: String, state: DownloadState) async
+
+    /// Where the finished file goes. `proposed` is the destination given to `start`, or the
+    /// configured directory plus the sanitised last path component of the URL. Return `proposed`
+    /// to keep it. Asked once, when the download is started.
+    func destination(forID id: String, remoteURL: URL, proposed: URL) async -> URL
+    /// Whether the downloaded bytes (still in the staging file at `file`) are acceptable. Asked
+    /// after the size and SHA-256 checks passed and before the file is moved. `false` fails the
+    /// download with ``DownloadError/Code/validationFailed`` and discards the bytes.
+    func validateFile(at file: URL, id: String) async -> Bool
+    /// Whether a protocol status is acceptable (HTTP). Asked before any body byte is written.
+    /// The default accepts 2xx, and `nil` (protocols without a status).
+    func isValidStatus(_ status: Int?, id: String) -> Bool
+    /// Adjusts the transfer options of an attempt (headers, user agent, timeouts, proxy, rate).
+    /// Asked before every attempt; the result is used for that attempt only.
+    func customizeTransfer(_ options: TransferOptions, id: String, url: URL) async -> TransferOptions
+    /// Answers an authentication or trust challenge. The default is
+    /// ``AuthDisposition/performDefaultHandling``.
+    func download(_ id: String, didReceive challenge: AuthChallenge) async -> AuthDisposition
+}
+
+extension DownloaderDelegate {
+    public func downloadDidComplete(id: String, file: URL) async {}
+    public func downloadDidFail(id: String, error: DownloadError, resumeData: ResumeData?) async {}
+    public func downloadWasInterrupted(id: String, error: DownloadError, retryIn: Duration?) async {}
+    public func downloadDidPause(id: String, resumeData: ResumeData?) async {}
+    public func downloadDidCancel(id: String) async {}
+    public func downloadWillResume(id: String) async {}
+    public func downloadProgressDidChange(id: String, progress: DownloadProgress) async {}
+    public func totalProgressDidChange(_ progress: TotalProgress) async {}
+    public func activityCountDidChange(_ count: Int) async {}
+    public func downloadDidChangeState(id: String, state: DownloadState) async {}
+    public func destination(forID id: String, remoteURL: URL, proposed: URL) async -> URL { proposed }
+    public func validateFile(at file: URL, id: String) async -> Bool { true }
+    public func isValidStatus(_ status: Int?, id: String) -> Bool {
+        guard let status else { return true }
+        return (200..<300).contains(status)
+    }
+    public func customizeTransfer(_ options: TransferOptions, id: String, url: URL) async -> TransferOptions { options }
+    public func download(_ id: String, didReceive challenge: AuthChallenge) async -> AuthDisposition {
+        .performDefaultHandling
+    }
+}

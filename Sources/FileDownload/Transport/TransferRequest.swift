@@ -1,0 +1,51 @@
+public import Foundation
+
+/// One attempt's worth of instructions for a ``Transport``.
+public struct TransferRequest: Sendable {
+    /// The identifier of the download this attempt belongs to (for logs; never a secret).
+    public var downloadID: String
+    /// The remote resource.
+    public var url: URL
+    /// The offset to start from: the number of bytes already on disk. 0 for a fresh start.
+    public var offset: Int64
+    /// The validator remembered from the previous attempt, if any. When present and the remote
+    /// resource no longer matches it, the transport restarts from zero
+    /// (``ResumeDisposition/restarted(_:)`` with ``RestartReason/validatorChanged``).
+    public var validator: Validator?
+    /// Headers, timeouts, rate limit and other per-download settings.
+    public var options: TransferOptions
+    /// 1 for the first attempt of a download, 2 for the first retry, and so on.
+    public var attempt: Int
+
+    private let authenticator: @Sendable (AuthChallenge) async -> AuthDisposition
+
+    /// Creates a request. The downloader builds these; tests and the conformance suite may too.
+    ///
+    /// - Parameter authenticate: answers auth challenges; the default answers
+    ///   ``AuthDisposition/performDefaultHandling``.
+    public init(
+        downloadID: String,
+        url: URL,
+        offset: Int64 = 0,
+        validator: Validator? = nil,
+        options: TransferOptions = TransferOptions(),
+        attempt: Int = 1,
+        authenticate: @escaping @Sendable (AuthChallenge) async -> AuthDisposition = { _ in .performDefaultHandling }
+    ) {
+        self.downloadID = downloadID
+        self.url = url
+        self.offset = offset
+        self.validator = validator
+        self.options = options
+        self.attempt = attempt
+        self.authenticator = authenticate
+    }
+
+    /// Asks the downloader's delegate (or the default policy) how to answer an auth challenge.
+    ///
+    /// Call it from the transfer's task, not from an I/O thread. It may take as long as the
+    /// delegate needs; the request timeout does not run meanwhile.
+    public func authenticate(_ challenge: AuthChallenge) async -> AuthDisposition {
+        await authenticator(challenge)
+    }
+}

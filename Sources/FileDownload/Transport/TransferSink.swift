@@ -1,0 +1,189 @@
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Where a ``Transport`` puts the bytes of one attempt: a staging file written with positional
+/// writes, plus atomic counters the downloader samples for progress and timeouts.
+///
+/// The body path is `write(_:)`: one `pwrite(2)` and two relaxed atomic adds per chunk, callable
+/// from any thread (the transport's I/O thread), no actor hop and no allocation.
+///
+/// Order of calls: ``begin(_:)`` exactly once, then ``write(_:)`` any number of times (never
+/// concurrently with each other), then the owner calls ``seal()``. After `seal()` every call throws
+/// and a write is counted in ``lateWriteAttempts``.
+public final class TransferSink: Sendable {
+    /// The offset the attempt was asked to start from (bytes already in the file).
+    public let requestedOffset: Int64
+    /// The path of the staging file.
+    public let path: String
+
+    private let fd: Int32
+    private let length: Atomic<Int64>
+    private let activity = Atomic<UInt64>(0)
+    private let begun = Atomic<Bool>(false)
+    private let sealed = Atomic<Bool>(false)
+    private let complete = Atomic<Bool>(false)
+    private let expected = Atomic<Int64>(-1)
+    private let lateWrites = Atomic<Int>(0)
+    private let receivedHead = Mutex<TransferHead?>(nil)
+    private let validateHead: @Sendable (TransferHead) throws -> Void
+
+    /// Opens (creating if needed) the staging file at `path` for an attempt that starts at
+    /// `requestedOffset`.
+    ///
+    /// If the file is longer than `requestedOffset` it is cut to that length, so the bytes that
+    /// follow always continue exactly where the attempt starts.
+    ///
+    /// - Parameters:
+    ///   - validateHead: called synchronously by ``begin(_:)`` before anything is done with the
+    ///     head; throw to refuse it (a rejected status). The downloader passes its status check and
+    ///     the delegate's.
+    /// - Throws: ``DownloadError`` with code ``DownloadError/Code/fileSystem`` when the file cannot
+    ///   be opened, or ``DownloadError/Code/invalidResumeData`` when it is shorter than
+    ///   `requestedOffset`.
+    public init(
+        path: String,
+        requestedOffset: Int64,
+        validateHead: @escaping @Sendable (TransferHead) throws -> Void = { _ in }
+    ) throws {
+        let fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
+        guard fd >= 0 else {
+            throw DownloadError.fileSystem(errno: errno, "cannot open the staging file \(path)")
+        }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else {
+            let e = errno
+            close(fd)
+            throw DownloadError.fileSystem(errno: e, "cannot inspect the staging file \(path)")
+        }
+        if Int64(st.st_size) < requestedOffset {
+            close(fd)
+            throw DownloadError(.invalidResumeData,
+                                "the staging file \(path) holds \(st.st_size) bytes, fewer than the offset \(requestedOffset)")
+        }
+        if Int64(st.st_size) > requestedOffset, ftruncate(fd, off_t(requestedOffset)) != 0 {
+            let e = errno
+            close(fd)
+            throw DownloadError.fileSystem(errno: e, "cannot cut the staging file \(path) to \(requestedOffset) bytes")
+        }
+        self.fd = fd
+        self.path = path
+        self.requestedOffset = requestedOffset
+        self.length = Atomic(requestedOffset)
+        self.validateHead = validateHead
+    }
+
+    deinit {
+        close(fd)
+    }
+
+    /// Reports the head of the attempt. Call exactly once, before the first ``write(_:)``.
+    ///
+    /// In order: refuses a second call or a sealed sink; runs the owner's head validation (which
+    /// may throw, e.g. for a rejected status); then acts on the disposition: ``ResumeDisposition/resumed(at:)``
+    /// must name ``requestedOffset`` and keeps the bytes; ``ResumeDisposition/restarted(_:)`` cuts
+    /// the file to zero; ``ResumeDisposition/complete`` keeps the bytes and refuses any body.
+    ///
+    /// - Throws: ``DownloadError``; the transport must stop and rethrow it.
+    public func begin(_ head: TransferHead) throws {
+        guard !sealed.load(ordering: .acquiring) else {
+            throw DownloadError(.cancelled, "the attempt is over; the head came too late")
+        }
+        guard !begun.load(ordering: .relaxed) else {
+            throw DownloadError(.protocolViolation, "the transport reported a second head")
+        }
+        try validateHead(head)
+        switch head.disposition {
+        case .resumed(let offset):
+            guard offset == requestedOffset else {
+                throw DownloadError(.protocolViolation,
+                                    "the transport resumed at \(offset) but \(requestedOffset) was asked for")
+            }
+        case .restarted:
+            guard ftruncate(fd, 0) == 0 else {
+                throw DownloadError.fileSystem(errno: errno, "cannot truncate the staging file \(path)")
+            }
+            length.store(0, ordering: .releasing)
+        case .complete:
+            complete.store(true, ordering: .relaxed)
+        }
+        if let total = head.expectedLength { expected.store(total, ordering: .relaxed) }
+        receivedHead.withLock { $0 = head }
+        begun.store(true, ordering: .releasing)
+        activity.add(1, ordering: .relaxed)
+    }
+
+    /// Appends `bytes` at the current end of the attempt's data with `pwrite(2)`.
+    ///
+    /// - Throws: ``DownloadError`` with code ``DownloadError/Code/diskFull`` (ENOSPC),
+    ///   ``DownloadError/Code/fileTooLarge`` (EFBIG), ``DownloadError/Code/fileSystem`` (other
+    ///   errors), ``DownloadError/Code/protocolViolation`` (no head yet, a body after
+    ///   ``ResumeDisposition/complete``, or more bytes than the announced total length) or
+    ///   ``DownloadError/Code/cancelled`` (the sink is sealed). Nothing is written when it throws,
+    ///   except for a partial write before a disk error, which stays counted.
+    public func write(_ bytes: UnsafeRawBufferPointer) throws {
+        if sealed.load(ordering: .relaxed) {
+            lateWrites.add(1, ordering: .relaxed)
+            throw DownloadError(.cancelled, "the attempt is over; a late write was refused")
+        }
+        guard begun.load(ordering: .acquiring) else {
+            throw DownloadError(.protocolViolation, "the transport delivered body bytes before its head")
+        }
+        if bytes.isEmpty { return }
+        if complete.load(ordering: .relaxed) {
+            throw DownloadError(.protocolViolation, "the transport delivered a body after reporting the file complete")
+        }
+        var offset = length.load(ordering: .relaxed)
+        let total = expected.load(ordering: .relaxed)
+        if total >= 0, offset + Int64(bytes.count) > total {
+            throw DownloadError(.protocolViolation,
+                                "the server sent more than the \(total) bytes it announced")
+        }
+        var remaining = bytes.count
+        var base = bytes.baseAddress!
+        while remaining > 0 {
+            let n = pwrite(fd, base, remaining, off_t(offset))
+            if n < 0 {
+                let e = errno
+                if e == EINTR { continue }
+                throw DownloadError.fileSystem(errno: e, "cannot write to the staging file \(path)")
+            }
+            offset += Int64(n)
+            length.store(offset, ordering: .relaxed)
+            remaining -= n
+            base += n
+        }
+        activity.add(1, ordering: .relaxed)
+    }
+
+    /// Flushes the written bytes to the disk (`fdatasync(2)`). Blocking: call it off the
+    /// cooperative pool or accept the cost.
+    public func synchronize() throws {
+        if fdatasync(fd) != 0 {
+            throw DownloadError.fileSystem(errno: errno, "cannot flush the staging file \(path)")
+        }
+    }
+
+    /// Ends the attempt: from now on every call throws and late writes are counted.
+    public func seal() {
+        sealed.store(true, ordering: .releasing)
+    }
+
+    /// The number of bytes of the resource in the file now (the offset of the next write).
+    public var fileLength: Int64 { length.load(ordering: .relaxed) }
+
+    /// Increases with every head and write; the downloader's idle timeout watches it.
+    public var activityCount: UInt64 { activity.load(ordering: .relaxed) }
+
+    /// The head, once ``begin(_:)`` succeeded.
+    public var head: TransferHead? { receivedHead.withLock { $0 } }
+
+    /// Whether ``seal()`` was called.
+    public var isSealed: Bool { sealed.load(ordering: .acquiring) }
+
+    /// Writes attempted after ``seal()``: a correct transport leaves this at 0.
+    public var lateWriteAttempts: Int { lateWrites.load(ordering: .relaxed) }
+}

@@ -1,0 +1,57 @@
+/// Moves the bytes of one remote resource into a ``TransferSink``, starting at an offset.
+///
+/// A transport knows one protocol (HTTP, SFTP, your own); the ``Downloader`` knows none. One call of
+/// ``transfer(_:into:)`` is one *attempt*. The downloader decides when to call it again (retries,
+/// resume after pause) and with which offset and validator.
+///
+/// ## What a call must do, in this order
+/// 1. Connect and ask for the resource at ``TransferRequest/url``. When
+///    ``TransferRequest/offset`` is above zero, ask for the bytes from there on, conditional on
+///    ``TransferRequest/validator`` (HTTP: `Range` + `If-Range` with a strong validator; SFTP:
+///    compare size and mtime, then seek).
+/// 2. When the server needs credentials or trust (HTTP 401/407, TLS server trust, SSH host key,
+///    password, key passphrase, keyboard-interactive), ask ``TransferRequest/authenticate(_:)`` and
+///    follow its ``AuthDisposition``. Never log a credential and never put one in the head.
+/// 3. Before the first body byte, call ``TransferSink/begin(_:)`` exactly once with a
+///    ``TransferHead``: the status, the total length if known, the current validator, and what
+///    happened to the offset: ``ResumeDisposition/resumed(at:)`` (the bytes that follow start at
+///    the requested offset), ``ResumeDisposition/restarted(_:)`` (the bytes that follow start at
+///    zero: the server ignored the range or the remote file changed) or
+///    ``ResumeDisposition/complete`` (nothing is left to send). `begin` may throw (the status was
+///    rejected, the disk is unusable): stop and rethrow. A transport must never deliver bytes of a
+///    changed remote file as a continuation of old bytes.
+/// 4. Deliver the body with ``TransferSink/write(_:)`` from any thread, in order. If `write` throws
+///    (disk full), stop and rethrow.
+/// 5. Return when the resource is complete. Throw a ``DownloadError`` otherwise, with the
+///    ``DownloadError/Code`` the failure maps to and a correct ``DownloadError/isRetryable``.
+///
+/// ## Cancellation
+/// The call runs in a Swift task; the downloader cancels that task to pause or cancel the
+/// download. The transport must notice within tens of milliseconds, stop the transfer, and throw
+/// `CancellationError` or a ``DownloadError`` with code ``DownloadError/Code/cancelled``. After the
+/// call returns or throws, it must not touch the sink again: the downloader seals the sink, and a
+/// late write is rejected and counted (``TransferSink/lateWriteAttempts``).
+///
+/// ## Threads
+/// Never block Swift's cooperative thread pool with blocking I/O: run blocking or polling work on a
+/// thread of your own and await it. The body path (step 4) must not hop actors or allocate per chunk.
+///
+/// ## Testing a transport
+/// Run it through `TransportConformance` (module `FileDownloadConformance`) against a server that
+/// serves a known file. `MockTransport` (module `FileDownloadMock`) passes it and is the model of a
+/// minimal, complete transport.
+public protocol Transport: Sendable {
+    /// What this transport supports. The downloader only asks for what is listed here.
+    var capabilities: TransportCapabilities { get }
+
+    /// Performs one attempt. See the protocol's documentation for the contract.
+    func transfer(_ request: TransferRequest, into sink: TransferSink) async throws
+
+    /// Releases pooled connections and threads. Called by ``Downloader/shutdown()``; the default
+    /// does nothing. After it returns, the transport is not used again by that downloader.
+    func shutdown() async
+}
+
+extension Transport {
+    public func shutdown() async {}
+}

@@ -1,0 +1,20 @@
+/// What a ``Transport`` can do. The downloader adapts to what is missing: without
+/// ``resume`` every retry starts from zero; without ``validators`` a resumed file cannot be checked
+/// for a change on the server.
+public struct TransportCapabilities: OptionSet, Sendable, Hashable {
+    public let rawValue: Int
+    public init(rawValue: Int) { self.rawValue = rawValue }
+
+    /// Can start at an offset above zero.
+    public static let resume = TransportCapabilities(rawValue: 1 << 0)
+    /// Reports a validator that changes when the remote file changes, and honours it on resume.
+    public static let validators = TransportCapabilities(rawValue: 1 << 1)
+    /// Asks ``TransferRequest/authenticate(_:)`` for credentials.
+    public static let authentication = TransportCapabilities(rawValue: 1 << 2)
+    /// Honours ``TransferOptions/maxBytesPerSecond``.
+    public static let rateLimit = TransportCapabilities(rawValue: 1 << 3)
+    /// Sends ``TransferOptions/headers``.
+    public static let customHeaders = TransportCapabilities(rawValue: 1 << 4)
+    /// Reports the total length in the head when the server says it.
+    public static let expectedLength = TransportCapabilities(rawValue: 1 << 5)
+}

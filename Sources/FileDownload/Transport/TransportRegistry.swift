@@ -1,0 +1,63 @@
+public import Foundation
+
+/// Which ``Transport`` serves which URL scheme: an explicit value handed to the ``Downloader``.
+///
+/// ```swift
+/// var transports = TransportRegistry()
+/// transports.register(HTTPTransport(), for: "http", "https")
+/// transports.register(MyTransport(), for: "myproto")
+/// ```
+/// Schemes are compared case-insensitively. Registering a scheme again replaces its transport.
+public struct TransportRegistry: Sendable {
+    private var transports: [String: any Transport] = [:]
+
+    public init() {}
+
+    /// Serves `schemes` with `transport`, replacing whatever served them before.
+    public mutating func register(_ transport: any Transport, for schemes: String...) {
+        register(transport, for: schemes)
+    }
+
+    /// Serves `schemes` with `transport`, replacing whatever served them before.
+    public mutating func register(_ transport: any Transport, for schemes: [String]) {
+        for scheme in schemes { transports[scheme.lowercased()] = transport }
+    }
+
+    /// Stops serving `scheme`.
+    public mutating func remove(scheme: String) {
+        transports[scheme.lowercased()] = nil
+    }
+
+    /// The registered schemes, sorted.
+    public var schemes: [String] { transports.keys.sorted() }
+
+    /// The transport for `url`'s scheme.
+    ///
+    /// - Throws: ``DownloadError/Code/invalidURL`` when the URL has no scheme,
+    ///   ``DownloadError/Code/unsupportedScheme`` when none is registered for it.
+    public func transport(for url: URL) throws -> any Transport {
+        guard let scheme = url.scheme?.lowercased(), !scheme.isEmpty else {
+            throw DownloadError(.invalidURL, "the URL \(url.redactingPassword) has no scheme")
+        }
+        guard let transport = transports[scheme] else {
+            let known = schemes.isEmpty ? "none" : schemes.joined(separator: ", ")
+            throw DownloadError(.unsupportedScheme,
+                                "no transport is registered for the scheme '\(scheme)' (registered: \(known))")
+        }
+        return transport
+    }
+
+    /// All distinct transports, for shutdown.
+    var allTransports: [any Transport] {
+        var seen = Set<ObjectIdentifier>()
+        var result: [any Transport] = []
+        for t in transports.values {
+            if type(of: t) is AnyClass {
+                let id = ObjectIdentifier(t as AnyObject)
+                if !seen.insert(id).inserted { continue }
+            }
+            result.append(t)
+        }
+        return result
+    }
+}
