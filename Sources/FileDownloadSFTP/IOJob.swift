@@ -188,6 +188,19 @@ final class IOJob: @unchecked Sendable {
         if n == 0 && ContinuousClock.now >= deadline { try timeout() }
     }
 
+    /// Waits until `instant` (a rate limit), waking at once when the job is cancelled.
+    func pause(until instant: ContinuousClock.Instant) throws {
+        while true {
+            let remaining = instant - ContinuousClock.now
+            if remaining <= .zero { break }
+            let ms = remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000 + 1
+            var fds = [pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0)]
+            _ = poll(&fds, 1, Int32(clamping: ms))
+            try checkCancelled()
+        }
+        progressed()
+    }
+
     private func timeout() throws -> Never {
         if ContinuousClock.now >= totalDeadline {
             throw DownloadError(.resourceTimedOut, "the transfer took longer than its resource timeout")

@@ -54,8 +54,9 @@ public final class SFTPTransport: Transport {
         set { pool.update(newValue) }
     }
 
-    /// Resume with a size + mtime validator, authentication, and the total length in the head.
-    public var capabilities: TransportCapabilities { [.resume, .validators, .authentication, .expectedLength] }
+    /// Resume with a size + mtime validator, authentication, the total length in the head, and
+    /// `TransferOptions.maxBytesPerSecond`.
+    public var capabilities: TransportCapabilities { [.resume, .validators, .authentication, .expectedLength, .rateLimit] }
 
     /// How many SSH sessions this transport has opened since it was created: a measure of reuse.
     public var sessionsOpened: Int { pool.connectionsMade }

@@ -205,12 +205,14 @@ final class SSHConnection: @unchecked Sendable {
         let buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
         defer { buffer.deallocate() }
         let chars = buffer.assumingMemoryBound(to: CChar.self)
+        let limiter = request.options.maxBytesPerSecond.map { RateLimiter(bytesPerSecond: $0) }
         while true {
-            let n = libssh2_sftp_read(handle, chars, capacity)
+            let n = libssh2_sftp_read(handle, chars, limiter.map { min(capacity, $0.chunkSize) } ?? capacity)
             if n > 0 {
                 try sink.write(UnsafeRawBufferPointer(start: buffer, count: n))
                 offset += Int64(n)
                 job.progressed()
+                if let limiter { try job.pause(until: limiter.consumed(n)) }
             } else if n == 0 {
                 break
             } else if n == Int(LIBSSH2_ERROR_EAGAIN) {
