@@ -58,6 +58,14 @@ let package = Package(
         // MARK: command line (fdl, fdlTests)
 
         // MARK: examples
+
+        // MARK: benchmarks
+        .executableTarget(
+            name: "bench-core",
+            dependencies: ["FileDownload", "FileDownloadMock"],
+            path: "Benchmarks/bench-core",
+            swiftSettings: strictSwift
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
