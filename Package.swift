@@ -48,6 +48,11 @@ let package = Package(
             dependencies: ["FileDownload", "FileDownloadMock", "FileDownloadConformance"],
             swiftSettings: strictSwift
         ),
+        .testTarget(
+            name: "FileDownloadMockTests",
+            dependencies: ["FileDownload", "FileDownloadMock", "FileDownloadConformance"],
+            swiftSettings: strictSwift
+        ),
 
         // MARK: HTTP transport (CCurl, FileDownloadHTTP, FileDownloadHTTPTests)
 
