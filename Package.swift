@@ -35,7 +35,10 @@ let package = Package(
         ),
         .target(
             name: "FileDownloadMock",
-            dependencies: ["FileDownload"],
+            dependencies: [
+                "FileDownload",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
             swiftSettings: strictSwift
         ),
         .target(

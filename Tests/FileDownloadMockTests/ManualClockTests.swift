@@ -12,7 +12,7 @@ private actor WakeLog {
     }
 }
 
-@Suite("ManualClock")
+@Suite("ManualClock", .timeLimit(.minutes(1)))
 struct ManualClockTests {
     @Test("starts at zero with zero resolution and moves only forward")
     func nowMovesOnlyForward() {
