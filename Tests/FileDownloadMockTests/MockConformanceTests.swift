@@ -4,26 +4,6 @@ import FileDownloadMock
 import Foundation
 import Testing
 
-/// Forgets the validator of every request: resumes blindly and so splices a changed file.
-private struct ValidatorForgettingTransport: Transport {
-    let inner: MockTransport
-    var capabilities: TransportCapabilities { inner.capabilities }
-    func transfer(_ request: TransferRequest, into sink: TransferSink) async throws {
-        var blind = request
-        blind.validator = nil
-        try await inner.transfer(blind, into: sink)
-    }
-}
-
-/// Turns cancellation into a normal return: a transport that swallows cancellation.
-private struct CancellationSwallowingTransport: Transport {
-    let inner: MockTransport
-    var capabilities: TransportCapabilities { inner.capabilities }
-    func transfer(_ request: TransferRequest, into sink: TransferSink) async throws {
-        do { try await inner.transfer(request, into: sink) } catch is CancellationError {}
-    }
-}
-
 @Suite("TransportConformance with MockTransport", .timeLimit(.minutes(1)))
 struct MockConformanceTests {
     let base = "mock://conformance"

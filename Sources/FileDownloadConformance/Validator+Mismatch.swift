@@ -1,23 +1,5 @@
 import FileDownload
 
-extension ResumeDisposition {
-    /// Whether the body starts at zero.
-    var isRestart: Bool {
-        if case .restarted = self { return true }
-        return false
-    }
-}
-
-extension AuthChallenge.Kind {
-    /// TLS server trust and SSH host keys: questions of trust, not credentials.
-    var isTrustQuestion: Bool {
-        switch self {
-        case .serverTrust, .unknownHostKey: true
-        default: false
-        }
-    }
-}
-
 extension Validator {
     /// A strong validator of the same kind that does not match this one: for SFTP the same size
     /// with another mtime, for HTTP another entity tag or date.
