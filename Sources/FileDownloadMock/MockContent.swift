@@ -72,13 +72,18 @@ public enum MockContent: Sendable, Hashable, CustomStringConvertible {
         case .seeded(let seed, _):
             var written = 0
             var position = offset
+            // A partial word at the start or end goes byte-wise; whole words are stored at once.
             while written < count {
                 let word = Self.splitmix64(seed: seed, index: UInt64(position / 8)).littleEndian
                 let skip = Int(position % 8)
                 let take = min(8 - skip, count - written)
-                withUnsafeBytes(of: word) { wordBytes in
-                    buffer.baseAddress!.advanced(by: written)
-                        .copyMemory(from: wordBytes.baseAddress!.advanced(by: skip), byteCount: take)
+                if take == 8 {
+                    buffer.storeBytes(of: word, toByteOffset: written, as: UInt64.self)
+                } else {
+                    withUnsafeBytes(of: word) { wordBytes in
+                        buffer.baseAddress!.advanced(by: written)
+                            .copyMemory(from: wordBytes.baseAddress!.advanced(by: skip), byteCount: take)
+                    }
                 }
                 written += take
                 position += Int64(take)
