@@ -32,7 +32,7 @@ public struct MockRequestRecord: Sendable, CustomStringConvertible {
     public var validator: Validator?
     /// ``TransferOptions/headers`` as sent.
     public var headers: [HeaderField]
-    /// The challenges asked, in order (with their failure counts).
+    /// The challenges asked, in order; a challenge asked again after a wrong answer appears again.
     public var challenges: [AuthChallenge.Kind]
     /// Descriptions of the credentials received, in order (``Credential/description``; no secret).
     public var credentials: [String]

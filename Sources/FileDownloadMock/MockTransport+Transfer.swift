@@ -96,12 +96,12 @@ extension MockTransport {
         var position = start
         var previousChunk = 0
         while position < end {
-            try Task.checkCancellation()
             if previousChunk > 0 {
                 var wait = resource.chunkDelay ?? .zero
                 if let rate { wait = max(wait, .seconds(Double(previousChunk) / Double(rate))) }
                 if wait > .zero { try await clock.sleep(for: wait, tolerance: nil) }
             }
+            try Task.checkCancellation()
             let count = resource.content.fill(
                 UnsafeMutableRawBufferPointer(rebasing: buffer[0..<Int(min(Int64(capacity), end - position))]),
                 at: position)
@@ -125,10 +125,7 @@ extension MockTransport {
                 case .useCredential(let credential):
                     offered = credential
                 case .trust:
-                    if challenge.accepted == nil {
-                        updateRecord(request.url, index) { $0.challenges.append(challenge.challenge) }
-                        break
-                    }
+                    break   // passes a trust question (below); counts as a wrong answer to a credential one
                 case .performDefaultHandling:
                     if let user = request.url.user, let password = request.url.password {
                         offered = .password(user: user, password: password)

@@ -158,6 +158,23 @@ struct MockTransportTests {
         let result = try await task.value
         #expect(result.error is CancellationError)
         #expect(result.file == content.bytes(in: 0..<200_000))
+        #expect(result.sink.lateWriteAttempts == 0)
+        #expect(clock.sleeperCount == 0)
+    }
+
+    @Test("a transfer whose task is already cancelled throws before the head and writes nothing")
+    func cancelledBeforeStart() async throws {
+        let scratch = try ScratchDirectory()
+        let mock = mock()
+        let task = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await attempt(mock, url, in: scratch)
+        }
+        let result = try await task.value
+        #expect(result.error is CancellationError)
+        #expect(result.sink.head == nil)
+        #expect(result.file.isEmpty)
+        #expect(mock.requests(for: url).map(\.outcome) == [.cancelled])
     }
 
     @Test("maxBytesPerSecond spaces chunks by their size at that rate")
@@ -332,6 +349,7 @@ struct MockTransportTests {
         let plain = try await attempt(mock, url, in: scratch, authenticate: answers.answer)
         #expect(plain.error == nil)
         #expect(await answers.asked.count == 3)
+        #expect(mock.requests(for: url).map(\.challenges.count) == [2, 1, 0])
         #expect(mock.unconsumed().isEmpty)
     }
 
