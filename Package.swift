@@ -35,7 +35,10 @@ let package = Package(
         ),
         .target(
             name: "FileDownloadMock",
-            dependencies: ["FileDownload"],
+            dependencies: [
+                "FileDownload",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
             swiftSettings: strictSwift
         ),
         .target(
@@ -45,6 +48,11 @@ let package = Package(
         ),
         .testTarget(
             name: "FileDownloadTests",
+            dependencies: ["FileDownload", "FileDownloadMock", "FileDownloadConformance"],
+            swiftSettings: strictSwift
+        ),
+        .testTarget(
+            name: "FileDownloadMockTests",
             dependencies: ["FileDownload", "FileDownloadMock", "FileDownloadConformance"],
             swiftSettings: strictSwift
         ),
