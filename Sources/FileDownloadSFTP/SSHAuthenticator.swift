@@ -137,6 +137,7 @@ struct SSHAuthenticator {
         tried.append("ssh-agent")
         var previous: UnsafeMutablePointer<libssh2_agent_publickey>?
         while true {
+            try job.checkCancelled()
             var identity: UnsafeMutablePointer<libssh2_agent_publickey>?
             guard libssh2_agent_get_identity(agent, &identity, previous) == 0, let identity else { return false }
             previous = identity

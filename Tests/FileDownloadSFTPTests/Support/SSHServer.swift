@@ -118,9 +118,13 @@ final class SSHServer: @unchecked Sendable {
     /// The sshd log so far.
     var logText: String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
 
-    /// TCP connections sshd accepted so far.
+    /// SSH connections sshd accepted so far (not counting the start-up probe, which closes before
+    /// the SSH banner exchange). sshd -e ends its lines with CR LF.
     var connectionCount: Int {
-        logText.components(separatedBy: "\n").filter { $0.contains("Connection from 127.0.0.1") }.count
+        let lines = logText.split(whereSeparator: \.isNewline)
+        let connections = lines.filter { $0.contains("Connection from 127.0.0.1") }.count
+        let probes = lines.filter { $0.contains("kex_exchange_identification: Connection closed by remote host") }.count
+        return connections - probes
     }
 
     /// Kills the per-connection sshd processes (children of the listener): every open session

@@ -1,0 +1,98 @@
+import FileDownload
+import FileDownloadSFTP
+import Foundation
+
+/// Answers auth challenges for the end-to-end tests with a closure.
+struct AnsweringDelegate: DownloaderDelegate {
+    let answer: @Sendable (AuthChallenge) -> AuthDisposition
+    func download(_ id: String, didReceive challenge: AuthChallenge) async -> AuthDisposition {
+        answer(challenge)
+    }
+}
+
+/// A `Downloader` with an `SFTPTransport` for one sshd, its event stream, and a folder for
+/// destinations. Used from one test task.
+final class DownloaderHarness {
+    let server: SSHServer
+    let transport: SFTPTransport
+    let downloader: Downloader
+    let folder: URL
+    private var iterator: AsyncStream<DownloadEvent>.Iterator
+    /// Every event seen so far, in order.
+    private(set) var seen: [DownloadEvent] = []
+
+    init(_ server: SSHServer, configuration: SFTPTransport.Configuration? = nil,
+         answer: @escaping @Sendable (AuthChallenge) -> AuthDisposition = { _ in .performDefaultHandling }) throws {
+        self.server = server
+        folder = try Fixtures.temporaryFolder()
+        transport = configuration.map { SFTPTransport(configuration: $0) } ?? Fixtures.transport(server)
+        var transports = TransportRegistry()
+        transports.register(transport, for: "sftp")
+        let settings = DownloaderConfiguration(
+            maxConcurrentDownloads: 4,
+            retryPolicy: RetryPolicy(maxRetries: 3, initialDelay: .milliseconds(100), jitter: 0),
+            progressInterval: .milliseconds(50),
+            downloadsDirectory: folder)
+        downloader = Downloader(configuration: settings, transports: transports, delegate: AnsweringDelegate(answer: answer))
+        iterator = downloader.events().makeAsyncIterator()
+    }
+
+    /// Ends the downloader and removes the folder.
+    func finish() async {
+        await downloader.shutdown()
+        await transport.shutdown()
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// Starts `name` from the server under `id` into the folder.
+    @discardableResult
+    func start(_ id: String, _ url: URL, rate: Int64? = nil, destination: URL? = nil) async throws -> URL {
+        let options = DownloadOptions(transfer: TransferOptions(maxBytesPerSecond: rate))
+        return try await downloader.start(id: id, url: url, destination: destination, options: options)
+    }
+
+    /// Reads events until one about `id` satisfies `stop`; returns it.
+    @discardableResult
+    func next(_ id: String, where stop: (DownloadEvent) -> Bool) async -> DownloadEvent? {
+        while let event = await iterator.next() {
+            seen.append(event)
+            if event.id == id && stop(event) { return event }
+        }
+        return nil
+    }
+
+    /// Waits for the end of `id`: completed, failed or cancelled.
+    func outcome(_ id: String) async -> DownloadEvent? {
+        await next(id) { event in
+            switch event {
+            case .completed, .failed, .cancelled: true
+            default: false
+            }
+        }
+    }
+
+    /// Waits for the end of every download in `ids`, whatever the order; returns each one's last event.
+    func outcomes(_ ids: Set<String>) async -> [String: DownloadEvent] {
+        var ended: [String: DownloadEvent] = [:]
+        while ended.count < ids.count, let event = await iterator.next() {
+            seen.append(event)
+            guard let id = event.id, ids.contains(id) else { continue }
+            switch event {
+            case .completed, .failed, .cancelled: ended[id] = event
+            default: break
+            }
+        }
+        return ended
+    }
+
+    /// Waits until `id` has received more than `bytes`.
+    func progressed(_ id: String, beyond bytes: Int64) async {
+        await next(id) { event in
+            if case .progress(_, let progress) = event { return progress.receivedBytes > bytes }
+            return false
+        }
+    }
+
+    /// The events about `id` seen so far.
+    func events(of id: String) -> [DownloadEvent] { seen.filter { $0.id == id } }
+}
