@@ -15,8 +15,7 @@ struct SFTPDownloaderTests {
         try server.serve("plain.bin", content)
         let harness = try DownloaderHarness(server)
         let destination = try await harness.start("plain", server.url("plain.bin"))
-        let outcome = await harness.outcome("plain")
-        guard case .completed(_, let file)? = outcome else { Issue.record("not completed: \(String(describing: outcome))"); return }
+        guard let file = await harness.completedFile("plain") else { return }
         #expect(file == destination)
         #expect(try Fixtures.sha256(file: file) == Fixtures.sha256(content))
         #expect(!FileManager.default.fileExists(atPath: destination.path + ".part"))
@@ -37,8 +36,7 @@ struct SFTPDownloaderTests {
         let partial = try #require(await harness.downloader.progress(of: "pause")).receivedBytes
         #expect(partial > 512 * 1024 && partial < Int64(content.count))
         try await harness.downloader.resume("pause")
-        let outcome = await harness.outcome("pause")
-        guard case .completed(_, let file)? = outcome else { Issue.record("not completed: \(String(describing: outcome))"); return }
+        guard let file = await harness.completedFile("pause") else { return }
         #expect(try Fixtures.sha256(file: file) == Fixtures.sha256(content))
         #expect(!harness.events(of: "pause").contains { if case .restarted = $0 { true } else { false } })
         await harness.finish()
@@ -58,8 +56,7 @@ struct SFTPDownloaderTests {
         guard case .interrupted(_, let error, let retryIn)? = interrupted else { Issue.record("no interruption"); return }
         #expect(error.code == .connectionLost)
         #expect(retryIn != nil)
-        let outcome = await harness.outcome("kill")
-        guard case .completed(_, let file)? = outcome else { Issue.record("not completed: \(String(describing: outcome))"); return }
+        guard let file = await harness.completedFile("kill") else { return }
         #expect(try Fixtures.sha256(file: file) == Fixtures.sha256(content))
         #expect(!harness.events(of: "kill").contains { if case .restarted = $0 { true } else { false } })
         // The first connection, the one killed, and the one that resumed.
@@ -83,8 +80,7 @@ struct SFTPDownloaderTests {
         let restarted = await harness.next("change") { if case .restarted = $0 { true } else { false } }
         guard case .restarted(_, let reason)? = restarted else { Issue.record("no restart"); return }
         #expect(reason == .validatorChanged)
-        let outcome = await harness.outcome("change")
-        guard case .completed(_, let file)? = outcome else { Issue.record("not completed: \(String(describing: outcome))"); return }
+        guard let file = await harness.completedFile("change") else { return }
         #expect(try Fixtures.sha256(file: file) == Fixtures.sha256(new))
         await harness.finish()
     }
@@ -102,8 +98,7 @@ struct SFTPDownloaderTests {
         let destination = rejecting.folder.appendingPathComponent("u.bin")
         try Data("old".utf8).write(to: destination)
         try await rejecting.start("u", server.url("u.bin"), destination: destination)
-        let failed = await rejecting.outcome("u")
-        guard case .failed(_, let error, _)? = failed else { Issue.record("not failed: \(String(describing: failed))"); return }
+        guard let error = await rejecting.failure("u") else { return }
         #expect(error.code == .hostKeyUnknown)
         #expect(try Data(contentsOf: destination) == Data("old".utf8))
         await rejecting.finish()
@@ -113,8 +108,7 @@ struct SFTPDownloaderTests {
             return .performDefaultHandling
         }
         try await trusting.start("u", server.url("u.bin"))
-        let outcome = await trusting.outcome("u")
-        guard case .completed(_, let file)? = outcome else { Issue.record("not completed: \(String(describing: outcome))"); return }
+        guard let file = await trusting.completedFile("u") else { return }
         #expect(try Fixtures.sha256(file: file) == Fixtures.sha256(content))
         await trusting.finish()
     }
@@ -129,8 +123,7 @@ struct SFTPDownloaderTests {
         let destination = harness.folder.appendingPathComponent("m.bin")
         try Data("old".utf8).write(to: destination)
         try await harness.start("m", server.url("m.bin"), destination: destination)
-        let failed = await harness.outcome("m")
-        guard case .failed(_, let error, _)? = failed else { Issue.record("not failed: \(String(describing: failed))"); return }
+        guard let error = await harness.failure("m") else { return }
         #expect(error.code == .hostKeyMismatch)
         #expect(!harness.events(of: "m").contains { if case .interrupted = $0 { true } else { false } })
         #expect(try Data(contentsOf: destination) == Data("old".utf8))
@@ -168,8 +161,7 @@ struct SFTPDownloaderTests {
             }
         }
         try await harness.start("auth", url)
-        let outcome = await harness.outcome("auth")
-        guard case .completed(_, let file)? = outcome else { Issue.record("\(method) not completed: \(String(describing: outcome))"); return }
+        guard let file = await harness.completedFile("auth") else { return }
         #expect(try Fixtures.sha256(file: file) == Fixtures.sha256(content))
         await harness.finish()
     }
@@ -188,8 +180,7 @@ struct SFTPDownloaderTests {
         let destination = harness.folder.appendingPathComponent("w.bin")
         try Data("old".utf8).write(to: destination)
         try await harness.start("w", server.url("w.bin", user: SSHServer.testUser), destination: destination)
-        let failed = await harness.outcome("w")
-        guard case .failed(_, let error, _)? = failed else { Issue.record("not failed: \(String(describing: failed))"); return }
+        guard let error = await harness.failure("w") else { return }
         #expect(error.code == .authenticationFailed)
         #expect(!error.description.contains("not-the-password"))
         #expect(try Data(contentsOf: destination) == Data("old".utf8))
@@ -206,14 +197,12 @@ struct SFTPDownloaderTests {
         let missingDestination = harness.folder.appendingPathComponent("missing.bin")
         try Data("old".utf8).write(to: missingDestination)
         try await harness.start("missing", server.url("missing.bin"), destination: missingDestination)
-        let missing = await harness.outcome("missing")
-        guard case .failed(_, let missingError, _)? = missing else { Issue.record("not failed: \(String(describing: missing))"); return }
+        guard let missingError = await harness.failure("missing") else { return }
         #expect(missingError.code == .notFound)
         #expect(try Data(contentsOf: missingDestination) == Data("old".utf8))
 
         try await harness.start("secret", server.url("secret.bin", user: SSHServer.testUser, password: SSHServer.testPassword))
-        let denied = await harness.outcome("secret")
-        guard case .failed(_, let deniedError, _)? = denied else { Issue.record("not failed: \(String(describing: denied))"); return }
+        guard let deniedError = await harness.failure("secret") else { return }
         #expect(deniedError.code == .permissionDenied)
         #expect(!FileManager.default.fileExists(atPath: harness.folder.appendingPathComponent("secret.bin").path))
         await harness.finish()

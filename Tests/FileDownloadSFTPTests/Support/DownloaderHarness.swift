@@ -1,6 +1,7 @@
 import FileDownload
 import FileDownloadSFTP
 import Foundation
+import Testing
 
 /// Answers auth challenges for the end-to-end tests with a closure.
 struct AnsweringDelegate: DownloaderDelegate {
@@ -69,6 +70,26 @@ final class DownloaderHarness {
             default: false
             }
         }
+    }
+
+    /// Waits for the end of `id`; its file when it completed, else `nil` and a recorded issue.
+    func completedFile(_ id: String, sourceLocation: SourceLocation = #_sourceLocation) async -> URL? {
+        let outcome = await outcome(id)
+        guard case .completed(_, let file)? = outcome else {
+            Issue.record("\(id) did not complete: \(String(describing: outcome))", sourceLocation: sourceLocation)
+            return nil
+        }
+        return file
+    }
+
+    /// Waits for the end of `id`; its error when it failed, else `nil` and a recorded issue.
+    func failure(_ id: String, sourceLocation: SourceLocation = #_sourceLocation) async -> DownloadError? {
+        let outcome = await outcome(id)
+        guard case .failed(_, let error, _)? = outcome else {
+            Issue.record("\(id) did not fail: \(String(describing: outcome))", sourceLocation: sourceLocation)
+            return nil
+        }
+        return error
     }
 
     /// Waits for the end of every download in `ids`, whatever the order; returns each one's last event.
