@@ -1,8 +1,10 @@
 // bench-sftp: downloads sftp URLs through Downloader + SFTPTransport and prints the time taken.
 //
-//   bench-sftp --known-hosts FILE --identity KEY [--concurrency N] [--buffer BYTES] --out DIR URL... | --list FILE
+//   bench-sftp --known-hosts FILE --identity KEY [--concurrency N] [--buffer BYTES] [--raw] --out DIR URL... | --list FILE
 //
 // Prints one line: files, bytes, seconds, MB/s (10^6 bytes per second) and SSH sessions opened.
+// With --raw the transport is driven directly (one TransferSink per file, N at a time), without the
+// Downloader's staging, fsync and rename: the transport's own cost.
 // Benchmarks/sftp.sh runs it side by side with OpenSSH's sftp and curl.
 import FileDownload
 import FileDownloadSFTP
@@ -15,6 +17,7 @@ struct Arguments {
     var buffer = 256 * 1024
     var out = ""
     var urls: [URL] = []
+    var raw = false
 
     init(_ list: [String]) throws {
         var rest = list[...]
@@ -29,6 +32,7 @@ struct Arguments {
             case "--concurrency": concurrency = Int(try value(argument)) ?? 8
             case "--buffer": buffer = Int(try value(argument)) ?? buffer
             case "--out": out = try value(argument)
+            case "--raw": raw = true
             case "--list":
                 let text = try String(contentsOfFile: try value(argument), encoding: .utf8)
                 urls += text.split(whereSeparator: \.isNewline).compactMap { URL(string: String($0)) }
@@ -48,12 +52,50 @@ struct BenchError: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
+/// Downloads every URL with `transport.transfer` directly, `concurrency` at a time.
+func runRaw(_ arguments: Arguments, _ transport: SFTPTransport) async throws {
+    let clock = ContinuousClock()
+    let start = clock.now
+    let bytes = try await withThrowingTaskGroup(of: Int64.self) { group in
+        var next = 0
+        var total: Int64 = 0
+        func add() {
+            guard next < arguments.urls.count else { return }
+            let index = next
+            let url = arguments.urls[index]
+            next += 1
+            group.addTask {
+                let path = arguments.out + "/\(index)-\(url.lastPathComponent)"
+                let sink = try TransferSink(path: path, requestedOffset: 0)
+                try await transport.transfer(TransferRequest(downloadID: "f\(index)", url: url), into: sink)
+                sink.seal()
+                return sink.fileLength
+            }
+        }
+        for _ in 0..<arguments.concurrency { add() }
+        while let length = try await group.next() {
+            total += length
+            add()
+        }
+        return total
+    }
+    let elapsed = clock.now - start
+    let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    await transport.shutdown()
+    print(String(format: "files=%d bytes=%lld seconds=%.3f MB/s=%.1f sessions=%d (raw transport)",
+                 arguments.urls.count, bytes, seconds, Double(bytes) / seconds / 1e6, transport.sessionsOpened))
+}
+
 do {
     let arguments = try Arguments(Array(CommandLine.arguments.dropFirst()))
     let transport = SFTPTransport(configuration: .init(knownHostsFile: arguments.knownHosts,
                                                        identityFiles: [arguments.identity], useAgent: false,
                                                        maxSessionsPerHost: arguments.concurrency,
                                                        bufferSize: arguments.buffer))
+    if arguments.raw {
+        try await runRaw(arguments, transport)
+        exit(0)
+    }
     var transports = TransportRegistry()
     transports.register(transport, for: "sftp")
     let configuration = DownloaderConfiguration(maxConcurrentDownloads: arguments.concurrency,

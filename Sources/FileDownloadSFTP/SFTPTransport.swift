@@ -122,10 +122,10 @@ public final class SFTPTransport: Transport {
         }
     }
 
-    /// Closes every pooled session and ends their threads. Transfers still running fail or
-    /// finish; their sessions are closed when handed back.
+    /// Closes every pooled session and returns once they have released libssh2 and ended their
+    /// threads. Transfers still running fail or finish; their sessions are closed when handed back.
     public func shutdown() async {
-        pool.shutdown()
+        await pool.shutdown()
     }
 
     private static func digest(_ secret: String) -> String {

@@ -315,10 +315,11 @@ final class SSHConnection: @unchecked Sendable {
 
     // MARK: closing
 
-    /// Frees the session and closes the socket on ``thread``, then ends the thread. Does not
-    /// wait for the server: the socket is shut down first, so nothing can block.
-    func close() {
+    /// Frees the session and closes the socket on ``thread``, then calls `done` there and ends the
+    /// thread. Does not wait for the server: the socket is shut down first, so nothing can block.
+    func close(then done: @escaping @Sendable () -> Void) {
         thread.submit { [self] in
+            defer { done() }
             if socketFD >= 0 { shutdown(socketFD, Int32(SHUT_RDWR)) }
             if let session {
                 libssh2_session_set_blocking(session, 1)

@@ -27,6 +27,8 @@ final class SessionPool: Sendable {
     }
 
     private let state: Mutex<State>
+    /// Sessions being closed on their threads, and who waits for none to be left.
+    private let closing = Mutex<(count: Int, waiters: [CheckedContinuation<Void, Never>])>((0, []))
 
     init(configuration: SFTPTransport.Configuration) {
         state = Mutex(State(configuration: configuration))
@@ -53,7 +55,7 @@ final class SessionPool: Sendable {
             for connection in all { s.open[connection.key.endpoint, default: 1] -= 1 }
             return all
         }
-        for connection in stale { connection.close() }
+        for connection in stale { close(connection) }
     }
 
     /// A session for `key`: idle, new, or after a wait.
@@ -84,7 +86,7 @@ final class SessionPool: Sendable {
                 case .ready(let connection):
                     continuation.resume(returning: connection)
                 case .replace(let victim, let connection):
-                    victim.close()
+                    close(victim)
                     continuation.resume(returning: connection)
                 case .queued:
                     break
@@ -121,17 +123,17 @@ final class SessionPool: Sendable {
         }
         switch outcome {
         case .none: break
-        case .close: connection.close()
+        case .close: close(connection)
         case .give(let waiter, let next): waiter.continuation.resume(returning: next)
         case .closeAndGive(let waiter, let next):
-            connection.close()
+            close(connection)
             waiter.continuation.resume(returning: next)
         }
     }
 
     /// Closes a broken or abandoned session and lets the first waiter open a new one.
     func discard(_ connection: SSHConnection) {
-        connection.close()
+        close(connection)
         let next: (Waiter, SSHConnection)? = state.withLock { s in
             let endpoint = connection.key.endpoint
             if var queue = s.waiters[endpoint], !queue.isEmpty {
@@ -145,8 +147,9 @@ final class SessionPool: Sendable {
         if let (waiter, connection) = next { waiter.continuation.resume(returning: connection) }
     }
 
-    /// Closes every idle session, fails every waiter, and closes busy sessions when handed back.
-    func shutdown() {
+    /// Closes every idle session, fails every waiter, waits until every session closed so far
+    /// has released libssh2 and its thread, and closes busy sessions when handed back.
+    func shutdown() async {
         let (idle, waiters): ([SSHConnection], [Waiter]) = state.withLock { s in
             s.isShutDown = true
             let idle = s.idle.values.flatMap { $0 }
@@ -156,8 +159,30 @@ final class SessionPool: Sendable {
             for connection in idle { s.open[connection.key.endpoint, default: 1] -= 1 }
             return (idle, waiters)
         }
-        for connection in idle { connection.close() }
+        for connection in idle { close(connection) }
         for waiter in waiters { waiter.continuation.resume(throwing: DownloadError(.cancelled, "the SFTP transport was shut down")) }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let done: Bool = closing.withLock { c in
+                if c.count == 0 { return true }
+                c.waiters.append(continuation)
+                return false
+            }
+            if done { continuation.resume() }
+        }
+    }
+
+    /// Closes `connection` on its thread, counted until it is done.
+    private func close(_ connection: SSHConnection) {
+        closing.withLock { $0.count += 1 }
+        connection.close { [self] in
+            let waiters: [CheckedContinuation<Void, Never>] = self.closing.withLock { c in
+                c.count -= 1
+                guard c.count == 0 else { return [] }
+                defer { c.waiters = [] }
+                return c.waiters
+            }
+            for waiter in waiters { waiter.resume() }
+        }
     }
 
     private func takeIdle(_ key: SessionKey, _ s: inout State) -> SSHConnection? {
@@ -170,7 +195,7 @@ final class SessionPool: Sendable {
                 return candidate
             }
             s.open[key.endpoint, default: 1] -= 1
-            candidate.close()
+            close(candidate)
         }
         return nil
     }
