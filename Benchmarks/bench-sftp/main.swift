@@ -1,10 +1,11 @@
 // bench-sftp: downloads sftp URLs through Downloader + SFTPTransport and prints the time taken.
 //
-//   bench-sftp --known-hosts FILE --identity KEY [--concurrency N] [--buffer BYTES] [--raw] --out DIR URL... | --list FILE
+//   bench-sftp --known-hosts FILE --identity KEY [--concurrency N] [--sessions N] [--buffer BYTES] [--raw] --out DIR URL... | --list FILE
 //
 // Prints one line: files, bytes, seconds, MB/s (10^6 bytes per second) and SSH sessions opened.
 // With --raw the transport is driven directly (one TransferSink per file, N at a time), without the
-// Downloader's staging, fsync and rename: the transport's own cost.
+// Downloader's staging, fsync and rename: the transport's own cost. --sessions bounds the SSH
+// sessions (default: the transport's default, 4).
 // Benchmarks/sftp.sh runs it side by side with OpenSSH's sftp and curl.
 import FileDownload
 import FileDownloadSFTP
@@ -18,6 +19,7 @@ struct Arguments {
     var out = ""
     var urls: [URL] = []
     var raw = false
+    var sessions: Int?
 
     init(_ list: [String]) throws {
         var rest = list[...]
@@ -33,6 +35,7 @@ struct Arguments {
             case "--buffer": buffer = Int(try value(argument)) ?? buffer
             case "--out": out = try value(argument)
             case "--raw": raw = true
+            case "--sessions": sessions = Int(try value(argument))
             case "--list":
                 let text = try String(contentsOfFile: try value(argument), encoding: .utf8)
                 urls += text.split(whereSeparator: \.isNewline).compactMap { URL(string: String($0)) }
@@ -42,7 +45,7 @@ struct Arguments {
             }
         }
         guard !knownHosts.isEmpty, !identity.isEmpty, !out.isEmpty, !urls.isEmpty else {
-            throw BenchError("usage: bench-sftp --known-hosts FILE --identity KEY [--concurrency N] [--buffer BYTES] --out DIR URL... | --list FILE")
+            throw BenchError("usage: bench-sftp --known-hosts FILE --identity KEY [--concurrency N] [--sessions N] [--buffer BYTES] [--raw] --out DIR URL... | --list FILE")
         }
     }
 }
@@ -90,7 +93,7 @@ do {
     let arguments = try Arguments(Array(CommandLine.arguments.dropFirst()))
     let transport = SFTPTransport(configuration: .init(knownHostsFile: arguments.knownHosts,
                                                        identityFiles: [arguments.identity], useAgent: false,
-                                                       maxSessionsPerHost: arguments.concurrency,
+                                                       maxSessionsPerHost: arguments.sessions ?? SFTPTransport.Configuration().maxSessionsPerHost,
                                                        bufferSize: arguments.buffer))
     if arguments.raw {
         try await runRaw(arguments, transport)
