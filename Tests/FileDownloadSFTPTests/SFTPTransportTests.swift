@@ -332,6 +332,28 @@ struct SFTPTransportTests {
         await transport.shutdown()
     }
 
+    @Test("a server that stops sending fails timedOut (retryable) after the request timeout")
+    func idleTimeout() async throws {
+        let server = try SSHServer()
+        defer { server.stop() }
+        try server.serve("big.bin", Fixtures.bytes(8 * 1024 * 1024, seed: 6))
+        let transport = Fixtures.transport(server)
+        let folder = try Fixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let sink = try TransferSink(path: folder.appendingPathComponent("t.part").path, requestedOffset: 0)
+        let options = TransferOptions(requestTimeout: .milliseconds(500), maxBytesPerSecond: 1024 * 1024)
+        let request = TransferRequest(downloadID: "idle", url: server.url("big.bin"), options: options)
+        let task = Task { try await transport.transfer(request, into: sink) }
+        while sink.fileLength < 100 * 1024 { await Task.yield() }
+        server.signalChildren(SIGSTOP)
+        defer { server.signalChildren(SIGCONT) }
+        let error = await #expect(throws: DownloadError.self) { try await task.value }
+        #expect(error?.code == .timedOut)
+        #expect(error?.isRetryable == true)
+        sink.seal()
+        await transport.shutdown()
+    }
+
     @Test("cancel stops the transfer, throws cancelled, and nothing is written afterwards")
     func cancel() async throws {
         let server = try SSHServer()

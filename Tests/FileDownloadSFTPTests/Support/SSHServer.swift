@@ -130,9 +130,15 @@ final class SSHServer: @unchecked Sendable {
     /// Kills the per-connection sshd processes (children of the listener): every open session
     /// breaks, the listener keeps accepting.
     func killChildren() {
+        signalChildren(SIGKILL)
+    }
+
+    /// Sends `signal` to the per-connection sshd processes (SIGSTOP freezes every open session,
+    /// SIGCONT lets it go on).
+    func signalChildren(_ signal: Int32) {
         for pid in Self.children(of: pid) {
-            for grandchild in Self.children(of: pid) { kill(grandchild, SIGKILL) }
-            kill(pid, SIGKILL)
+            for grandchild in Self.children(of: pid) { kill(grandchild, signal) }
+            kill(pid, signal)
         }
     }
 
