@@ -309,22 +309,17 @@ struct SFTPTransportTests {
         let content = Fixtures.bytes(8 * 1024 * 1024, seed: 4)
         try server.serve("big.bin", content)
         let transport = Fixtures.transport(server)
-        let options = TransferOptions(maxBytesPerSecond: 2 * 1024 * 1024)
-        let folder = try Fixtures.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let path = folder.appendingPathComponent("big.part").path
-        let sink = try TransferSink(path: path, requestedOffset: 0)
-        let request = TransferRequest(downloadID: "lost", url: server.url("big.bin"), options: options)
-        let task = Task { try await transport.transfer(request, into: sink) }
-        while sink.fileLength < 512 * 1024 { await Task.yield() }
+        let running = try await Fixtures.start(transport, server.url("big.bin"), options: TransferOptions(maxBytesPerSecond: 2 * 1024 * 1024))
+        defer { try? FileManager.default.removeItem(at: running.folder) }
+        let (sink, path) = (running.sink, running.path)
         server.killChildren()
-        let error = await #expect(throws: DownloadError.self) { try await task.value }
+        let error = await #expect(throws: DownloadError.self) { try await running.task.value }
         #expect(error?.code == .connectionLost)
         #expect(error?.isRetryable == true)
         sink.seal()
         let validator = try #require(sink.head?.validator)
         let kept = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
-        #expect(kept.count > 0 && kept == Array(content[0..<kept.count]))
+        #expect(kept.count < content.count && kept == Array(content[0..<kept.count]))
 
         let resumed = try await Fixtures.fetch(transport, server.url("big.bin"), existing: kept, validator: validator)
         #expect(resumed.head?.disposition == .resumed(at: Int64(kept.count)))
@@ -338,19 +333,15 @@ struct SFTPTransportTests {
         defer { server.stop() }
         try server.serve("big.bin", Fixtures.bytes(8 * 1024 * 1024, seed: 6))
         let transport = Fixtures.transport(server)
-        let folder = try Fixtures.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let sink = try TransferSink(path: folder.appendingPathComponent("t.part").path, requestedOffset: 0)
         let options = TransferOptions(requestTimeout: .milliseconds(500), maxBytesPerSecond: 1024 * 1024)
-        let request = TransferRequest(downloadID: "idle", url: server.url("big.bin"), options: options)
-        let task = Task { try await transport.transfer(request, into: sink) }
-        while sink.fileLength < 100 * 1024 { await Task.yield() }
+        let running = try await Fixtures.start(transport, server.url("big.bin"), options: options)
+        defer { try? FileManager.default.removeItem(at: running.folder) }
         server.signalChildren(SIGSTOP)
         defer { server.signalChildren(SIGCONT) }
-        let error = await #expect(throws: DownloadError.self) { try await task.value }
+        let error = await #expect(throws: DownloadError.self) { try await running.task.value }
         #expect(error?.code == .timedOut)
         #expect(error?.isRetryable == true)
-        sink.seal()
+        running.sink.seal()
         await transport.shutdown()
     }
 
@@ -360,15 +351,11 @@ struct SFTPTransportTests {
         defer { server.stop() }
         try server.serve("big.bin", Fixtures.bytes(8 * 1024 * 1024, seed: 5))
         let transport = Fixtures.transport(server)
-        let folder = try Fixtures.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let sink = try TransferSink(path: folder.appendingPathComponent("c.part").path, requestedOffset: 0)
-        let request = TransferRequest(downloadID: "cancel", url: server.url("big.bin"),
-                                      options: TransferOptions(maxBytesPerSecond: 1024 * 1024))
-        let task = Task { try await transport.transfer(request, into: sink) }
-        while sink.fileLength < 100 * 1024 { await Task.yield() }
-        task.cancel()
-        let error = await #expect(throws: (any Error).self) { try await task.value }
+        let running = try await Fixtures.start(transport, server.url("big.bin"), options: TransferOptions(maxBytesPerSecond: 1024 * 1024))
+        defer { try? FileManager.default.removeItem(at: running.folder) }
+        let sink = running.sink
+        running.task.cancel()
+        let error = await #expect(throws: (any Error).self) { try await running.task.value }
         #expect(DownloadError.wrapping(error!).code == .cancelled)
         let length = sink.fileLength
         sink.seal()

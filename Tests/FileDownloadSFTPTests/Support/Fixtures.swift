@@ -76,6 +76,56 @@ enum Fixtures {
     }
 }
 
+/// A transfer running in a task, started by ``Fixtures/start(_:_:options:)``.
+struct RunningTransfer {
+    let task: Task<Void, any Error>
+    let sink: TransferSink
+    let path: String
+    let folder: URL
+}
+
+extension Fixtures {
+    /// Starts `url`'s transfer into a fresh staging file and returns once its head arrived (or
+    /// the transfer ended without one). Remove `folder` when done.
+    static func start(_ transport: SFTPTransport, _ url: URL, options: TransferOptions) async throws -> RunningTransfer {
+        let folder = try temporaryFolder()
+        let path = folder.appendingPathComponent("running.part").path
+        let headArrived = Signal()
+        let sink = try TransferSink(path: path, requestedOffset: 0) { _ in headArrived.fire() }
+        let request = TransferRequest(downloadID: "running", url: url, options: options)
+        let task = Task {
+            defer { headArrived.fire() }
+            try await transport.transfer(request, into: sink)
+        }
+        await headArrived.wait()
+        return RunningTransfer(task: task, sink: sink, path: path, folder: folder)
+    }
+}
+
+/// A one-time event that any number of tasks can await; firing it twice is harmless.
+final class Signal: Sendable {
+    private let state = Mutex<(fired: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+
+    func fire() {
+        let waiters = state.withLock { s in
+            s.fired = true
+            defer { s.waiters = [] }
+            return s.waiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    func wait() async {
+        await withCheckedContinuation { continuation in
+            let fired = state.withLock { s in
+                if !s.fired { s.waiters.append(continuation) }
+                return s.fired
+            }
+            if fired { continuation.resume() }
+        }
+    }
+}
+
 /// Records the challenges a test's auth handler saw.
 final class ChallengeLog: Sendable {
     private let kinds = Mutex<[AuthChallenge.Kind]>([])
