@@ -110,11 +110,15 @@ final class KnownHosts {
     }
 
     /// Appends `host`:`port` with `key` to the file as a plain OpenSSH line, creating the file
-    /// (and its folder) if needed.
+    /// (mode 0600) and its folder (mode 0700) if needed.
     static func append(path: String, host: String, port: Int, key: UnsafeRawBufferPointer, keyType: HostKeyType) throws {
         let line = "\(entryName(host: host, port: port)) \(keyType.name) \(Data(key).base64EncodedString())\n"
         let folder = (path as NSString).deletingLastPathComponent
-        if !folder.isEmpty { try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
+        if !folder.isEmpty, !FileManager.default.fileExists(atPath: folder) {
+            // As OpenSSH makes ~/.ssh: readable by its owner only.
+            try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true,
+                                                     attributes: [.posixPermissions: 0o700])
+        }
         let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
         guard fd >= 0 else {
             throw DownloadError.fileSystem(errno: errno, "cannot open the known hosts file \(path)")
