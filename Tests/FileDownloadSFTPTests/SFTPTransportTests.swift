@@ -375,6 +375,24 @@ struct SFTPTransportTests {
         #expect(error?.isRetryable == true)
     }
 
+    @Test("an empty file downloads as empty; a directory is notFound, not retryable")
+    func emptyFileAndDirectory() async throws {
+        let server = try SSHServer()
+        defer { server.stop() }
+        try server.serve("empty.bin", [])
+        try FileManager.default.createDirectory(at: server.data.appendingPathComponent("folder"), withIntermediateDirectories: true)
+        let transport = Fixtures.transport(server)
+        let empty = try await Fixtures.fetch(transport, server.url("empty.bin"))
+        #expect(empty.bytes.isEmpty)
+        #expect(empty.head?.expectedLength == 0)
+        let error = await #expect(throws: DownloadError.self) {
+            _ = try await Fixtures.fetch(transport, server.url("folder"))
+        }
+        #expect(error?.code == .notFound)
+        #expect(error?.isRetryable == false)
+        await transport.shutdown()
+    }
+
     @Test("URLs without a file are invalidURL")
     func invalidURL() async throws {
         let transport = SFTPTransport()
