@@ -30,6 +30,13 @@ extension SFTPTransport {
         public var maxSessionsPerHost: Int
         /// How long an unused session stays open for the next transfer.
         public var idleSessionTimeout: Duration
+        /// A download with at least this many bytes left also reads over a second session of the
+        /// same host when one is free at that moment: the two sessions read alternating 16 MiB
+        /// segments (each decrypted on its own thread) that are written in order, so the staging
+        /// file only ever holds a contiguous prefix. libssh2 1.10 spends most of its time in
+        /// per-block decryption, so one session is bound by one core. `nil` turns this off.
+        /// Never used with `TransferOptions.maxBytesPerSecond`.
+        public var parallelThreshold: Int64?
         /// The size of each `libssh2_sftp_read` call; libssh2 keeps up to four times this in
         /// flight. 100–256 KiB is fastest on a fast link.
         public var bufferSize: Int
@@ -43,8 +50,10 @@ extension SFTPTransport {
             defaultUser: String? = nil,
             maxSessionsPerHost: Int = 4,
             idleSessionTimeout: Duration = .seconds(60),
+            parallelThreshold: Int64? = 64 * 1024 * 1024,
             bufferSize: Int = 256 * 1024
         ) {
+            self.parallelThreshold = parallelThreshold
             self.knownHostsFile = knownHostsFile
             self.hostKeyPolicy = hostKeyPolicy
             self.identityFiles = identityFiles

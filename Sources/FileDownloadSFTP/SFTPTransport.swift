@@ -92,33 +92,111 @@ public final class SFTPTransport: Transport {
             try Task.checkCancellation()
             let connection = try await pool.checkout(key)
             let reused = connection.isReady
+            let file: SSHConnection.OpenedFile
             do {
-                try await IOJob.run(on: connection.thread,
-                                    idleTimeout: reused ? options.requestTimeout : options.connectTimeout,
-                                    totalTimeout: options.resourceTimeout,
-                                    authenticate: authenticate) { job in
+                file = try await IOJob.run(on: connection.thread,
+                                           idleTimeout: reused ? options.requestTimeout : options.connectTimeout,
+                                           totalTimeout: options.resourceTimeout,
+                                           authenticate: authenticate) { job in
                     if !connection.isReady {
                         try connection.connect(target: target, explicit: credential, job: job, url: request.url)
                         job.setIdleTimeout(options.requestTimeout)
                     }
-                    try connection.download(path: target.path, request: request, sink: sink, job: job)
+                    return try connection.prepare(path: target.path, request: request, sink: sink, job: job)
                 }
-                pool.checkin(connection)
-                return
             } catch {
-                let failure = DownloadError.wrapping(error)
-                if failure.code == .notFound || failure.code == .permissionDenied {
-                    // An SFTP status: the session itself is fine.
-                    pool.checkin(connection)
-                    throw failure
-                }
-                pool.discard(connection)
+                let failure = release(connection, after: error)
                 if reused, !replacedStaleSession, sink.head == nil, failure.code == .connectionLost {
                     replacedStaleSession = true
                     continue
                 }
                 throw failure
             }
+            let second = secondSession(for: file, key: key, options: options)
+            do {
+                if let second {
+                    try await streamInParallel(file, on: connection, and: second, target: target, request: request,
+                                               credential: credential, sink: sink, authenticate: authenticate)
+                    pool.checkin(second)
+                } else {
+                    try await IOJob.run(on: connection.thread, idleTimeout: options.requestTimeout,
+                                        totalTimeout: options.resourceTimeout, authenticate: authenticate) { job in
+                        try connection.stream(file, path: target.path, request: request, sink: sink, job: job)
+                    }
+                }
+                pool.checkin(connection)
+                return
+            } catch {
+                if let second { pool.discard(second) }
+                throw release(connection, after: error)
+            }
+        }
+    }
+
+    /// Hands `connection` back after a failed job: kept for SFTP status errors (the session is
+    /// fine), closed otherwise. Returns the error as a `DownloadError`.
+    private func release(_ connection: SSHConnection, after error: any Error) -> DownloadError {
+        let failure = DownloadError.wrapping(error)
+        if failure.code == .notFound || failure.code == .permissionDenied {
+            pool.checkin(connection)
+        } else {
+            pool.discard(connection)
+        }
+        return failure
+    }
+
+    /// A second session for a large file, when the configuration allows it and one is free now.
+    private func secondSession(for file: SSHConnection.OpenedFile, key: SessionKey, options: TransferOptions) -> SSHConnection? {
+        guard let start = file.start, let threshold = configuration.parallelThreshold,
+              options.maxBytesPerSecond == nil, file.size - start >= threshold else { return nil }
+        return pool.checkoutIfFree(key)
+    }
+
+    /// Streams `file` over two sessions: even segments on `first`, odd ones on `second`, written
+    /// in order. The first failure stops both; the sink then holds a contiguous prefix.
+    private func streamInParallel(_ file: SSHConnection.OpenedFile, on first: SSHConnection, and second: SSHConnection,
+                                  target: SFTPTarget, request: TransferRequest, credential: Credential?,
+                                  sink: TransferSink,
+                                  authenticate: @escaping @Sendable (AuthChallenge) async -> AuthDisposition) async throws {
+        let options = request.options
+        let writer = OrderedWriter(sink: sink)
+        let segmentSize: Int64 = 16 * 1024 * 1024
+        try await withTaskCancellationHandler {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    try await IOJob.run(on: first.thread, idleTimeout: options.requestTimeout,
+                                        totalTimeout: options.resourceTimeout, authenticate: authenticate) { job in
+                        do {
+                            first.closeHandle(file.handle, job: job)
+                            try first.streamSegments(file, path: target.path, parity: 0, segmentSize: segmentSize,
+                                                     writer: writer, job: job)
+                        } catch {
+                            writer.fail(error)
+                            throw error
+                        }
+                    }
+                }
+                group.addTask {
+                    try await IOJob.run(on: second.thread,
+                                        idleTimeout: second.isReady ? options.requestTimeout : options.connectTimeout,
+                                        totalTimeout: options.resourceTimeout, authenticate: authenticate) { job in
+                        do {
+                            if !second.isReady {
+                                try second.connect(target: target, explicit: credential, job: job, url: request.url)
+                                job.setIdleTimeout(options.requestTimeout)
+                            }
+                            try second.streamSegments(file, path: target.path, parity: 1, segmentSize: segmentSize,
+                                                      writer: writer, job: job)
+                        } catch {
+                            writer.fail(error)
+                            throw error
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+        } onCancel: {
+            writer.fail(DownloadError(.cancelled, "the transfer was cancelled"))
         }
     }
 

@@ -164,8 +164,116 @@ final class SSHConnection: @unchecked Sendable {
 
     // MARK: downloading
 
+    /// A remote file opened by ``prepare(path:request:sink:job:)``: its handle (still open), size,
+    /// validator, and where the body starts (`nil` when the head said `.complete`).
+    struct OpenedFile: @unchecked Sendable {
+        let handle: OpaquePointer
+        let size: Int64
+        let validator: Validator
+        let start: Int64?
+    }
+
     /// Opens `path`, reports the head to `sink` and streams the file into it. Runs on ``thread``.
     func download(path: String, request: TransferRequest, sink: TransferSink, job: IOJob) throws {
+        let file = try prepare(path: path, request: request, sink: sink, job: job)
+        try stream(file, path: path, request: request, sink: sink, job: job)
+    }
+
+    /// Opens `path`, checks it against the request's validator and reports the head to `sink`.
+    /// The handle stays open for ``stream(_:path:request:sink:job:)``. Runs on ``thread``.
+    func prepare(path: String, request: TransferRequest, sink: TransferSink, job: IOJob) throws -> OpenedFile {
+        let (handle, size, validator) = try open(path: path, job: job)
+        do {
+            let disposition = Self.disposition(offset: request.offset, remembered: request.validator, current: validator)
+            try sink.begin(TransferHead(disposition: disposition, expectedLength: size, validator: validator))
+            job.progressed()
+            switch disposition {
+            case .complete: return OpenedFile(handle: handle, size: size, validator: validator, start: nil)
+            case .resumed(let at): return OpenedFile(handle: handle, size: size, validator: validator, start: at)
+            case .restarted: return OpenedFile(handle: handle, size: size, validator: validator, start: 0)
+            }
+        } catch {
+            closeHandle(handle, job: job)
+            throw error
+        }
+    }
+
+    /// Streams a prepared file from its start to its size into `sink`, then closes it.
+    func stream(_ file: OpenedFile, path: String, request: TransferRequest, sink: TransferSink, job: IOJob) throws {
+        defer { closeHandle(file.handle, job: job) }
+        guard var offset = file.start else { return }
+        if offset > 0 { libssh2_sftp_seek64(file.handle, UInt64(offset)) }
+        let capacity = configuration.bufferSize
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
+        defer { buffer.deallocate() }
+        let limiter = request.options.maxBytesPerSecond.map { RateLimiter(bytesPerSecond: $0) }
+        while offset < file.size {
+            // Ask for no more than is left: libssh2 sends read-ahead requests for four times the
+            // length asked, and requests past the end only come back as EOF.
+            let want = min(limiter.map { min(capacity, $0.chunkSize) } ?? capacity, Int(clamping: file.size - offset))
+            let n = try read(file.handle, into: buffer, want, at: offset, path: path, job: job)
+            try sink.write(UnsafeRawBufferPointer(start: buffer, count: n))
+            offset += Int64(n)
+            if let limiter { try job.pause(until: limiter.consumed(n)) }
+        }
+    }
+
+    /// Reads every `parity`-th segment of `segmentSize` bytes of a prepared file (segment 0 starts
+    /// at the file's start) into a buffer of its own, and hands each to `writer`, which writes the
+    /// segments to the sink in order. Another connection reads the other segments meanwhile.
+    /// Checks first that the file still has the prepared validator. Runs on ``thread``.
+    func streamSegments(_ file: OpenedFile, path: String, parity: Int, segmentSize: Int64,
+                        writer: OrderedWriter, job: IOJob) throws {
+        guard let first = file.start else { return }
+        let (handle, _, validator) = try open(path: path, job: job)
+        defer { closeHandle(handle, job: job) }
+        guard validator == file.validator else {
+            throw DownloadError(.protocolViolation, "\(path) changed while it was being opened (\(file.validator) became \(validator))")
+        }
+        let capacity = configuration.bufferSize
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: Int(segmentSize), alignment: 16)
+        defer { buffer.deallocate() }
+        var index = parity
+        while first + Int64(index) * segmentSize < file.size {
+            let start = first + Int64(index) * segmentSize
+            let end = min(file.size, start + segmentSize)
+            libssh2_sftp_seek64(handle, UInt64(start))
+            var offset = start
+            while offset < end {
+                // A quarter of what is left (at least 32 KiB): libssh2's read-ahead of four times
+                // the length asked then never passes the segment's end.
+                let left = Int(end - offset)
+                let want = min(capacity, max(left / 4, min(left, 32 * 1024)))
+                offset += Int64(try read(handle, into: buffer + Int(offset - start), want, at: offset, path: path, job: job))
+            }
+            try writer.write(segment: index, UnsafeRawBufferPointer(start: buffer, count: Int(end - start)))
+            job.progressed()
+            index += 2
+        }
+    }
+
+    /// One `libssh2_sftp_read` of up to `length` bytes, waiting on EAGAIN; never returns 0.
+    private func read(_ handle: OpaquePointer, into buffer: UnsafeMutableRawPointer, _ length: Int, at offset: Int64,
+                      path: String, job: IOJob) throws -> Int {
+        let chars = buffer.assumingMemoryBound(to: CChar.self)
+        while true {
+            let n = libssh2_sftp_read(handle, chars, length)
+            if n > 0 {
+                job.progressed()
+                return n
+            } else if n == 0 {
+                throw DownloadError(.protocolViolation,
+                                    "\(path) ended at byte \(offset), before the size it had when it was opened; it shrank during the transfer")
+            } else if n == Int(LIBSSH2_ERROR_EAGAIN) {
+                try waitForSocket(job)
+            } else {
+                throw error(Int32(n), "reading \(path) from \(key.host):\(key.port) failed at byte \(offset)")
+            }
+        }
+    }
+
+    /// Opens `path` for reading and `fstat`s it: the handle, size and validator.
+    private func open(path: String, job: IOJob) throws -> (OpaquePointer, Int64, Validator) {
         guard let sftp, let session else { throw DownloadError(.transport, "the SFTP session is not open") }
         transfers += 1
         let handle = try path.withCString { chars in
@@ -174,62 +282,28 @@ final class SSHConnection: @unchecked Sendable {
         guard let handle else {
             throw error(libssh2_session_last_errno(session), "cannot open \(path) on \(key.host):\(key.port)")
         }
-        var closed = false
-        defer {
-            if !closed { _ = try? retrying(job) { libssh2_sftp_close_handle(handle) } }
-        }
-        var attributes = LIBSSH2_SFTP_ATTRIBUTES()
-        let statRC = try retrying(job) { cssh2_sftp_fstat(handle, &attributes) }
-        if statRC != 0 { throw error(statRC, "cannot read the attributes of \(path)") }
-        guard cssh2_is_regular_file(&attributes) != 0 else {
-            throw DownloadError(.notFound, "\(path) on \(key.host):\(key.port) is not a regular file", isRetryable: false)
-        }
-        guard attributes.flags & UInt(LIBSSH2_SFTP_ATTR_SIZE) != 0 else {
-            throw DownloadError(.protocolViolation, "the server did not report the size of \(path)", isRetryable: false)
-        }
-        let size = Int64(attributes.filesize)
-        let mtime = attributes.flags & UInt(LIBSSH2_SFTP_ATTR_ACMODTIME) != 0 ? Int64(attributes.mtime) : 0
-        let validator = Validator.sizeAndModificationTime(size: size, mtime: mtime)
-        let disposition = Self.disposition(offset: request.offset, remembered: request.validator, current: validator)
-        try sink.begin(TransferHead(disposition: disposition, expectedLength: size, validator: validator))
-        job.progressed()
-        var offset: Int64
-        switch disposition {
-        case .complete: return
-        case .resumed(let at): offset = at
-        case .restarted: offset = 0
-        }
-        if offset > 0 { libssh2_sftp_seek64(handle, UInt64(offset)) }
-
-        let capacity = configuration.bufferSize
-        let buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
-        defer { buffer.deallocate() }
-        let chars = buffer.assumingMemoryBound(to: CChar.self)
-        let limiter = request.options.maxBytesPerSecond.map { RateLimiter(bytesPerSecond: $0) }
-        // Ask for no more than is left: libssh2 sends read-ahead requests for four times the
-        // length asked, and requests past the end only come back as EOF.
-        while offset < size {
-            let want = min(limiter.map { min(capacity, $0.chunkSize) } ?? capacity, Int(clamping: size - offset))
-            let n = libssh2_sftp_read(handle, chars, want)
-            if n > 0 {
-                try sink.write(UnsafeRawBufferPointer(start: buffer, count: n))
-                offset += Int64(n)
-                job.progressed()
-                if let limiter { try job.pause(until: limiter.consumed(n)) }
-            } else if n == 0 {
-                break
-            } else if n == Int(LIBSSH2_ERROR_EAGAIN) {
-                try waitForSocket(job)
-            } else {
-                throw error(Int32(n), "reading \(path) from \(key.host):\(key.port) failed at byte \(offset)")
+        do {
+            var attributes = LIBSSH2_SFTP_ATTRIBUTES()
+            let statRC = try retrying(job) { cssh2_sftp_fstat(handle, &attributes) }
+            if statRC != 0 { throw error(statRC, "cannot read the attributes of \(path)") }
+            guard cssh2_is_regular_file(&attributes) != 0 else {
+                throw DownloadError(.notFound, "\(path) on \(key.host):\(key.port) is not a regular file", isRetryable: false)
             }
+            guard attributes.flags & UInt(LIBSSH2_SFTP_ATTR_SIZE) != 0 else {
+                throw DownloadError(.protocolViolation, "the server did not report the size of \(path)", isRetryable: false)
+            }
+            let size = Int64(attributes.filesize)
+            let mtime = attributes.flags & UInt(LIBSSH2_SFTP_ATTR_ACMODTIME) != 0 ? Int64(attributes.mtime) : 0
+            return (handle, size, Validator.sizeAndModificationTime(size: size, mtime: mtime))
+        } catch {
+            closeHandle(handle, job: job)
+            throw error
         }
-        closed = true
-        _ = try retrying(job) { libssh2_sftp_close_handle(handle) }
-        if offset < size {
-            throw DownloadError(.protocolViolation,
-                                "\(path) ended at byte \(offset) but its size was \(size) when it was opened; it shrank during the transfer")
-        }
+    }
+
+    /// Closes an SFTP handle; a failure only matters to the session, which reports it next time.
+    func closeHandle(_ handle: OpaquePointer, job: IOJob) {
+        _ = try? retrying(job) { libssh2_sftp_close_handle(handle) }
     }
 
     /// What to do with the requested offset, given the validator remembered from the previous

@@ -101,6 +101,18 @@ final class SessionPool: Sendable {
         }
     }
 
+    /// A session for `key` only if one is free now (idle, or new under the bound) and nobody
+    /// waits for this host; never waits. Used for a second session on one large file.
+    func checkoutIfFree(_ key: SessionKey) -> SSHConnection? {
+        state.withLock { s in
+            guard !s.isShutDown, s.waiters[key.endpoint, default: []].isEmpty else { return nil }
+            if let reused = takeIdle(key, &s) { return reused }
+            guard s.open[key.endpoint, default: 0] < s.configuration.maxSessionsPerHost else { return nil }
+            s.open[key.endpoint, default: 0] += 1
+            return makeConnection(key, &s)
+        }
+    }
+
     /// Hands a healthy session back for reuse (or to the first waiter).
     func checkin(_ connection: SSHConnection) {
         connection.lastUsed = .now
