@@ -1,6 +1,7 @@
 // bench-sftp: downloads sftp URLs through Downloader + SFTPTransport and prints the time taken.
 //
-//   bench-sftp --known-hosts FILE --identity KEY [--concurrency N] [--sessions N] [--buffer BYTES] [--raw] --out DIR URL... | --list FILE
+//   bench-sftp --known-hosts FILE --identity KEY [--concurrency N] [--sessions N] [--parallel-threshold BYTES|off]
+//              [--buffer BYTES] [--raw] --out DIR URL... | --list FILE
 //
 // Prints one line: files, bytes, seconds, MB/s (10^6 bytes per second) and SSH sessions opened.
 // With --raw the transport is driven directly (one TransferSink per file, N at a time), without the
@@ -20,6 +21,7 @@ struct Arguments {
     var urls: [URL] = []
     var raw = false
     var sessions: Int?
+    var parallelThreshold: Int64? = SFTPTransport.Configuration().parallelThreshold
 
     init(_ list: [String]) throws {
         var rest = list[...]
@@ -36,6 +38,9 @@ struct Arguments {
             case "--out": out = try value(argument)
             case "--raw": raw = true
             case "--sessions": sessions = Int(try value(argument))
+            case "--parallel-threshold":
+                let text = try value(argument)
+                parallelThreshold = text == "off" ? nil : Int64(text)
             case "--list":
                 let text = try String(contentsOfFile: try value(argument), encoding: .utf8)
                 urls += text.split(whereSeparator: \.isNewline).compactMap { URL(string: String($0)) }
@@ -45,7 +50,7 @@ struct Arguments {
             }
         }
         guard !knownHosts.isEmpty, !identity.isEmpty, !out.isEmpty, !urls.isEmpty else {
-            throw BenchError("usage: bench-sftp --known-hosts FILE --identity KEY [--concurrency N] [--sessions N] [--buffer BYTES] [--raw] --out DIR URL... | --list FILE")
+            throw BenchError("usage: bench-sftp --known-hosts FILE --identity KEY [--concurrency N] [--sessions N] [--parallel-threshold BYTES|off] [--buffer BYTES] [--raw] --out DIR URL... | --list FILE")
         }
     }
 }
@@ -94,6 +99,7 @@ do {
     let transport = SFTPTransport(configuration: .init(knownHostsFile: arguments.knownHosts,
                                                        identityFiles: [arguments.identity], useAgent: false,
                                                        maxSessionsPerHost: arguments.sessions ?? SFTPTransport.Configuration().maxSessionsPerHost,
+                                                       parallelThreshold: arguments.parallelThreshold,
                                                        bufferSize: arguments.buffer))
     if arguments.raw {
         try await runRaw(arguments, transport)

@@ -30,11 +30,13 @@ extension SFTPTransport {
         public var maxSessionsPerHost: Int
         /// How long an unused session stays open for the next transfer.
         public var idleSessionTimeout: Duration
-        /// A download with at least this many bytes left also reads over a second session of the
-        /// same host when one is free at that moment: the two sessions read alternating 16 MiB
+        /// When set, a download with at least this many bytes left also reads over a second session
+        /// of the same host if one is free at that moment: the two sessions read alternating 16 MiB
         /// segments (each decrypted on its own thread) that are written in order, so the staging
         /// file only ever holds a contiguous prefix. libssh2 1.10 spends most of its time in
-        /// per-block decryption, so one session is bound by one core. `nil` turns this off.
+        /// per-block decryption, so one session is bound by one core; this is for machines where
+        /// the client has cores to spare. Default `nil` (off): on the 2-core machine where client
+        /// and sshd share the cores it was 10–25 % slower than one session (docs/benchmarks.md).
         /// Never used with `TransferOptions.maxBytesPerSecond`.
         public var parallelThreshold: Int64?
         /// The size of each `libssh2_sftp_read` call; libssh2 keeps up to four times this in
@@ -50,7 +52,7 @@ extension SFTPTransport {
             defaultUser: String? = nil,
             maxSessionsPerHost: Int = 4,
             idleSessionTimeout: Duration = .seconds(60),
-            parallelThreshold: Int64? = 64 * 1024 * 1024,
+            parallelThreshold: Int64? = nil,
             bufferSize: Int = 256 * 1024
         ) {
             self.parallelThreshold = parallelThreshold
