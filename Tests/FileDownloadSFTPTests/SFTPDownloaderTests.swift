@@ -28,8 +28,8 @@ struct SFTPDownloaderTests {
         defer { server.stop() }
         let content = Fixtures.bytes(4 * 1024 * 1024, seed: 22)
         try server.serve("pause.bin", content)
-        let harness = try DownloaderHarness(server)
-        try await harness.start("pause", server.url("pause.bin"), rate: 2 * 1024 * 1024)
+        let harness = try DownloaderHarness(server, firstAttemptBytesPerSecond: 512 * 1024)
+        try await harness.start("pause", server.url("pause.bin"))
         await harness.progressed("pause", beyond: 512 * 1024)
         let resumeData = try await harness.downloader.pause("pause")
         #expect(resumeData != nil)
@@ -48,8 +48,8 @@ struct SFTPDownloaderTests {
         defer { server.stop() }
         let content = Fixtures.bytes(4 * 1024 * 1024, seed: 23)
         try server.serve("kill.bin", content)
-        let harness = try DownloaderHarness(server)
-        try await harness.start("kill", server.url("kill.bin"), rate: 2 * 1024 * 1024)
+        let harness = try DownloaderHarness(server, firstAttemptBytesPerSecond: 512 * 1024)
+        try await harness.start("kill", server.url("kill.bin"))
         await harness.progressed("kill", beyond: 512 * 1024)
         server.killChildren()
         let interrupted = await harness.next("kill") { if case .interrupted = $0 { true } else { false } }
@@ -70,8 +70,8 @@ struct SFTPDownloaderTests {
         defer { server.stop() }
         let old = Fixtures.bytes(3 * 1024 * 1024, seed: 24)
         let path = try server.serve("change.bin", old)
-        let harness = try DownloaderHarness(server)
-        try await harness.start("change", server.url("change.bin"), rate: 2 * 1024 * 1024)
+        let harness = try DownloaderHarness(server, firstAttemptBytesPerSecond: 512 * 1024)
+        try await harness.start("change", server.url("change.bin"))
         await harness.progressed("change", beyond: 256 * 1024)
         _ = try await harness.downloader.pause("change")
         let new = Fixtures.bytes(3 * 1024 * 1024 + 100, seed: 25)
@@ -214,7 +214,7 @@ struct SFTPDownloaderTests {
         defer { server.stop() }
         try server.serve("c.bin", Fixtures.bytes(4 * 1024 * 1024, seed: 28))
         let harness = try DownloaderHarness(server)
-        let destination = try await harness.start("c", server.url("c.bin"), rate: 1024 * 1024)
+        let destination = try await harness.start("c", server.url("c.bin"), rate: 512 * 1024)
         await harness.progressed("c", beyond: 64 * 1024)
         try await harness.downloader.cancel("c")
         let outcome = await harness.outcome("c")

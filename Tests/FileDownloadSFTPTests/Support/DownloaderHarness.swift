@@ -1,13 +1,35 @@
 import FileDownload
 import FileDownloadSFTP
 import Foundation
+import Synchronization
 import Testing
 
-/// Answers auth challenges for the end-to-end tests with a closure.
-struct AnsweringDelegate: DownloaderDelegate {
+/// Answers auth challenges for the end-to-end tests with a closure, and can pace the first
+/// attempt of every download so a test can act in the middle of it; later attempts run at full
+/// speed.
+final class AnsweringDelegate: DownloaderDelegate {
     let answer: @Sendable (AuthChallenge) -> AuthDisposition
+    let firstAttemptBytesPerSecond: Int64?
+    let attempts = Mutex<[String: Int]>([:])
+
+    init(answer: @escaping @Sendable (AuthChallenge) -> AuthDisposition, firstAttemptBytesPerSecond: Int64?) {
+        self.answer = answer
+        self.firstAttemptBytesPerSecond = firstAttemptBytesPerSecond
+    }
+
     func download(_ id: String, didReceive challenge: AuthChallenge) async -> AuthDisposition {
         answer(challenge)
+    }
+
+    func customizeTransfer(_ options: TransferOptions, id: String, url: URL) async -> TransferOptions {
+        guard let rate = firstAttemptBytesPerSecond else { return options }
+        let attempt = attempts.withLock { counts in
+            counts[id, default: 0] += 1
+            return counts[id]!
+        }
+        var paced = options
+        paced.maxBytesPerSecond = attempt == 1 ? rate : nil
+        return paced
     }
 }
 
@@ -22,7 +44,8 @@ final class DownloaderHarness {
     /// Every event seen so far, in order.
     private(set) var seen: [DownloadEvent] = []
 
-    init(_ server: SSHServer, configuration: SFTPTransport.Configuration? = nil,
+    /// - Parameter firstAttemptBytesPerSecond: paces the first attempt of every download.
+    init(_ server: SSHServer, configuration: SFTPTransport.Configuration? = nil, firstAttemptBytesPerSecond: Int64? = nil,
          answer: @escaping @Sendable (AuthChallenge) -> AuthDisposition = { _ in .performDefaultHandling }) throws {
         self.server = server
         folder = try Fixtures.temporaryFolder()
@@ -34,7 +57,7 @@ final class DownloaderHarness {
             retryPolicy: RetryPolicy(maxRetries: 3, initialDelay: .milliseconds(100), jitter: 0),
             progressInterval: .milliseconds(50),
             downloadsDirectory: folder)
-        downloader = Downloader(configuration: settings, transports: transports, delegate: AnsweringDelegate(answer: answer))
+        downloader = Downloader(configuration: settings, transports: transports, delegate: AnsweringDelegate(answer: answer, firstAttemptBytesPerSecond: firstAttemptBytesPerSecond))
         iterator = downloader.events().makeAsyncIterator()
     }
 
@@ -52,12 +75,25 @@ final class DownloaderHarness {
         return try await downloader.start(id: id, url: url, destination: destination, options: options)
     }
 
-    /// Reads events until one about `id` satisfies `stop`; returns it.
+    /// Reads events until one about `id` satisfies `stop`; returns it. A completed, failed or
+    /// cancelled event of `id` that does not satisfy `stop` ends the wait too: it is recorded as
+    /// an issue, with every event of `id`, and `nil` is returned (no test waits for an event that
+    /// can no longer come).
     @discardableResult
-    func next(_ id: String, where stop: (DownloadEvent) -> Bool) async -> DownloadEvent? {
+    func next(_ id: String, sourceLocation: SourceLocation = #_sourceLocation,
+              where stop: (DownloadEvent) -> Bool) async -> DownloadEvent? {
         while let event = await iterator.next() {
             seen.append(event)
-            if event.id == id && stop(event) { return event }
+            guard event.id == id else { continue }
+            if stop(event) { return event }
+            switch event {
+            case .completed, .failed, .cancelled:
+                Issue.record("\(id) ended while another event was awaited; its events: \(events(of: id))",
+                             sourceLocation: sourceLocation)
+                return nil
+            default:
+                break
+            }
         }
         return nil
     }
