@@ -57,11 +57,9 @@ final class KnownHosts {
         for line in text.split(whereSeparator: \.isNewline) {
             let trimmed = line.trimmingCharacters(in: .whitespaces)
             if trimmed.isEmpty || trimmed.hasPrefix("#") || trimmed.hasPrefix("@") { continue }
-            var bytes = Array(trimmed.utf8)
-            _ = bytes.withUnsafeMutableBufferPointer { buffer in
-                buffer.withMemoryRebound(to: CChar.self) {
-                    libssh2_knownhost_readline(hosts, $0.baseAddress, $0.count, LIBSSH2_KNOWNHOST_FILE_OPENSSH)
-                }
+            // NUL-terminated: libssh2 1.10 reads parts of the line as C strings, past `len`.
+            _ = trimmed.withCString { line in
+                libssh2_knownhost_readline(hosts, line, strlen(line), LIBSSH2_KNOWNHOST_FILE_OPENSSH)
             }
         }
     }
