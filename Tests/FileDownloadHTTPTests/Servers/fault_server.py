@@ -29,6 +29,7 @@ import hashlib
 import http.server
 import json
 import os
+import signal
 import socket
 import socketserver
 import ssl
@@ -242,6 +243,10 @@ class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
 
 
 def main():
+    # The test process blocks most signals and children inherit the mask: unblock SIGTERM and
+    # exit on it explicitly.
+    signal.signal(signal.SIGTERM, lambda *_: os._exit(0))
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGTERM])
     server = Server(("127.0.0.1", 0), Handler)
     if "--cert" in sys.argv:
         context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)

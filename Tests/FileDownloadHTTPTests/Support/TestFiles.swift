@@ -1,0 +1,53 @@
+import Crypto
+import Foundation
+
+/// Files with seeded pseudo-random content, and SHA-256 helpers.
+enum TestFiles {
+    /// Writes `size` bytes generated from `seed` (SplitMix64) to `url` and returns their SHA-256.
+    @discardableResult
+    static func write(_ url: URL, size: Int, seed: UInt64) throws -> String {
+        FileManager.default.createFile(atPath: url.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: url)
+        defer { try? handle.close() }
+        var state = seed &+ 0x9E37_79B9_7F4A_7C15
+        var hasher = SHA256()
+        let chunk = 1 << 20
+        var remaining = size
+        var buffer = [UInt8](repeating: 0, count: chunk)
+        while remaining > 0 {
+            let n = min(chunk, remaining)
+            buffer.withUnsafeMutableBytes { raw in
+                let words = raw.bindMemory(to: UInt64.self)
+                for i in 0..<(n + 7) / 8 {
+                    state &+= 0x9E37_79B9_7F4A_7C15
+                    var z = state
+                    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+                    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+                    words[i] = z ^ (z >> 31)
+                }
+            }
+            let slice = buffer[0..<n]
+            hasher.update(data: slice)
+            try handle.write(contentsOf: slice)
+            remaining -= n
+        }
+        return hex(hasher.finalize())
+    }
+
+    /// The SHA-256 of the file at `url` (hex), read in 1 MiB pieces.
+    static func sha256(_ url: URL) throws -> String {
+        let handle = try FileHandle(forReadingFrom: url)
+        defer { try? handle.close() }
+        var hasher = SHA256()
+        while let data = try handle.read(upToCount: 1 << 20), !data.isEmpty { hasher.update(data: data) }
+        return hex(hasher.finalize())
+    }
+
+    static func size(_ url: URL) -> Int64? {
+        (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.int64Value
+    }
+
+    private static func hex(_ digest: SHA256.Digest) -> String {
+        digest.map { String(format: "%02x", $0) }.joined()
+    }
+}
