@@ -66,7 +66,8 @@ enum ResponsePlan: Sendable {
             }
         case 416:
             if let range = response.contentRange, range.first == nil, let total = range.total, total == offset, offset > 0 {
-                // The bytes on disk are the whole resource: report it as the satisfied range.
+                // The bytes on disk are the whole resource: reported as the satisfied range (206),
+                // so that status checks written for 2xx accept it.
                 head.disposition = .complete
                 head.statusCode = 206
                 head.expectedLength = total

@@ -74,7 +74,7 @@ final class HTTPFixture: Sendable {
     ) async throws -> TransferSink {
         let offset = TestFiles.size(staging) ?? 0
         let sink = try TransferSink(path: staging.path, requestedOffset: offset) { head in
-            if !acceptsAnyStatus, let status = head.statusCode,
+            if !acceptsAnyStatus, head.disposition != .complete, let status = head.statusCode,
                let error = DownloadError.forStatus(status, retryAfter: head.retryAfter) {
                 throw error
             }

@@ -12,7 +12,7 @@ final class ServerProcess: @unchecked Sendable {
     /// Starts `executable` with `arguments`; its stderr goes to `stderrFile` for diagnostics.
     init(_ executable: String, _ arguments: [String], stderrFile: URL) throws {
         self.stderrFile = stderrFile
-        FileManager.default.createFile(atPath: stderrFile.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: stderrFile.path, contents: nil)
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         process.standardOutput = stdout

@@ -6,7 +6,7 @@ enum TestFiles {
     /// Writes `size` bytes generated from `seed` (SplitMix64) to `url` and returns their SHA-256.
     @discardableResult
     static func write(_ url: URL, size: Int, seed: UInt64) throws -> String {
-        FileManager.default.createFile(atPath: url.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: url.path, contents: nil)
         let handle = try FileHandle(forWritingTo: url)
         defer { try? handle.close() }
         var state = seed &+ 0x9E37_79B9_7F4A_7C15
