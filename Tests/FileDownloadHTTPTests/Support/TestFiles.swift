@@ -3,13 +3,13 @@ import Foundation
 
 /// Files with seeded pseudo-random content, and SHA-256 helpers.
 enum TestFiles {
-    /// Writes `size` bytes generated from `seed` (SplitMix64) to `url` and returns their SHA-256.
+    /// Writes `size` bytes generated from `seed` (``SplitMixGenerator``) to `url` and returns their SHA-256.
     @discardableResult
     static func write(_ url: URL, size: Int, seed: UInt64) throws -> String {
         _ = FileManager.default.createFile(atPath: url.path, contents: nil)
         let handle = try FileHandle(forWritingTo: url)
         defer { try? handle.close() }
-        var state = seed &+ 0x9E37_79B9_7F4A_7C15
+        var rng = SplitMixGenerator(seed: seed)
         var hasher = SHA256()
         let chunk = 1 << 20
         var remaining = size
@@ -18,13 +18,7 @@ enum TestFiles {
             let n = min(chunk, remaining)
             buffer.withUnsafeMutableBytes { raw in
                 let words = raw.bindMemory(to: UInt64.self)
-                for i in 0..<(n + 7) / 8 {
-                    state &+= 0x9E37_79B9_7F4A_7C15
-                    var z = state
-                    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-                    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-                    words[i] = z ^ (z >> 31)
-                }
+                for i in 0..<(n + 7) / 8 { words[i] = rng.next() }
             }
             let slice = buffer[0..<n]
             hasher.update(data: slice)
