@@ -72,7 +72,7 @@ let package = Package(
         .testTarget(
             name: "FileDownloadHTTPTests",
             dependencies: [
-                "FileDownload", "FileDownloadHTTP", "FileDownloadConformance",
+                "FileDownload", "FileDownloadHTTP", "FileDownloadConformance", "FileDownloadMock",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             exclude: ["Servers"],

@@ -1,5 +1,6 @@
 import FileDownload
 import FileDownloadHTTP
+import FileDownloadMock
 import Foundation
 import Testing
 
@@ -13,9 +14,13 @@ struct HTTPLargeFileTests {
             let file = fx.served.appendingPathComponent("big.bin")
             let sha = try TestFiles.write(file, size: size, seed: 42)
             let seed = ProcessInfo.processInfo.environment["FDL_DROP_SEED"].flatMap(UInt64.init) ?? UInt64.random(in: 1...UInt64(UInt32.max))
-            var rng = SplitMixGenerator(seed: seed)
+            // 20 distinct offsets in 1..<size from the seeded stream of MockContent.
+            let words = MockContent.seeded(seed: seed, size: 8 * 64).data
             var offsets = Set<Int>()
-            while offsets.count < 20 { offsets.insert(Int.random(in: 1..<size, using: &rng)) }
+            for i in 0..<64 where offsets.count < 20 {
+                let word = words[(i * 8)..<(i * 8 + 8)].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+                offsets.insert(1 + Int(word % UInt64(size - 1)))
+            }
             let drops = offsets.sorted()
             print("1 GiB drop test: FDL_DROP_SEED=\(seed) offsets=\(drops)")
             let run = try await DownloadRun.run(

@@ -1,29 +1,25 @@
 import Crypto
+import FileDownloadMock
 import Foundation
 
 /// Files with seeded pseudo-random content, and SHA-256 helpers.
 enum TestFiles {
-    /// Writes `size` bytes generated from `seed` (``SplitMixGenerator``) to `url` and returns their SHA-256.
+    /// Writes `size` bytes of the seeded stream of ``MockContent`` to `url` and returns their SHA-256.
     @discardableResult
     static func write(_ url: URL, size: Int, seed: UInt64) throws -> String {
         _ = FileManager.default.createFile(atPath: url.path, contents: nil)
         let handle = try FileHandle(forWritingTo: url)
         defer { try? handle.close() }
-        var rng = SplitMixGenerator(seed: seed)
+        let content = MockContent.seeded(seed: seed, size: Int64(size))
         var hasher = SHA256()
-        let chunk = 1 << 20
-        var remaining = size
-        var buffer = [UInt8](repeating: 0, count: chunk)
-        while remaining > 0 {
-            let n = min(chunk, remaining)
-            buffer.withUnsafeMutableBytes { raw in
-                let words = raw.bindMemory(to: UInt64.self)
-                for i in 0..<(n + 7) / 8 { words[i] = rng.next() }
-            }
-            let slice = buffer[0..<n]
+        var offset: Int64 = 0
+        var buffer = Data(count: 1 << 20)
+        while offset < content.size {
+            let n = buffer.withUnsafeMutableBytes { content.fill($0, at: offset) }
+            let slice = buffer.prefix(n)
             hasher.update(data: slice)
             try handle.write(contentsOf: slice)
-            remaining -= n
+            offset += Int64(n)
         }
         return hex(hasher.finalize())
     }
