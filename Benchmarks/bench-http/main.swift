@@ -1,1 +1,80 @@
-print("placeholder")
+// bench-http: downloads through Downloader + HTTPTransport for Benchmarks/http.sh.
+//
+//   bench-http one URL OUT            one file; prints seconds and MB/s
+//   bench-http many LIST DIR N        every URL in LIST (one a line) into DIR, N at a time; prints files/s
+//   bench-http slow LIST DIR          every URL in LIST at once (a slow server); prints the count done
+//
+// Peak memory is measured from outside (/usr/bin/time -v). Not a test: no assertions beyond
+// "every download completed", which it checks and reports through the exit status.
+import FileDownload
+import FileDownloadHTTP
+import Foundation
+
+@main
+struct BenchHTTP {
+    static func main() async throws {
+        let args = CommandLine.arguments
+        guard args.count >= 4 else {
+            FileHandle.standardError.write(Data("usage: bench-http one URL OUT | many LIST DIR N | slow LIST DIR\n".utf8))
+            exit(2)
+        }
+        switch args[1] {
+        case "one":
+            let out = URL(fileURLWithPath: args[3])
+            let start = ContinuousClock.now
+            try await run([(URL(string: args[2])!, out)], concurrency: 1)
+            let seconds = seconds(since: start)
+            let size = (try FileManager.default.attributesOfItem(atPath: out.path)[.size] as? NSNumber)?.doubleValue ?? 0
+            print(String(format: "one: %.0f bytes in %.3f s = %.1f MB/s", size, seconds, size / seconds / 1e6))
+        case "many", "slow":
+            let urls = try String(contentsOfFile: args[2], encoding: .utf8).split(separator: "\n").map { URL(string: String($0))! }
+            let dir = URL(fileURLWithPath: args[3])
+            let concurrency = args[1] == "slow" ? urls.count : Int(args.count > 4 ? args[4] : "16") ?? 16
+            let jobs = urls.enumerated().map { ($0.element, dir.appendingPathComponent("f\($0.offset)")) }
+            let start = ContinuousClock.now
+            try await run(jobs, concurrency: concurrency)
+            let seconds = seconds(since: start)
+            print(String(format: "%@: %d files in %.3f s = %.0f files/s", args[1], jobs.count, seconds, Double(jobs.count) / seconds))
+        default:
+            FileHandle.standardError.write(Data("unknown mode \(args[1])\n".utf8))
+            exit(2)
+        }
+    }
+
+    static func seconds(since start: ContinuousClock.Instant) -> Double {
+        let d = ContinuousClock.now - start
+        return Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
+    }
+
+    /// Downloads every job, `concurrency` at a time, and fails unless all complete.
+    static func run(_ jobs: [(URL, URL)], concurrency: Int) async throws {
+        var transports = TransportRegistry()
+        transports.register(try HTTPTransport(), for: "http", "https")
+        let downloader = Downloader(
+            configuration: DownloaderConfiguration(maxConcurrentDownloads: concurrency,
+                                                   retryPolicy: .none, progressInterval: .seconds(1)),
+            transports: transports)
+        let events = downloader.events()
+        for (i, job) in jobs.enumerated() {
+            try await downloader.start(id: "b\(i)", url: job.0, destination: job.1)
+        }
+        var left = jobs.count
+        var failed = 0
+        for await event in events {
+            switch event {
+            case .completed: left -= 1
+            case .failed(let id, let error, _):
+                left -= 1
+                failed += 1
+                FileHandle.standardError.write(Data("\(id): \(error)\n".utf8))
+            default: break
+            }
+            if left == 0 { break }
+        }
+        await downloader.shutdown()
+        if failed > 0 {
+            FileHandle.standardError.write(Data("\(failed) downloads failed\n".utf8))
+            exit(1)
+        }
+    }
+}
