@@ -24,6 +24,7 @@ Query parameters (lists are comma-separated, item k applies to request k of the 
   auth=basic:U:P | digest:U:P | bearer:TOKEN   require credentials
 
 GET /_stats answers {"connections": n, "requests": m} (totals since start).
+GET /_echo answers {"target": request target, "headers": {...}} (to check what a client sent).
 """
 import hashlib
 import http.server
@@ -125,6 +126,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if url.path == "/_stats":
             with lock:
                 self.send_plain(200, json.dumps(stats))
+            return
+        if url.path == "/_echo":
+            # The request line target and header fields, as JSON (proxy requests carry an absolute URL).
+            self.send_plain(200, json.dumps({"target": self.path, "headers": dict(self.headers.items())}))
             return
         q = {k: v[-1] for k, v in urllib.parse.parse_qs(url.query).items()}
         k = next_index(self.path)
