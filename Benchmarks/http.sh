@@ -73,56 +73,81 @@ for i in $(seq 0 $((SMALL_COUNT - 1))); do echo "$BASE/small/f$i"; done > "$WORK
 for i in $(seq 0 $((SLOW_COUNT - 1))); do echo "$BASE/slow/f$i"; done > "$WORK/slow.list"
 
 # measure NAME COMMAND...: runs COMMAND in a fresh output directory under /usr/bin/time and
-# records wall seconds and peak RSS (KiB).
-declare -A WALL RSS
+# appends "NAME wall_seconds peak_rss_kib" to the results file.
+ROUNDS=${ROUNDS:-3}
 measure() {
     local name=$1; shift
     rm -rf "$WORK/out"; mkdir -p "$WORK/out"
     sync
     /usr/bin/time -f "%e %M" -o "$WORK/time" "$@" > "$WORK/cmd.log" 2>&1 \
         || { echo "$name failed:" >&2; tail -5 "$WORK/cmd.log" >&2; exit 1; }
-    read -r WALL[$name] RSS[$name] < "$WORK/time"
+    echo "$name $(cat "$WORK/time")" >> "$WORK/results"
 }
 check_big() {
-    cmp -s "$WORK/www/big.bin" "$1" || { echo "$2: the downloaded 1 GiB file differs" >&2; exit 1; }
+    cmp -s "$WORK/www/big.bin" "$WORK/out/big.bin" || { echo "$1: the downloaded 1 GiB file differs" >&2; exit 1; }
 }
-count_out() { find "$WORK/out" -type f | wc -l; }
+check_count() {
+    local n; n=$(find "$WORK/out" -type f | wc -l)
+    [ "$n" = "$2" ] || { echo "$1: $n files instead of $2" >&2; exit 1; }
+}
+: > "$WORK/results"
 
-# 1) one 1 GiB file
-measure cp cp "$WORK/www/big.bin" "$WORK/out/big.bin"
-measure fdl_big "$BENCH" one "$BASE/big.bin" "$WORK/out/big.bin"; check_big "$WORK/out/big.bin" fdl
-measure curl_big curl -s -o "$WORK/out/big.bin" "$BASE/big.bin"; check_big "$WORK/out/big.bin" curl
-measure aria_big aria2c -q -x1 -s1 --file-allocation=none --allow-overwrite=true -d "$WORK/out" -o big.bin "$BASE/big.bin"
-check_big "$WORK/out/big.bin" aria2c
+# 1) one 1 GiB file; every tool once per round, alternating, so drifts hit all alike
+for _ in $(seq 1 "$ROUNDS"); do
+    measure cp_big cp "$WORK/www/big.bin" "$WORK/out/big.bin"
+    measure fdl_big "$BENCH" one "$BASE/big.bin" "$WORK/out/big.bin"; check_big fdl
+    measure fdl_raw_big env FDL_RAW=1 "$BENCH" one "$BASE/big.bin" "$WORK/out/big.bin"; check_big fdl-raw
+    measure curl_big curl -s -o "$WORK/out/big.bin" "$BASE/big.bin"; check_big curl
+    measure aria_big aria2c -q -x1 -s1 --file-allocation=none --allow-overwrite=true -d "$WORK/out" -o big.bin "$BASE/big.bin"
+    check_big aria2c
+done
 
 # 2) SMALL_COUNT files of 64 KiB, 16 at a time
-measure cp_small cp -r "$WORK/www/small" "$WORK/out/small"
-measure fdl_small "$BENCH" many "$WORK/small.list" "$WORK/out" 16
-[ "$(count_out)" = "$SMALL_COUNT" ] || { echo "fdl: $(count_out) small files" >&2; exit 1; }
-measure aria_small aria2c -q -j16 --file-allocation=none -d "$WORK/out" -i "$WORK/small.list"
-[ "$(count_out)" = "$SMALL_COUNT" ] || { echo "aria2c: $(count_out) small files" >&2; exit 1; }
-measure curl_small sh -c "xargs -P16 -n $((SMALL_COUNT / 16)) curl -s --output-dir '$WORK/out' --remote-name-all < '$WORK/small.list'"
-[ "$(count_out)" = "$SMALL_COUNT" ] || { echo "curl: $(count_out) small files" >&2; exit 1; }
+for _ in $(seq 1 "$ROUNDS"); do
+    measure cp_small cp -r "$WORK/www/small" "$WORK/out/small"
+    measure fdl_small "$BENCH" many "$WORK/small.list" "$WORK/out" 16; check_count fdl "$SMALL_COUNT"
+    measure fdl_raw_small env FDL_RAW=1 "$BENCH" many "$WORK/small.list" "$WORK/out" 16; check_count fdl-raw "$SMALL_COUNT"
+    measure aria_small aria2c -q -j16 --file-allocation=none -d "$WORK/out" -i "$WORK/small.list"; check_count aria2c "$SMALL_COUNT"
+    measure curl_small sh -c "xargs -P16 -n $((SMALL_COUNT / 16)) curl -s --output-dir '$WORK/out' --remote-name-all < '$WORK/small.list'"
+    check_count curl "$SMALL_COUNT"
+done
 
-# 3) SLOW_COUNT concurrent slow (8 KiB/s) downloads of 64 KiB: peak memory
-measure fdl_slow "$BENCH" slow "$WORK/slow.list" "$WORK/out"
-[ "$(count_out)" = "$SLOW_COUNT" ] || { echo "fdl: $(count_out) slow files" >&2; exit 1; }
+# 3) SLOW_COUNT concurrent slow (8 KiB/s) downloads of 64 KiB: peak memory, and one alone for the
+#    process's baseline
+head -1 "$WORK/slow.list" > "$WORK/slow1.list"
+measure fdl_slow1 "$BENCH" slow "$WORK/slow1.list" "$WORK/out"
+measure fdl_slow "$BENCH" slow "$WORK/slow.list" "$WORK/out"; check_count fdl "$SLOW_COUNT"
+measure fdl_raw_slow env FDL_RAW=1 "$BENCH" slow "$WORK/slow.list" "$WORK/out"; check_count fdl-raw "$SLOW_COUNT"
+measure aria_slow1 aria2c -q --file-allocation=none -d "$WORK/out" -i "$WORK/slow1.list"
 measure aria_slow aria2c -q -j"$SLOW_COUNT" --file-allocation=none -d "$WORK/out" -i "$WORK/slow.list"
-[ "$(count_out)" = "$SLOW_COUNT" ] || { echo "aria2c: $(count_out) slow files" >&2; exit 1; }
+check_count aria2c "$SLOW_COUNT"
 
-mbs() { python3 -c "print('%.0f' % (1073741824 / $1 / 1e6))"; }
-fps() { python3 -c "print('%.0f' % ($SMALL_COUNT / $1))"; }
-ratio() { python3 -c "print('%.2f' % ($1 / $2))"; }
-FDL_BIG=$(mbs "${WALL[fdl_big]}"); CURL_BIG=$(mbs "${WALL[curl_big]}"); ARIA_BIG=$(mbs "${WALL[aria_big]}"); CP_BIG=$(mbs "${WALL[cp]}")
-FDL_SMALL=$(fps "${WALL[fdl_small]}"); CURL_SMALL=$(fps "${WALL[curl_small]}"); ARIA_SMALL=$(fps "${WALL[aria_small]}"); CP_SMALL=$(fps "${WALL[cp_small]}")
-
-cat <<EOF
-| Case | swift-file-download | curl | aria2c | cp | fdl / curl | fdl / aria2c | fdl / cp |
-|---|---|---|---|---|---|---|---|
-| 1 GiB file, MB/s | $FDL_BIG | $CURL_BIG (\`curl -o\`) | $ARIA_BIG (\`-x1\`) | $CP_BIG | $(ratio "$FDL_BIG" "$CURL_BIG") | $(ratio "$FDL_BIG" "$ARIA_BIG") | $(ratio "$FDL_BIG" "$CP_BIG") |
-| $SMALL_COUNT × 64 KiB, 16 at a time, files/s | $FDL_SMALL | $CURL_SMALL (\`xargs -P16 curl\`) | $ARIA_SMALL (\`-j16\`) | $CP_SMALL (\`cp -r\`) | $(ratio "$FDL_SMALL" "$CURL_SMALL") | $(ratio "$FDL_SMALL" "$ARIA_SMALL") | $(ratio "$FDL_SMALL" "$CP_SMALL") |
-| $SLOW_COUNT concurrent slow downloads, peak RSS MiB | $((${RSS[fdl_slow]} / 1024)) | – | $((${RSS[aria_slow]} / 1024)) (\`-j$SLOW_COUNT\`) | – | – | $(ratio "${RSS[fdl_slow]}" "${RSS[aria_slow]}") | – |
-
-Per slow download: swift-file-download $(python3 -c "print('%.1f' % (${RSS[fdl_slow]} / $SLOW_COUNT))") KiB, aria2c $(python3 -c "print('%.1f' % (${RSS[aria_slow]} / $SLOW_COUNT))") KiB (peak RSS / $SLOW_COUNT).
-Peak RSS on the 1 GiB file: swift-file-download $((${RSS[fdl_big]} / 1024)) MiB, curl $((${RSS[curl_big]} / 1024)) MiB, aria2c $((${RSS[aria_big]} / 1024)) MiB.
-EOF
+python3 - "$WORK/results" "$SMALL_COUNT" "$SLOW_COUNT" <<'EOF2'
+import statistics, sys
+rows = [line.split() for line in open(sys.argv[1])]
+small, slow = int(sys.argv[2]), int(sys.argv[3])
+wall = lambda n: statistics.median(float(r[1]) for r in rows if r[0] == n)
+rss = lambda n: max(int(r[2]) for r in rows if r[0] == n)
+mbs = {n: (1 << 30) / wall(n + "_big") / 1e6 for n in ["fdl", "fdl_raw", "curl", "aria", "cp"]}
+fps = {n: small / wall(n + "_small") for n in ["fdl", "fdl_raw", "curl", "aria", "cp"]}
+print("| 1 GiB file (median of rounds) | MB/s | ÷ curl -o | ÷ aria2c -x1 | ÷ cp |")
+print("|---|---|---|---|---|")
+for n, label in [("fdl", "swift-file-download (Downloader: fdatasync + rename)"), ("fdl_raw", "HTTPTransport alone (bench-http, FDL_RAW=1)"),
+                 ("curl", "curl -o"), ("aria", "aria2c -x1"), ("cp", "cp")]:
+    print(f"| {label} | {mbs[n]:.0f} | {mbs[n] / mbs['curl']:.2f} | {mbs[n] / mbs['aria']:.2f} | {mbs[n] / mbs['cp']:.2f} |")
+print()
+print(f"| {small} × 64 KiB, 16 at a time (median) | files/s | ÷ xargs -P16 curl | ÷ aria2c -j16 | ÷ cp -r |")
+print("|---|---|---|---|---|")
+for n, label in [("fdl", "swift-file-download (Downloader)"), ("fdl_raw", "HTTPTransport alone"),
+                 ("curl", "xargs -P16 curl (batched)"), ("aria", "aria2c -j16"), ("cp", "cp -r")]:
+    print(f"| {label} | {fps[n]:.0f} | {fps[n] / fps['curl']:.2f} | {fps[n] / fps['aria']:.2f} | {fps[n] / fps['cp']:.2f} |")
+print()
+print(f"| {slow} concurrent slow downloads | peak RSS MiB | KiB per download (peak / {slow}) | KiB per download above one alone |")
+print("|---|---|---|---|")
+for n, one, label in [("fdl_slow", "fdl_slow1", "swift-file-download (Downloader)"), ("fdl_raw_slow", "fdl_slow1", "HTTPTransport alone"),
+                      ("aria_slow", "aria_slow1", f"aria2c -j{slow}")]:
+    print(f"| {label} | {rss(n) / 1024:.0f} | {rss(n) / slow:.1f} | {(rss(n) - rss(one)) / (slow - 1):.1f} |")
+print()
+print(f"Peak RSS on the 1 GiB file: swift-file-download {rss('fdl_big') / 1024:.0f} MiB, curl {rss('curl_big') / 1024:.0f} MiB, aria2c {rss('aria_big') / 1024:.0f} MiB.")
+print(f"One slow download alone: swift-file-download {rss('fdl_slow1') / 1024:.0f} MiB, aria2c {rss('aria_slow1') / 1024:.0f} MiB.")
+EOF2

@@ -46,10 +46,24 @@ struct BenchHTTP {
         return Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
     }
 
-    /// Downloads every job, `concurrency` at a time, and fails unless all complete.
+    /// The transport configuration; `FDL_BUFFER` overrides the receive buffer size (bytes).
+    static var configuration: HTTPTransport.Configuration {
+        var configuration = HTTPTransport.Configuration()
+        if let text = ProcessInfo.processInfo.environment["FDL_BUFFER"], let size = Int(text) {
+            configuration.receiveBufferSize = size
+        }
+        return configuration
+    }
+
+    /// Downloads every job, `concurrency` at a time, and fails unless all complete. With
+    /// `FDL_RAW=1` the transport alone writes the files (no Downloader: no fsync, rename, events).
     static func run(_ jobs: [(URL, URL)], concurrency: Int) async throws {
+        if ProcessInfo.processInfo.environment["FDL_RAW"] == "1" {
+            try await runRaw(jobs, concurrency: concurrency)
+            return
+        }
         var transports = TransportRegistry()
-        transports.register(try HTTPTransport(), for: "http", "https")
+        transports.register(try HTTPTransport(configuration: configuration), for: "http", "https")
         let downloader = Downloader(
             configuration: DownloaderConfiguration(maxConcurrentDownloads: concurrency,
                                                    retryPolicy: .none, progressInterval: .seconds(1)),
@@ -76,5 +90,28 @@ struct BenchHTTP {
             FileHandle.standardError.write(Data("\(failed) downloads failed\n".utf8))
             exit(1)
         }
+    }
+
+    /// The transport alone: `concurrency` transfers at a time into their files.
+    static func runRaw(_ jobs: [(URL, URL)], concurrency: Int) async throws {
+        let transport = try HTTPTransport(configuration: configuration)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            var next = 0
+            func add() {
+                let (url, file) = jobs[next]
+                let id = "r\(next)"
+                next += 1
+                group.addTask {
+                    let sink = try TransferSink(path: file.path, requestedOffset: 0)
+                    defer { sink.seal() }
+                    try await transport.transfer(TransferRequest(downloadID: id, url: url), into: sink)
+                }
+            }
+            while next < min(concurrency, jobs.count) { add() }
+            while try await group.next() != nil {
+                if next < jobs.count { add() }
+            }
+        }
+        await transport.shutdown()
     }
 }
