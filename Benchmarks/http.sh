@@ -122,6 +122,9 @@ measure aria_slow1 aria2c -q --file-allocation=none -d "$WORK/out" -i "$WORK/slo
 measure aria_slow aria2c -q -j"$SLOW_COUNT" --file-allocation=none -d "$WORK/out" -i "$WORK/slow.list"
 check_count aria2c "$SLOW_COUNT"
 
+# 4) cancellation latency: from Task.cancel() to the return of transfer, on a slow download
+"$BENCH" cancel "$BASE/slow/f0" 100 > "$WORK/cancel.txt"
+
 python3 - "$WORK/results" "$SMALL_COUNT" "$SLOW_COUNT" <<'EOF2'
 import statistics, sys
 rows = [line.split() for line in open(sys.argv[1])]
@@ -151,3 +154,5 @@ print()
 print(f"Peak RSS on the 1 GiB file: swift-file-download {rss('fdl_big') / 1024:.0f} MiB, curl {rss('curl_big') / 1024:.0f} MiB, aria2c {rss('aria_big') / 1024:.0f} MiB.")
 print(f"One slow download alone: swift-file-download {rss('fdl_slow1') / 1024:.0f} MiB, aria2c {rss('aria_slow1') / 1024:.0f} MiB.")
 EOF2
+echo
+echo "Cancellation (HTTPTransport, slow download, from Task.cancel() to transfer's return): $(cat "$WORK/cancel.txt")"

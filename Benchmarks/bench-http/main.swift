@@ -3,6 +3,8 @@
 //   bench-http one URL OUT            one file; prints seconds and MB/s
 //   bench-http many LIST DIR N        every URL in LIST (one a line) into DIR, N at a time; prints files/s
 //   bench-http slow LIST DIR          every URL in LIST at once (a slow server); prints the count done
+//   bench-http cancel URL N           N times: start URL (a slow one), cancel after the first bytes,
+//                                     and time how long until transfer returns; prints median and max
 //
 // Peak memory is measured from outside (/usr/bin/time -v). Not a test: no assertions beyond
 // "every download completed", which it checks and reports through the exit status.
@@ -35,6 +37,8 @@ struct BenchHTTP {
             try await run(jobs, concurrency: concurrency)
             let seconds = seconds(since: start)
             print(String(format: "%@: %d files in %.3f s = %.0f files/s", args[1], jobs.count, seconds, Double(jobs.count) / seconds))
+        case "cancel":
+            try await cancelLatency(URL(string: args[2])!, rounds: Int(args[3]) ?? 50)
         default:
             FileHandle.standardError.write(Data("unknown mode \(args[1])\n".utf8))
             exit(2)
@@ -113,5 +117,29 @@ struct BenchHTTP {
             }
         }
         await transport.shutdown()
+    }
+
+    /// Starts a transfer, waits for its first bytes, cancels its task and measures until it returns.
+    static func cancelLatency(_ url: URL, rounds: Int) async throws {
+        let transport = try HTTPTransport(configuration: configuration)
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("bench-http-cancel-\(getpid())")
+        defer { try? FileManager.default.removeItem(at: file) }
+        var latencies: [Double] = []
+        for round in 0..<rounds {
+            try? FileManager.default.removeItem(at: file)
+            let sink = try TransferSink(path: file.path, requestedOffset: 0)
+            let request = TransferRequest(downloadID: "c\(round)", url: url)
+            let task = Task { try await transport.transfer(request, into: sink) }
+            while sink.fileLength == 0 { try await Task.sleep(for: .milliseconds(1)) }
+            let start = ContinuousClock.now
+            task.cancel()
+            _ = await task.result
+            latencies.append(seconds(since: start) * 1000)
+            sink.seal()
+            if sink.lateWriteAttempts > 0 { print("late writes after cancel in round \(round)") }
+        }
+        await transport.shutdown()
+        latencies.sort()
+        print(String(format: "cancel: %d rounds, median %.2f ms, max %.2f ms", rounds, latencies[rounds / 2], latencies.last ?? 0))
     }
 }

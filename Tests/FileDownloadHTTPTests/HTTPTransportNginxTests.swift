@@ -106,4 +106,28 @@ struct HTTPTransportNginxTests {
             await transport.shutdown()
         }
     }
+
+    @Test("a client certificate from the configuration is presented; without it nginx refuses (400)")
+    func clientCertificate() async throws {
+        try await HTTPFixture.with(nginx: true) { fx in
+            let certificates = fx.certificates!
+            let url = URL(string: "https://127.0.0.1:\(fx.nginx!.mutualTLSPort)/small.bin")!
+            let withCertificate = try HTTPTransport(configuration: .init(
+                caBundlePath: certificates.caCertificate.path,
+                clientCertificatePath: certificates.clientCertificate.path,
+                clientKeyPath: certificates.clientKey.path))
+            let staging = try fx.staging()
+            try await fx.attempt(withCertificate, url, into: staging)
+            #expect(try TestFiles.sha256(staging) == fx.smallSHA)
+            await withCertificate.shutdown()
+
+            let without = try HTTPTransport(configuration: .init(caBundlePath: certificates.caCertificate.path))
+            let refused = try fx.staging()
+            let error = await #expect(throws: DownloadError.self) { try await fx.attempt(without, url, into: refused) }
+            #expect(error?.statusCode == 400)
+            #expect(error?.isRetryable == false)
+            #expect(TestFiles.size(refused) == 0)
+            await without.shutdown()
+        }
+    }
 }

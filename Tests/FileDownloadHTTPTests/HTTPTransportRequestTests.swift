@@ -41,4 +41,33 @@ struct HTTPTransportRequestTests {
             #expect(seen.target == "http://files.example.invalid/_echo")
         }
     }
+
+    @Test("a 407 from the proxy becomes an httpProxy challenge; the answered credential goes to the proxy")
+    func proxyAuthentication() async throws {
+        try await HTTPFixture.with { fx in
+            let transport = try HTTPTransport()
+            let options = TransferOptions(proxy: URL(string: "http://127.0.0.1:\(fx.fault.port)")!)
+            let url = URL(string: "http://files.example.invalid/small.bin?proxyAuth=carol:pw")!
+            let seen = ChallengeLog()
+            let staging = try fx.staging()
+            try await fx.attempt(transport, url, into: staging, options: options) { challenge in
+                seen.append(challenge)
+                return .useCredential(.password(user: "carol", password: "pw"))
+            }
+            #expect(try TestFiles.sha256(staging) == fx.smallSHA)
+            guard case .httpProxy(let scheme, let realm) = seen.all.first?.kind else {
+                Issue.record("expected an httpProxy challenge, got \(seen.all)")
+                return
+            }
+            #expect(scheme == "Basic")
+            #expect(realm == "proxy")
+
+            let refused = await #expect(throws: DownloadError.self) {
+                try await fx.attempt(transport, url, into: try fx.staging(), options: options) { _ in .reject }
+            }
+            #expect(refused?.code == .authenticationFailed)
+            #expect(refused?.statusCode == 407)
+            await transport.shutdown()
+        }
+    }
 }

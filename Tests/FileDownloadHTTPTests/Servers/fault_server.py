@@ -22,6 +22,7 @@ Query parameters (lists are comma-separated, item k applies to request k of the 
   redirect=N        answer 302 to the same target with redirect=N-1 until N is 0
   location=URL      answer 302 to URL (on every request)
   auth=basic:U:P | digest:U:P | bearer:TOKEN   require credentials
+  proxyAuth=U:P     act as a proxy that requires Basic Proxy-Authorization (407 otherwise)
 
 GET /_stats answers {"connections": n, "requests": m} (totals since start).
 GET /_echo answers {"target": request target, "headers": {...}} (to check what a client sent).
@@ -134,6 +135,12 @@ class Handler(http.server.BaseHTTPRequestHandler):
         q = {k: v[-1] for k, v in urllib.parse.parse_qs(url.query).items()}
         k = next_index(self.path)
 
+        if "proxyAuth" in q:
+            import base64
+            expected = "Basic " + base64.b64encode(q["proxyAuth"].encode()).decode()
+            if self.headers.get("Proxy-Authorization", "") != expected:
+                self.send_plain(407, "<html>proxy auth required</html>", [("Proxy-Authenticate", 'Basic realm="proxy"')])
+                return
         if "auth" in q and not self.check_auth(q["auth"]):
             return
         if "location" in q:

@@ -8,6 +8,8 @@ import Glibc
 final class NginxServer: Sendable {
     let httpPort: Int
     let httpsPort: Int
+    /// HTTPS that requires a client certificate signed by the test CA.
+    let mutualTLSPort: Int
     let root: URL
     private let process: ServerProcess
 
@@ -15,6 +17,8 @@ final class NginxServer: Sendable {
         let httpPort = try ServerProcess.freePort()
         var httpsPort = try ServerProcess.freePort()
         while httpsPort == httpPort { httpsPort = try ServerProcess.freePort() }
+        var mutualTLSPort = try ServerProcess.freePort()
+        while mutualTLSPort == httpPort || mutualTLSPort == httpsPort { mutualTLSPort = try ServerProcess.freePort() }
         let p = prefix.path
         let user = geteuid() == 0 ? "user root;" : ""
         let config = """
@@ -43,6 +47,14 @@ final class NginxServer: Sendable {
                 ssl_certificate_key \(certificates.serverKey.path);
                 root \(root.path);
             }
+            server {
+                listen 127.0.0.1:\(mutualTLSPort) ssl;
+                ssl_certificate \(certificates.serverCertificate.path);
+                ssl_certificate_key \(certificates.serverKey.path);
+                ssl_client_certificate \(certificates.caCertificate.path);
+                ssl_verify_client on;
+                root \(root.path);
+            }
         }
         """
         let file = prefix.appendingPathComponent("nginx.conf")
@@ -51,8 +63,10 @@ final class NginxServer: Sendable {
                                         stderrFile: prefix.appendingPathComponent("nginx.stderr"))
         try process.waitForPort(httpPort)
         try process.waitForPort(httpsPort)
+        try process.waitForPort(mutualTLSPort)
         self.httpPort = httpPort
         self.httpsPort = httpsPort
+        self.mutualTLSPort = mutualTLSPort
         self.root = root
         self.process = process
     }

@@ -1,16 +1,20 @@
 import Foundation
 
-/// A throwaway CA and a server certificate for 127.0.0.1 / localhost it signed, made with the
-/// `openssl` command line in `directory`.
+/// A throwaway CA, a server certificate for 127.0.0.1 / localhost and a client certificate it
+/// signed, made with the `openssl` command line in `directory`.
 struct TestCertificates: Sendable {
     let caCertificate: URL
     let serverCertificate: URL
     let serverKey: URL
+    let clientCertificate: URL
+    let clientKey: URL
 
     init(in directory: URL) throws {
         caCertificate = directory.appendingPathComponent("ca.pem")
         serverCertificate = directory.appendingPathComponent("server.pem")
         serverKey = directory.appendingPathComponent("server.key")
+        clientCertificate = directory.appendingPathComponent("client.pem")
+        clientKey = directory.appendingPathComponent("client.key")
         let caKey = directory.appendingPathComponent("ca.key").path
         let csr = directory.appendingPathComponent("server.csr").path
         let ext = directory.appendingPathComponent("server.ext")
@@ -22,6 +26,13 @@ struct TestCertificates: Sendable {
                           "-keyout", serverKey.path, "-out", csr, "-subj", "/CN=127.0.0.1"])
         try Self.openssl(["x509", "-req", "-in", csr, "-CA", caCertificate.path, "-CAkey", caKey, "-CAcreateserial",
                           "-out", serverCertificate.path, "-days", "2", "-extfile", ext.path])
+        let clientCSR = directory.appendingPathComponent("client.csr").path
+        let clientExt = directory.appendingPathComponent("client.ext")
+        try "extendedKeyUsage=clientAuth\nbasicConstraints=CA:FALSE\n".write(to: clientExt, atomically: true, encoding: .utf8)
+        try Self.openssl(["req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+                          "-keyout", clientKey.path, "-out", clientCSR, "-subj", "/CN=fdl test client"])
+        try Self.openssl(["x509", "-req", "-in", clientCSR, "-CA", caCertificate.path, "-CAkey", caKey, "-CAcreateserial",
+                          "-out", clientCertificate.path, "-days", "2", "-extfile", clientExt.path])
     }
 
     private static func openssl(_ arguments: [String]) throws {
