@@ -31,6 +31,7 @@ import hashlib
 import http.server
 import json
 import os
+import select
 import signal
 import socket
 import socketserver
@@ -227,15 +228,12 @@ class Handler(http.server.BaseHTTPRequestHandler):
                     break
                 offset += sent
         if stall_at is not None:
+            # Wait (30 s at most) until the client goes away: it sends nothing while it waits for
+            # the body, so the socket turns readable only when it closes.
             deadline = time.monotonic() + 30
             while time.monotonic() < deadline:
-                time.sleep(0.05)
-                try:
-                    if sock.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT) == b"":
-                        break
-                except BlockingIOError:
-                    continue
-                except OSError:
+                readable, _, _ = select.select([sock], [], [], 0.05)
+                if readable:
                     break
             close_after = True
         if close_after:
