@@ -96,6 +96,7 @@ check_count() {
 for _ in $(seq 1 "$ROUNDS"); do
     measure cp_big cp "$WORK/www/big.bin" "$WORK/out/big.bin"
     measure fdl_big "$BENCH" one "$BASE/big.bin" "$WORK/out/big.bin"; check_big fdl
+    measure fdl_nosync_big env FDL_NO_SYNC=1 "$BENCH" one "$BASE/big.bin" "$WORK/out/big.bin"; check_big fdl-nosync
     measure fdl_raw_big env FDL_RAW=1 "$BENCH" one "$BASE/big.bin" "$WORK/out/big.bin"; check_big fdl-raw
     measure curl_big curl -s -o "$WORK/out/big.bin" "$BASE/big.bin"; check_big curl
     measure aria_big aria2c -q -x1 -s1 --file-allocation=none --allow-overwrite=true -d "$WORK/out" -o big.bin "$BASE/big.bin"
@@ -106,6 +107,7 @@ done
 for _ in $(seq 1 "$ROUNDS"); do
     measure cp_small cp -r "$WORK/www/small" "$WORK/out/small"
     measure fdl_small "$BENCH" many "$WORK/small.list" "$WORK/out" 16; check_count fdl "$SMALL_COUNT"
+    measure fdl_nosync_small env FDL_NO_SYNC=1 "$BENCH" many "$WORK/small.list" "$WORK/out" 16; check_count fdl-nosync "$SMALL_COUNT"
     measure fdl_raw_small env FDL_RAW=1 "$BENCH" many "$WORK/small.list" "$WORK/out" 16; check_count fdl-raw "$SMALL_COUNT"
     measure aria_small aria2c -q -j16 --file-allocation=none -d "$WORK/out" -i "$WORK/small.list"; check_count aria2c "$SMALL_COUNT"
     measure curl_small sh -c "xargs -P16 -n $((SMALL_COUNT / 16)) curl -s --output-dir '$WORK/out' --remote-name-all < '$WORK/small.list'"
@@ -131,17 +133,20 @@ rows = [line.split() for line in open(sys.argv[1])]
 small, slow = int(sys.argv[2]), int(sys.argv[3])
 wall = lambda n: statistics.median(float(r[1]) for r in rows if r[0] == n)
 rss = lambda n: max(int(r[2]) for r in rows if r[0] == n)
-mbs = {n: (1 << 30) / wall(n + "_big") / 1e6 for n in ["fdl", "fdl_raw", "curl", "aria", "cp"]}
-fps = {n: small / wall(n + "_small") for n in ["fdl", "fdl_raw", "curl", "aria", "cp"]}
+names = ["fdl", "fdl_nosync", "fdl_raw", "curl", "aria", "cp"]
+mbs = {n: (1 << 30) / wall(n + "_big") / 1e6 for n in names}
+fps = {n: small / wall(n + "_small") for n in names}
 print("| 1 GiB file (median of rounds) | MB/s | ÷ curl -o | ÷ aria2c -x1 | ÷ cp |")
 print("|---|---|---|---|---|")
-for n, label in [("fdl", "swift-file-download (Downloader: fdatasync + rename)"), ("fdl_raw", "HTTPTransport alone (bench-http, FDL_RAW=1)"),
+for n, label in [("fdl", "swift-file-download (Downloader: fsync + rename)"),
+                 ("fdl_nosync", "swift-file-download (Downloader, synchronizesFiles: false)"), ("fdl_raw", "HTTPTransport alone (bench-http, FDL_RAW=1)"),
                  ("curl", "curl -o"), ("aria", "aria2c -x1"), ("cp", "cp")]:
     print(f"| {label} | {mbs[n]:.0f} | {mbs[n] / mbs['curl']:.2f} | {mbs[n] / mbs['aria']:.2f} | {mbs[n] / mbs['cp']:.2f} |")
 print()
 print(f"| {small} × 64 KiB, 16 at a time (median) | files/s | ÷ xargs -P16 curl | ÷ aria2c -j16 | ÷ cp -r |")
 print("|---|---|---|---|---|")
-for n, label in [("fdl", "swift-file-download (Downloader)"), ("fdl_raw", "HTTPTransport alone"),
+for n, label in [("fdl", "swift-file-download (Downloader)"),
+                 ("fdl_nosync", "swift-file-download (Downloader, synchronizesFiles: false)"), ("fdl_raw", "HTTPTransport alone"),
                  ("curl", "xargs -P16 curl (batched)"), ("aria", "aria2c -j16"), ("cp", "cp -r")]:
     print(f"| {label} | {fps[n]:.0f} | {fps[n] / fps['curl']:.2f} | {fps[n] / fps['aria']:.2f} | {fps[n] / fps['cp']:.2f} |")
 print()

@@ -6,6 +6,8 @@
 //   bench-http cancel URL N           N times: start URL (a slow one), cancel after the first bytes,
 //                                     and time how long until transfer returns; prints median and max
 //
+// Environment: FDL_RAW=1 uses the transport alone (no Downloader), FDL_NO_SYNC=1 makes the
+// Downloader skip its fsync before the rename, FDL_BUFFER sets the receive buffer in bytes.
 // Peak memory is measured from outside (/usr/bin/time -v). Not a test: no assertions beyond
 // "every download completed", which it checks and reports through the exit status.
 import FileDownload
@@ -68,9 +70,12 @@ struct BenchHTTP {
         }
         var transports = TransportRegistry()
         transports.register(try HTTPTransport(configuration: configuration), for: "http", "https")
+        // FDL_NO_SYNC=1: no fsync before the rename (what curl and aria2c do).
+        let synchronizes = ProcessInfo.processInfo.environment["FDL_NO_SYNC"] != "1"
         let downloader = Downloader(
             configuration: DownloaderConfiguration(maxConcurrentDownloads: concurrency,
-                                                   retryPolicy: .none, progressInterval: .seconds(1)),
+                                                   retryPolicy: .none, progressInterval: .seconds(1),
+                                                   synchronizesFiles: synchronizes),
             transports: transports)
         let events = downloader.events()
         for (i, job) in jobs.enumerated() {
