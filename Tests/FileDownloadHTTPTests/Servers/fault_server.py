@@ -24,7 +24,8 @@ Query parameters (lists are comma-separated, item k applies to request k of the 
   auth=basic:U:P | digest:U:P | bearer:TOKEN   require credentials
   proxyAuth=U:P     act as a proxy that requires Basic Proxy-Authorization (407 otherwise)
 
-GET /_stats answers {"connections": n, "requests": m} (totals since start).
+GET /_stats answers {"connections": n, "requests": m, "ranges": [...]} (totals since start; ranges
+are the Range headers of file requests, in order).
 GET /_echo answers {"target": request target, "headers": {...}} (to check what a client sent).
 """
 import hashlib
@@ -46,6 +47,7 @@ ROOT = os.path.abspath(sys.argv[1])
 lock = threading.Lock()
 counters = {}
 stats = {"connections": 0, "requests": 0}
+ranges = []  # the Range header of every file request that had one, in order
 NONCE = hashlib.md5(os.urandom(16)).hexdigest()
 
 
@@ -127,7 +129,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
         url = urllib.parse.urlsplit(self.path)
         if url.path == "/_stats":
             with lock:
-                self.send_plain(200, json.dumps(stats))
+                self.send_plain(200, json.dumps(dict(stats, ranges=ranges)))
             return
         if url.path == "/_echo":
             # The request line target and header fields, as JSON (proxy requests carry an absolute URL).
@@ -175,6 +177,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
         start = 0
         partial = False
         rng = self.headers.get("Range")
+        if rng:
+            with lock:
+                ranges.append(rng)
         if rng and rng.startswith("bytes=") and q.get("ignoreRange") != "1":
             first, _, _ = rng[6:].partition("-")
             if first.isdigit():

@@ -36,8 +36,8 @@ final class FaultServer: Sendable {
         return URL(string: "\(scheme)://127.0.0.1:\(port)/\(path)?\(q)")!
     }
 
-    /// The connections and requests the server has seen since it started.
-    func stats() throws -> (connections: Int, requests: Int) {
+    /// The connections, requests and `Range` headers the server has seen since it started.
+    func stats() throws -> (connections: Int, requests: Int, ranges: [String]) {
         let curl = Process()
         let output = Pipe()
         curl.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
@@ -46,8 +46,8 @@ final class FaultServer: Sendable {
         try curl.run()
         let data = output.fileHandleForReading.readDataToEndOfFile()
         curl.waitUntilExit()
-        let object = try JSONSerialization.jsonObject(with: data) as? [String: Int] ?? [:]
-        return (object["connections"] ?? -1, object["requests"] ?? -1)
+        let object = try JSONSerialization.jsonObject(with: data) as? [String: Any] ?? [:]
+        return (object["connections"] as? Int ?? -1, object["requests"] as? Int ?? -1, object["ranges"] as? [String] ?? [])
     }
 
     func stop() { process.stop() }
