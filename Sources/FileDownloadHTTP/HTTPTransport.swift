@@ -90,7 +90,9 @@ public final class HTTPTransport: Transport {
         guard let plainURL = components.string else {
             throw DownloadError(.invalidURL, "\(request.url.redactingPassword) cannot be sent")
         }
-        let restartReason = pendingRestarts.withLock { $0.removeValue(forKey: request.downloadID) }
+        // Kept until a response is actually used, so a failure before any response (refused
+        // connection) does not make the next attempt ask for the unusable range again.
+        let restartReason = pendingRestarts.withLock { $0[request.downloadID] }
         let weakValidator = request.validator.map { !$0.isStrong } ?? false
         let context = CurlTransfer.Context(
             offset: request.offset,
@@ -119,6 +121,8 @@ public final class HTTPTransport: Transport {
             }
             if let reason = transfer.restartNextAttempt {
                 pendingRestarts.withLock { $0[request.downloadID] = reason }
+            } else if transfer.began, restartReason != nil {
+                pendingRestarts.withLock { $0[request.downloadID] = nil }
             }
             if let failure = transfer.failure { throw failure }
             if let proxy = transfer.challengeFromProxy {
