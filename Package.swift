@@ -16,6 +16,7 @@ let package = Package(
         // MARK: products of the HTTP transport
         // MARK: products of the SFTP transport
         // MARK: products of the SQLite store
+        .library(name: "FileDownloadSQLite", targets: ["FileDownloadSQLite"]),
         // MARK: products of the command line
     ],
     dependencies: [
@@ -54,6 +55,27 @@ let package = Package(
         // MARK: SFTP transport (CSSH2, FileDownloadSFTP, FileDownloadSFTPTests)
 
         // MARK: SQLite store (FileDownloadSQLite, FileDownloadSQLiteTests)
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
+        .target(
+            name: "FileDownloadSQLite",
+            dependencies: ["FileDownload", "CSQLite"],
+            swiftSettings: strictSwift
+        ),
+        .testTarget(
+            name: "FileDownloadSQLiteTests",
+            dependencies: ["FileDownloadSQLite", "FileDownload", "CSQLite"],
+            swiftSettings: strictSwift
+        ),
+        .executableTarget(
+            name: "bench-store",
+            dependencies: ["FileDownloadSQLite", "FileDownload"],
+            path: "Benchmarks/bench-store",
+            swiftSettings: strictSwift
+        ),
 
         // MARK: command line (fdl, fdlTests)
 
