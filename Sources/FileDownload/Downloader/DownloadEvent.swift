@@ -18,6 +18,9 @@ public enum DownloadEvent: Sendable {
     case totalProgress(TotalProgress)
     /// The bytes on disk were discarded and the download starts from zero.
     case restarted(id: String, reason: RestartReason)
+    /// A paused, interrupted or failed download was asked to continue (HWIFileDownload's
+    /// "resume requested"); ``stateChanged(id:state:)`` to waiting or downloading follows.
+    case resumed(id: String)
     case paused(id: String, resumeData: ResumeData?)
     /// A retryable failure; `retryIn` is the delay before the automatic retry, `nil` when none will
     /// happen (retries exhausted lead to ``failed(id:error:resumeData:)`` instead).
@@ -32,7 +35,7 @@ public enum DownloadEvent: Sendable {
     /// The download the event is about, if it is about one.
     public var id: String? {
         switch self {
-        case .stateChanged(let id, _), .progress(let id, _), .restarted(let id, _), .paused(let id, _),
+        case .stateChanged(let id, _), .progress(let id, _), .restarted(let id, _), .paused(let id, _), .resumed(let id),
              .interrupted(let id, _, _), .completed(let id, _), .failed(let id, _, _), .cancelled(let id):
             id
         case .totalProgress, .activityCountChanged:

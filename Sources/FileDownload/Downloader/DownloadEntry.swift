@@ -1,0 +1,73 @@
+import Foundation
+
+/// Everything the downloader knows of one download.
+struct DownloadEntry {
+    let id: String
+    /// The URL as given, credentials included (memory only).
+    var url: URL
+    var destination: URL
+    var partPath: String
+    var options: DownloadOptions
+    var state: DownloadState
+    var validator: Validator?
+    var expectedLength: Int64?
+    /// Bytes of the resource in the staging file, as last seen.
+    var bytesOnDisk: Int64 = 0
+    var queueOrder: Int64
+    var attempts = 0
+    /// Retries used since the download was last started or resumed by the caller.
+    var retriesUsed = 0
+    var lastError: DownloadError?
+    /// When the automatic retry of an interrupted download is due (downloader clock).
+    var retryAt: Duration?
+    var attempt: AttemptHandle?
+    var generation = 0
+    /// Set when the next attempt must start from zero.
+    var restartFromZero = false
+    var createdAt = Date()
+
+    // Progress and timeouts.
+    var lastEmitted: DownloadProgress?
+    var lastEmittedAt: Duration?
+    var headSeen = false
+    var lastActivityCount: UInt64 = 0
+    var lastActivityAt: Duration = .zero
+    /// Active (downloading) time accumulated by finished attempts.
+    var activeTime: Duration = .zero
+    var lastCheckpointAt: Duration = .zero
+    var lastCheckpointBytes: Int64 = -1
+    var speed = SpeedEstimator()
+    let nativeProgress: Progress
+
+    var retryPolicy: RetryPolicy?  { options.retryPolicy }
+
+    func progress(at now: Duration? = nil) -> DownloadProgress {
+        let received = attempt?.currentSink?.fileLength ?? bytesOnDisk
+        let expected = expectedLength ?? options.expectedSize
+        return DownloadProgress(
+            receivedBytes: expected.map { min(received, $0) } ?? received,
+            expectedBytes: expected,
+            bytesPerSecond: state == .downloading ? speed.bytesPerSecond : 0,
+            estimatedTimeRemaining: state == .downloading ? speed.timeRemaining(received: received, expected: expected) : nil
+        )
+    }
+
+    func record() -> DownloadRecord {
+        DownloadRecord(
+            id: id, url: url, destination: destination, partPath: partPath, state: state,
+            validator: validator, checkpointedBytes: bytesOnDisk, expectedLength: expectedLength,
+            options: options, queueOrder: queueOrder, errorCode: lastError?.code.rawValue,
+            errorMessages: lastError?.messages ?? [], attempts: attempts, createdAt: createdAt, updatedAt: Date()
+        )
+    }
+
+    func resumeData() -> ResumeData {
+        ResumeData(id: id, url: url, destination: destination, partPath: partPath, bytesOnDisk: bytesOnDisk,
+                   validator: validator, expectedLength: expectedLength, options: options)
+    }
+
+    func info() -> DownloadInfo {
+        DownloadInfo(id: id, url: url.removingCredentials, destination: destination, state: state,
+                     progress: progress(), lastError: lastError?.description, attempts: attempts)
+    }
+}

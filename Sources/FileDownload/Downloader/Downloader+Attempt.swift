@@ -1,0 +1,268 @@
+import Foundation
+
+extension Downloader {
+    /// What an attempt task needs, copied out of the entry so it runs without the actor.
+    struct AttemptContext: Sendable {
+        let id: String
+        let url: URL
+        let partPath: String
+        let destination: URL
+        let options: DownloadOptions
+        let bytesOnDisk: Int64
+        let validator: Validator?
+        let restartFromZero: Bool
+        let attempt: Int
+        let capabilities: TransportCapabilities
+    }
+
+    /// How an attempt task ended.
+    enum AttemptOutcome: Sendable {
+        /// The file was validated and moved to its destination.
+        case completed(URL)
+        /// The transfer or the validation failed.
+        case failed(DownloadError)
+        /// The file was complete but failed validation; its bytes were discarded.
+        case invalid(DownloadError)
+        /// The downloader stopped the attempt (see the handle's stop reason).
+        case stopped
+    }
+
+    /// Takes a slot and starts an attempt of `id` (which must be waiting).
+    func startAttempt(_ id: String) {
+        guard var e = entries[id] else { return }
+        let transport: any Transport
+        do {
+            transport = try transports.transport(for: e.url)
+        } catch {
+            fail(id, DownloadError.wrapping(error))
+            return
+        }
+        let now = clock.now()
+        e.generation += 1
+        e.attempts += 1
+        let handle = AttemptHandle(generation: e.generation, startedAt: now)
+        e.attempt = handle
+        e.state = .downloading
+        e.headSeen = false
+        e.lastActivityCount = 0
+        e.lastActivityAt = now
+        e.lastCheckpointAt = now
+        e.retryAt = nil
+        e.speed.reset()
+        let context = AttemptContext(
+            id: id, url: e.url, partPath: e.partPath, destination: e.destination, options: e.options,
+            bytesOnDisk: e.bytesOnDisk, validator: e.validator, restartFromZero: e.restartFromZero,
+            attempt: e.attempts, capabilities: transport.capabilities
+        )
+        e.restartFromZero = false
+        entries[id] = e
+        running.insert(id)
+        journal.post(.save(e.record(), flush: nil, events: [
+            .stateChanged(id: id, state: .downloading), .activityCountChanged(running.count),
+        ]))
+        let delegate = self.delegate
+        let task = Task.detached { [weak self] in
+            let outcome = await Downloader.runAttempt(context, handle: handle, transport: transport, delegate: delegate)
+            await self?.attemptEnded(id, handle: handle, outcome: outcome)
+        }
+        handle.task.withLock { $0 = task }
+        ensureTicking()
+    }
+
+    /// One attempt, away from the actor: options, staging file, transfer, validation, move.
+    static func runAttempt(
+        _ ctx: AttemptContext, handle: AttemptHandle, transport: any Transport, delegate: (any DownloaderDelegate)?
+    ) async -> AttemptOutcome {
+        var sink: TransferSink?
+        defer { sink?.seal() }
+        do {
+            var options = ctx.options.transfer
+            if let delegate { options = await delegate.customizeTransfer(options, id: ctx.id, url: ctx.url) }
+            try FileValidation.createDirectory(path: (ctx.partPath as NSString).deletingLastPathComponent)
+            let onDisk = FileValidation.size(ofFileAt: ctx.partPath) ?? 0
+            var offset = ctx.restartFromZero ? 0 : min(onDisk, ctx.bytesOnDisk)
+            if !ctx.capabilities.contains(.resume) { offset = 0 }
+            // Never resume without a strong validator from a transport that has them: the remote file
+            // could have changed and its bytes would be spliced onto old ones.
+            if offset > 0, ctx.capabilities.contains(.validators), !(ctx.validator?.isStrong ?? false) { offset = 0 }
+            let id = ctx.id
+            let expectedSize = ctx.options.expectedSize
+            let opened = try TransferSink(path: ctx.partPath, requestedOffset: offset) { head in
+                try Downloader.checkHead(head, id: id, expectedSize: expectedSize, delegate: delegate)
+            }
+            sink = opened
+            handle.sink.withLock { $0 = opened }
+            if handle.stopReason.withLock({ $0 }) != nil { return .stopped }
+            let request = TransferRequest(
+                downloadID: ctx.id, url: ctx.url, offset: offset, validator: offset > 0 ? ctx.validator : nil,
+                options: options, attempt: ctx.attempt,
+                authenticate: { challenge in
+                    handle.challengesInFlight.add(1, ordering: .relaxed)
+                    defer { handle.challengesInFlight.subtract(1, ordering: .relaxed) }
+                    return await delegate?.download(ctx.id, didReceive: challenge) ?? .performDefaultHandling
+                }
+            )
+            try await transport.transfer(request, into: opened)
+            opened.seal()
+            if handle.stopReason.withLock({ $0 }) != nil { return .stopped }
+            guard let head = opened.head else {
+                return .failed(DownloadError(.protocolViolation, "the transport finished without reporting a head"))
+            }
+            let length = opened.fileLength
+            if let total = head.expectedLength, length != total {
+                return .failed(DownloadError(.protocolViolation,
+                                             "the transfer ended after \(length) of \(total) bytes", isRetryable: true))
+            }
+            if let error = await validate(ctx, length: length, delegate: delegate) {
+                if handle.stopReason.withLock({ $0 }) != nil { return .stopped }
+                FileValidation.remove(path: ctx.partPath)
+                return .invalid(error)
+            }
+            if handle.stopReason.withLock({ $0 }) != nil { return .stopped }
+            try FileValidation.synchronize(path: ctx.partPath)
+            try FileValidation.moveAtomically(from: ctx.partPath, to: ctx.destination.path)
+            return .completed(ctx.destination)
+        } catch {
+            if handle.stopReason.withLock({ $0 }) != nil { return .stopped }
+            return .failed(DownloadError.wrapping(error))
+        }
+    }
+
+    /// The head check the sink runs before the first body byte: status (delegate or 2xx) and size.
+    static func checkHead(_ head: TransferHead, id: String, expectedSize: Int64?, delegate: (any DownloaderDelegate)?) throws {
+        if head.disposition != .complete {
+            let status = head.statusCode
+            let valid = delegate?.isValidStatus(status, id: id) ?? (status.map { (200..<300).contains($0) } ?? true)
+            if !valid {
+                let code = status ?? 0
+                throw DownloadError.forStatus(code, retryAfter: head.retryAfter)
+                    ?? DownloadError(.badStatus, "the status \(code) was not accepted", statusCode: code)
+            }
+        }
+        if let want = expectedSize, let total = head.expectedLength, want != total {
+            throw DownloadError(.validationFailed, "the server announced \(total) bytes but \(want) were expected")
+        }
+    }
+
+    /// Size, SHA-256 and delegate checks of a finished staging file; `nil` when it passes.
+    static func validate(_ ctx: AttemptContext, length: Int64, delegate: (any DownloaderDelegate)?) async -> DownloadError? {
+        if let want = ctx.options.expectedSize, want != length {
+            return DownloadError(.validationFailed, "the file has \(length) bytes but \(want) were expected")
+        }
+        if let want = ctx.options.sha256?.lowercased() {
+            do {
+                let got = try FileValidation.sha256(ofFileAt: ctx.partPath)
+                if got != want {
+                    return DownloadError(.validationFailed, "the SHA-256 of the file is \(got) but \(want) was expected")
+                }
+            } catch {
+                return DownloadError.wrapping(error)
+            }
+        }
+        if let delegate, await !delegate.validateFile(at: URL(fileURLWithPath: ctx.partPath), id: ctx.id) {
+            return DownloadError(.validationFailed, "the delegate rejected the downloaded file")
+        }
+        return nil
+    }
+
+    /// Books the end of an attempt: state, events, store, next attempt.
+    func attemptEnded(_ id: String, handle: AttemptHandle, outcome: AttemptOutcome) {
+        guard var e = entries[id], e.attempt === handle else { return }
+        let now = clock.now()
+        e.attempt = nil
+        running.remove(id)
+        e.activeTime += now - handle.startedAt
+        let sink = handle.currentSink
+        var events: [DownloadEvent] = []
+        if let sink {
+            absorbHead(&e, sink: sink, events: &events)
+            e.bytesOnDisk = sink.fileLength
+        }
+        let reason = handle.stopReason.withLock { $0 }
+        var flush: TransferSink? = sink
+        switch (outcome, reason) {
+        case (.completed(let file), _):
+            if e.expectedLength == nil { e.expectedLength = e.bytesOnDisk }
+            emitProgress(&e, now: now, force: true, events: &events)
+            e.state = .completed
+            e.lastError = nil
+            events += [.stateChanged(id: id, state: .completed), .completed(id: id, file: file)]
+            flush = nil
+        case (_, .cancel?):
+            FileValidation.remove(path: e.partPath)
+            e.bytesOnDisk = 0
+            e.validator = nil
+            e.state = .cancelled
+            events += [.stateChanged(id: id, state: .cancelled), .cancelled(id: id)]
+            flush = nil
+        case (_, .pause?):
+            emitProgress(&e, now: now, force: false, events: &events)
+            e.state = .paused
+            events += [.stateChanged(id: id, state: .paused), .paused(id: id, resumeData: e.resumeData())]
+        case (_, .shutdown?):
+            e.state = .interrupted
+            e.lastError = DownloadError(.cancelled, "the downloader shut down during the download")
+            events += [.stateChanged(id: id, state: .interrupted),
+                       .interrupted(id: id, error: e.lastError!, retryIn: nil)]
+        case (_, .fail(let error)?):
+            emitProgress(&e, now: now, force: false, events: &events)
+            failure(&e, error, now: now, events: &events)
+        case (.failed(let error), nil):
+            emitProgress(&e, now: now, force: false, events: &events)
+            failure(&e, error, now: now, events: &events)
+        case (.invalid(let error), nil):
+            e.bytesOnDisk = 0
+            e.validator = nil
+            e.state = .failed
+            e.lastError = error
+            events += [.stateChanged(id: id, state: .failed), .failed(id: id, error: error, resumeData: nil)]
+            flush = nil
+        case (.stopped, nil):
+            failure(&e, DownloadError(.transport, "the attempt stopped without a reason", isRetryable: true),
+                    now: now, events: &events)
+        }
+        entries[id] = e
+        journal.post(.save(e.record(), flush: flush, events: events + [.activityCountChanged(running.count)]))
+        updateProgressObjects()
+        schedule()
+    }
+
+    /// Decides between a retry (interrupted) and failure for `error`.
+    func failure(_ e: inout DownloadEntry, _ error: DownloadError, now: Duration, events: inout [DownloadEvent]) {
+        var error = error
+        if error.code == .cancelled {
+            // The transport stopped on its own, not because the downloader asked: a lost transfer.
+            error.isRetryable = true
+        }
+        e.lastError = error
+        let policy = e.options.retryPolicy ?? configuration.retryPolicy
+        if error.code == .diskFull || error.code == .fileTooLarge {
+            e.state = .interrupted
+            events += [.stateChanged(id: e.id, state: .interrupted), .interrupted(id: e.id, error: error, retryIn: nil)]
+        } else if error.isRetryable, e.retriesUsed < policy.maxRetries {
+            e.retriesUsed += 1
+            var delay = policy.delay(beforeRetry: e.retriesUsed, unit: rng.nextUnit())
+            if let asked = error.retryAfter, asked > delay { delay = asked }
+            e.retryAt = now + delay
+            e.state = .interrupted
+            retrying.insert(e.id)
+            events += [.stateChanged(id: e.id, state: .interrupted), .interrupted(id: e.id, error: error, retryIn: delay)]
+            ensureTicking()
+        } else {
+            e.state = .failed
+            let data: ResumeData? = e.bytesOnDisk > 0 ? e.resumeData() : nil
+            events += [.stateChanged(id: e.id, state: .failed), .failed(id: e.id, error: error, resumeData: data)]
+        }
+    }
+
+    /// Fails a download that never got an attempt running.
+    func fail(_ id: String, _ error: DownloadError) {
+        guard var e = entries[id] else { return }
+        e.state = .failed
+        e.lastError = error
+        entries[id] = e
+        journal.post(.save(e.record(), flush: nil, events: [
+            .stateChanged(id: id, state: .failed), .failed(id: id, error: error, resumeData: nil),
+        ]))
+    }
+}

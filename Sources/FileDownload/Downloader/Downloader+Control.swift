@@ -1,0 +1,274 @@
+public import Foundation
+
+extension Downloader {
+    /// Registers a download without starting it (state ``DownloadState/notStarted``).
+    ///
+    /// In order: checks the id (non-empty, unique), the URL (a registered scheme), resolves the
+    /// destination (the one given, else the configured directory plus the sanitised last path
+    /// component of the URL; then the delegate's ``DownloaderDelegate/destination(forID:remoteURL:proposed:)``),
+    /// checks that no other unfinished download writes there, stores the download and announces
+    /// ``DownloadEvent/stateChanged(id:state:)``.
+    ///
+    /// - Returns: the destination.
+    /// - Throws: ``DownloadError`` with code ``DownloadError/Code/duplicateIdentifier``,
+    ///   ``DownloadError/Code/invalidURL``, ``DownloadError/Code/unsupportedScheme`` or
+    ///   ``DownloadError/Code/invalidDestination``. Nothing changes when it throws.
+    @discardableResult
+    public func add(id: String, url: URL, destination: URL? = nil, options: DownloadOptions? = nil) async throws -> URL {
+        try checkAccepting()
+        try checkNew(id: id)
+        _ = try transports.transport(for: url)
+        if url.host == nil, url.path.isEmpty {
+            throw DownloadError(.invalidURL, "the URL \(url.redactingPassword) names no resource")
+        }
+        if let destination, !destination.isFileURL {
+            throw DownloadError(.invalidDestination, "the destination \(destination) is not a file URL")
+        }
+        let proposed = destination
+            ?? configuration.downloadsDirectory.appendingPathComponent(FileNameSanitizer.fileName(for: url))
+        let chosen = await delegate?.destination(forID: id, remoteURL: url, proposed: proposed) ?? proposed
+        guard chosen.isFileURL, !chosen.path.hasSuffix("/") else {
+            throw DownloadError(.invalidDestination, "the destination \(chosen) is not a file URL")
+        }
+        try checkNew(id: id)  // the delegate call let other calls in
+        let partPath = chosen.standardizedFileURL.path + configuration.stagingSuffix
+        if let other = entries.values.first(where: { $0.partPath == partPath && !$0.state.isTerminal }) {
+            throw DownloadError(.invalidDestination,
+                                "the download '\(other.id)' already writes to \(chosen.path)")
+        }
+        let entry = DownloadEntry(
+            id: id, url: url, destination: chosen.standardizedFileURL, partPath: partPath,
+            options: options ?? DownloadOptions(transfer: configuration.defaultTransferOptions),
+            state: .notStarted, queueOrder: takeQueueOrder(), nativeProgress: makeNativeProgress(id: id)
+        )
+        entries[id] = entry
+        journal.post(.save(entry.record(), flush: nil, events: [.stateChanged(id: id, state: .notStarted)]))
+        return entry.destination
+    }
+
+    /// Registers a download and starts it: ``add(id:url:destination:options:)`` then
+    /// ``start(id:)``. The call returns once the download is waiting or downloading, not when it
+    /// is done; follow it with ``events()`` or the delegate.
+    ///
+    /// - Returns: the destination the file will have.
+    @discardableResult
+    public func start(id: String, url: URL, destination: URL? = nil, options: DownloadOptions? = nil) async throws -> URL {
+        let destination = try await add(id: id, url: url, destination: destination, options: options)
+        try start(id: id)
+        return destination
+    }
+
+    /// Starts a download that was added and not started (or restored as not started).
+    ///
+    /// - Throws: ``DownloadError/Code/unknownIdentifier``, or ``DownloadError/Code/invalidState``
+    ///   when it is not ``DownloadState/notStarted``.
+    public func start(id: String) throws {
+        try checkAccepting()
+        let e = try entry(id)
+        guard e.state == .notStarted else {
+            throw DownloadError(.invalidState, "the download '\(id)' is \(e.state), not notStarted; use resume")
+        }
+        enqueue(id, events: [])
+        schedule()
+    }
+
+    /// Continues a download from resume data made by this or another process
+    /// (``ResumeData/encoded()``), under the id `id`.
+    ///
+    /// The bytes to keep are the smaller of the resume data's count and the staging file's real
+    /// length; when the staging file is gone the download starts from zero.
+    ///
+    /// - Throws: ``DownloadError/Code/invalidResumeData`` when `resumeData` cannot be read (nothing
+    ///   changes), ``DownloadError/Code/duplicateIdentifier``, ``DownloadError/Code/unsupportedScheme``.
+    public func start(id: String, resumeData: Data) async throws {
+        try start(id: id, resumeData: ResumeData(decoding: resumeData))
+    }
+
+    /// Continues a download from decoded resume data. See ``start(id:resumeData:)-(_,Data)``.
+    public func start(id: String, resumeData: ResumeData) throws {
+        try checkAccepting()
+        try checkNew(id: id)
+        _ = try transports.transport(for: resumeData.url)
+        if let other = entries.values.first(where: { $0.partPath == resumeData.partPath && !$0.state.isTerminal }) {
+            throw DownloadError(.invalidDestination, "the download '\(other.id)' already writes to \(resumeData.partPath)")
+        }
+        var entry = DownloadEntry(
+            id: id, url: resumeData.url, destination: resumeData.destination, partPath: resumeData.partPath,
+            options: resumeData.options, state: .notStarted, queueOrder: takeQueueOrder(),
+            nativeProgress: makeNativeProgress(id: id)
+        )
+        let onDisk = FileValidation.size(ofFileAt: resumeData.partPath) ?? 0
+        entry.bytesOnDisk = min(onDisk, resumeData.bytesOnDisk)
+        entry.validator = entry.bytesOnDisk > 0 ? resumeData.validator : nil
+        entry.expectedLength = resumeData.expectedLength
+        entries[id] = entry
+        enqueue(id, events: [])
+        schedule()
+    }
+
+    /// Pauses download `id`, keeping its bytes.
+    ///
+    /// A downloading download's attempt is cancelled and the call returns when it has stopped
+    /// (the transport's cancellation is prompt), with the bytes on disk counted in the resume data.
+    /// A waiting or interrupted download leaves the queue (or its retry is called off) but keeps its
+    /// place: ``resume(_:)`` puts it back in start order. Pausing a paused download changes nothing.
+    /// If the download completes before it could be stopped it stays completed and `nil` is
+    /// returned. Events: ``DownloadEvent/stateChanged(id:state:)`` then ``DownloadEvent/paused(id:resumeData:)``.
+    ///
+    /// - Returns: resume data, also usable in another process with ``start(id:resumeData:)-(_,Data)``.
+    /// - Throws: ``DownloadError/Code/unknownIdentifier``; ``DownloadError/Code/invalidState`` for a
+    ///   download that is not started, completed, cancelled or failed.
+    @discardableResult
+    public func pause(_ id: String) async throws -> ResumeData? {
+        var e = try entry(id)
+        switch e.state {
+        case .downloading:
+            guard let handle = e.attempt else { return nil }
+            handle.stop(.pause)
+            await handle.task.withLock({ $0 })?.value
+            guard let after = entries[id], after.state == .paused else { return nil }
+            return after.resumeData()
+        case .waiting, .interrupted:
+            retrying.remove(id)
+            e.retryAt = nil
+            e.state = .paused
+            entries[id] = e
+            let data = e.resumeData()
+            journal.post(.save(e.record(), flush: nil, events: [.stateChanged(id: id, state: .paused), .paused(id: id, resumeData: data)]))
+            return data
+        case .paused:
+            return e.resumeData()
+        case .notStarted, .completed, .cancelled, .failed:
+            throw DownloadError(.invalidState, "the download '\(id)' is \(e.state) and cannot be paused")
+        }
+    }
+
+    /// Continues a paused, interrupted or failed download from the bytes on disk: it goes back to
+    /// the queue in its original start order (retries count anew). A not-started download starts.
+    /// A waiting or downloading download is left alone. Events: ``DownloadEvent/resumed(id:)``,
+    /// then ``DownloadEvent/stateChanged(id:state:)``.
+    ///
+    /// - Throws: ``DownloadError/Code/unknownIdentifier``; ``DownloadError/Code/invalidState`` for a
+    ///   completed or cancelled download.
+    public func resume(_ id: String) throws {
+        try checkAccepting()
+        var e = try entry(id)
+        switch e.state {
+        case .paused, .interrupted, .failed:
+            retrying.remove(id)
+            e.retryAt = nil
+            e.retriesUsed = 0
+            entries[id] = e
+            enqueue(id, events: [.resumed(id: id)])
+            schedule()
+        case .notStarted:
+            enqueue(id, events: [])
+            schedule()
+        case .waiting, .downloading:
+            return
+        case .completed, .cancelled:
+            throw DownloadError(.invalidState, "the download '\(id)' is \(e.state) and cannot be resumed")
+        }
+    }
+
+    /// Cancels download `id` and discards its partial bytes. The destination is left as it was.
+    ///
+    /// A downloading download's attempt is stopped first; the call returns when it has. Events:
+    /// ``DownloadEvent/stateChanged(id:state:)`` then ``DownloadEvent/cancelled(id:)``; nothing more
+    /// is said of the id afterwards.
+    ///
+    /// - Throws: ``DownloadError/Code/unknownIdentifier`` (and nothing changes: no other download
+    ///   is touched); ``DownloadError/Code/invalidState`` for a completed or cancelled download.
+    public func cancel(_ id: String) async throws {
+        var e = try entry(id)
+        switch e.state {
+        case .downloading:
+            guard let handle = e.attempt else { return }
+            handle.stop(.cancel)
+            await handle.task.withLock({ $0 })?.value
+        case .waiting, .paused, .interrupted, .failed, .notStarted:
+            retrying.remove(id)
+            e.retryAt = nil
+            FileValidation.remove(path: e.partPath)
+            e.bytesOnDisk = 0
+            e.validator = nil
+            e.state = .cancelled
+            entries[id] = e
+            journal.post(.save(e.record(), flush: nil, events: [.stateChanged(id: id, state: .cancelled), .cancelled(id: id)]))
+            updateProgressObjects()
+        case .completed, .cancelled:
+            throw DownloadError(.invalidState, "the download '\(id)' is already \(e.state)")
+        }
+    }
+
+    /// Forgets download `id` (also in the store), so its id can be used again. A completed file
+    /// stays where it is; a staging file is deleted.
+    ///
+    /// - Throws: ``DownloadError/Code/unknownIdentifier``; ``DownloadError/Code/invalidState`` while
+    ///   it is waiting or downloading (pause or cancel it first).
+    public func remove(_ id: String) throws {
+        let e = try entry(id)
+        guard !e.state.isActive else {
+            throw DownloadError(.invalidState, "the download '\(id)' is \(e.state); pause or cancel it first")
+        }
+        retrying.remove(id)
+        if e.state != .completed { FileValidation.remove(path: e.partPath) }
+        entries[id] = nil
+        journal.post(.remove(id: id, events: []))
+        updateProgressObjects()
+    }
+
+    // MARK: helpers
+
+    func entry(_ id: String) throws -> DownloadEntry {
+        guard let e = entries[id] else {
+            throw DownloadError(.unknownIdentifier, "no download has the id '\(id)'")
+        }
+        return e
+    }
+
+    func checkNew(id: String) throws {
+        guard !id.isEmpty else { throw DownloadError(.invalidState, "a download id cannot be empty") }
+        if let existing = entries[id] {
+            throw DownloadError(.duplicateIdentifier,
+                                "a download with the id '\(id)' already exists (\(existing.state)); remove it first to reuse the id")
+        }
+    }
+
+    func checkAccepting() throws {
+        if isShutDown { throw DownloadError(.invalidState, "the downloader was shut down") }
+    }
+
+    func takeQueueOrder() -> Int64 {
+        defer { nextQueueOrder += 1 }
+        return nextQueueOrder
+    }
+
+    /// Moves `id` to waiting and into the queue.
+    func enqueue(_ id: String, events: [DownloadEvent]) {
+        guard var e = entries[id] else { return }
+        e.state = .waiting
+        entries[id] = e
+        queue.push(id: id, priority: e.options.priority, order: e.queueOrder)
+        journal.post(.save(e.record(), flush: nil, events: events + [.stateChanged(id: id, state: .waiting)]))
+    }
+
+    /// Starts waiting downloads while slots are free.
+    func schedule() {
+        guard !isShutDown else { return }
+        while running.count < configuration.maxConcurrentDownloads, let next = queue.pop() {
+            guard let e = entries[next.id], e.state == .waiting, e.queueOrder == next.order else { continue }
+            startAttempt(next.id)
+        }
+    }
+
+    func makeNativeProgress(id: String) -> Progress {
+        let progress = Progress(totalUnitCount: -1)
+        progress.isCancellable = true
+        progress.isPausable = true
+        progress.cancellationHandler = { [weak self] in Task { try? await self?.cancel(id) } }
+        progress.pausingHandler = { [weak self] in Task { try? await self?.pause(id) } }
+        progress.resumingHandler = { [weak self] in Task { try? await self?.resume(id) } }
+        return progress
+    }
+}

@@ -1,0 +1,156 @@
+import Foundation
+
+extension Downloader {
+    /// Runs ``tick()`` every progress interval on the downloader's clock while anything runs or
+    /// waits for a retry.
+    func ensureTicking() {
+        guard tickTask == nil, !isShutDown else { return }
+        let interval = configuration.progressInterval
+        let clock = self.clock
+        tickTask = Task { [weak self] in
+            var next = clock.now() + interval
+            while !Task.isCancelled {
+                do { try await clock.sleepUntil(next) } catch { return }
+                guard let self, await self.tickAndContinue() else { return }
+                next = max(next + interval, clock.now())
+            }
+        }
+    }
+
+    /// One tick; `false` (and the loop ends) when nothing needs ticking any more.
+    func tickAndContinue() -> Bool {
+        tick()
+        if running.isEmpty && retrying.isEmpty {
+            tickTask = nil
+            return false
+        }
+        return true
+    }
+
+    /// Samples every running download: head, progress, speed, idle and resource timeouts,
+    /// checkpoints; starts due retries; emits the total.
+    func tick() {
+        let now = clock.now()
+        var events: [DownloadEvent] = []
+        for id in running {
+            guard var e = entries[id], let handle = e.attempt else { continue }
+            let sink = handle.currentSink
+            if let sink { absorbHead(&e, sink: sink, events: &events) }
+            let activity = sink?.activityCount ?? 0
+            if activity != e.lastActivityCount || handle.challengesInFlight.load(ordering: .relaxed) > 0 {
+                e.lastActivityCount = activity
+                e.lastActivityAt = now
+            } else if now - e.lastActivityAt >= e.options.transfer.requestTimeout {
+                handle.stop(.fail(DownloadError(
+                    .timedOut, "no data arrived for \(e.options.transfer.requestTimeout) (the request timeout)")))
+            }
+            if e.activeTime + (now - handle.startedAt) >= e.options.transfer.resourceTimeout {
+                handle.stop(.fail(DownloadError(
+                    .resourceTimedOut, "the download was active for longer than its resource timeout of \(e.options.transfer.resourceTimeout)")))
+            }
+            if let sink {
+                e.speed.sample(bytes: sink.fileLength, at: now)
+                if store != nil, now - e.lastCheckpointAt >= configuration.checkpointInterval,
+                   sink.fileLength != e.lastCheckpointBytes, e.headSeen {
+                    e.lastCheckpointAt = now
+                    e.lastCheckpointBytes = sink.fileLength
+                    journal.post(.checkpoint(id: id, sink: sink, validator: e.validator))
+                }
+            }
+            emitProgress(&e, now: now, force: false, events: &events)
+            entries[id] = e
+        }
+        for id in retrying {
+            guard let e = entries[id], e.state == .interrupted, let due = e.retryAt else {
+                retrying.remove(id)
+                continue
+            }
+            if due <= now {
+                retrying.remove(id)
+                enqueue(id, events: [])
+            }
+        }
+        let total = computeTotal(now: now)
+        if total != lastTotal, lastTotalAt.map({ now - $0 >= configuration.progressInterval }) ?? true {
+            lastTotal = total
+            lastTotalAt = now
+            events.append(.totalProgress(total))
+        }
+        if !events.isEmpty { journal.post(.publish(events)) }
+        updateProgressObjects()
+        schedule()
+    }
+
+    /// Takes what the head of the running attempt says (once per attempt): validator, size, restart.
+    func absorbHead(_ e: inout DownloadEntry, sink: TransferSink, events: inout [DownloadEvent]) {
+        guard !e.headSeen, let head = sink.head else { return }
+        e.headSeen = true
+        e.validator = head.validator
+        if let total = head.expectedLength { e.expectedLength = total }
+        if case .restarted(let reason) = head.disposition, sink.requestedOffset > 0 {
+            e.lastEmitted = nil
+            e.speed.reset()
+            events.append(.restarted(id: e.id, reason: reason))
+        }
+    }
+
+    /// Emits a progress event when the bytes changed and the throttle allows (or `force`).
+    func emitProgress(_ e: inout DownloadEntry, now: Duration, force: Bool, events: inout [DownloadEvent]) {
+        var progress = e.progress()
+        if force, let expected = progress.expectedBytes { progress.receivedBytes = expected }
+        if force {
+            progress.bytesPerSecond = e.speed.bytesPerSecond
+            progress.estimatedTimeRemaining = .zero
+        }
+        let changed = progress.receivedBytes != e.lastEmitted?.receivedBytes
+            || progress.expectedBytes != e.lastEmitted?.expectedBytes
+        let due = e.lastEmittedAt.map { now - $0 >= configuration.progressInterval } ?? true
+        guard force || (changed && due) else { return }
+        if let last = e.lastEmitted, progress.receivedBytes < last.receivedBytes { return }
+        e.lastEmitted = progress
+        e.lastEmittedAt = now
+        events.append(.progress(id: e.id, progress))
+    }
+
+    /// Σ over downloads that are not cancelled.
+    func computeTotal(now: Duration) -> TotalProgress {
+        var total = TotalProgress()
+        for e in entries.values where e.state != .cancelled {
+            let p = e.progress()
+            total.receivedBytes += p.receivedBytes
+            if let expected = p.expectedBytes {
+                total.expectedBytes += expected
+                total.receivedOfKnownSize += min(p.receivedBytes, expected)
+            } else if e.state.isActive {
+                total.unknownSizeCount += 1
+            }
+            if e.state.isActive { total.activeCount += 1 }
+            total.bytesPerSecond += p.bytesPerSecond
+        }
+        if total.bytesPerSecond > 0, total.expectedBytes > 0 {
+            let left = Double(max(0, total.expectedBytes - total.receivedOfKnownSize)) / total.bytesPerSecond
+            total.estimatedTimeRemaining = .milliseconds(Int64(left * 1000))
+        }
+        return total
+    }
+
+    /// Brings the `Foundation.Progress` objects up to date (only ever from here: concurrent
+    /// updates of `completedUnitCount` lose increments on Linux).
+    func updateProgressObjects() {
+        var total: Int64 = 0
+        var done: Int64 = 0
+        for e in entries.values where e.state != .cancelled {
+            let p = e.progress()
+            let native = e.nativeProgress
+            let unitTotal = p.expectedBytes ?? -1
+            if native.totalUnitCount != unitTotal { native.totalUnitCount = unitTotal }
+            if native.completedUnitCount != p.receivedBytes { native.completedUnitCount = p.receivedBytes }
+            if let expected = p.expectedBytes {
+                total += expected
+                done += min(p.receivedBytes, expected)
+            }
+        }
+        if rootProgress.totalUnitCount != total { rootProgress.totalUnitCount = total }
+        if rootProgress.completedUnitCount != done { rootProgress.completedUnitCount = done }
+    }
+}

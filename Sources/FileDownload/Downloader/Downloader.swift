@@ -1,0 +1,205 @@
+public import Foundation
+import Logging
+
+/// Downloads many files at once, each under an identifier the caller chooses, through whichever
+/// ``Transport`` serves the URL's scheme.
+///
+/// ```swift
+/// var transports = TransportRegistry()
+/// transports.register(HTTPTransport(), for: "http", "https")
+/// let downloader = Downloader(transports: transports)
+/// let events = downloader.events()
+/// try await downloader.start(id: "iso", url: URL(string: "https://example.org/debian.iso")!)
+/// for await event in events { if case .completed(let id, let file) = event { print(id, file) } }
+/// ```
+///
+/// ## Lifecycle of a download
+/// `start` registers the download and puts it in the waiting queue; it runs as soon as fewer than
+/// ``DownloaderConfiguration/maxConcurrentDownloads`` downloads run (priority first, then FIFO).
+/// Each *attempt* asks the transport for the bytes from the staging file's length on, into the
+/// staging file (`<destination>.part`). A retryable failure makes the download `interrupted` and it
+/// retries after an exponential, jittered delay, resuming at the bytes on disk; other failures make
+/// it `failed`. When the transport finishes, the file is validated (size, SHA-256, delegate) and
+/// only then moved atomically to its destination. The full table of states is in `docs/states.md`.
+///
+/// ## Time
+/// Every timeout, retry delay, speed and progress throttle uses the clock given at init, so tests
+/// can run on a manual clock without sleeping. The downloader samples its downloads every
+/// ``DownloaderConfiguration/progressInterval`` on that clock; ``refresh()`` samples at once.
+///
+/// ## Persistence
+/// With a ``DownloadStore``, every state change is stored before it is announced, and byte offsets
+/// are checkpointed every ``DownloaderConfiguration/checkpointInterval`` after the bytes are
+/// flushed. ``restore()`` brings everything back after the process died.
+public actor Downloader {
+    /// The configuration given at init.
+    public nonisolated let configuration: DownloaderConfiguration
+    let transports: TransportRegistry
+    let store: (any DownloadStore)?
+    let delegate: (any DownloaderDelegate)?
+    let clock: ClockBox
+    let hub: EventHub
+    let journal: Journal
+    var logger: Logger { configuration.logger }
+
+    var entries: [String: DownloadEntry] = [:]
+    var queue = WaitingQueue()
+    var nextQueueOrder: Int64 = 0
+    /// Ids with an attempt running.
+    var running: Set<String> = []
+    /// Ids of interrupted downloads with an automatic retry due.
+    var retrying: Set<String> = []
+    var rng: SplitMix64
+    var tickTask: Task<Void, Never>?
+    var lastTotal: TotalProgress?
+    var lastTotalAt: Duration?
+    var totalSpeed = SpeedEstimator()
+    var isShutDown = false
+
+    /// The progress of all downloads together, by bytes: `totalUnitCount` is the sum of the known
+    /// sizes, `completedUnitCount` the bytes received of those. Its cancellation handler cancels
+    /// every download that is not finished, its pausing handler pauses every active download, and
+    /// its resuming handler resumes every paused one. The handlers run later, on another thread.
+    public nonisolated let rootProgress: Progress
+
+    /// Creates a downloader.
+    ///
+    /// - Parameters:
+    ///   - configuration: limits, retry policy, intervals and directories.
+    ///   - transports: the transport for each URL scheme.
+    ///   - store: where downloads are kept for crash recovery; `nil` keeps them in memory only.
+    ///     Call ``restore()`` to load what the store holds.
+    ///   - delegate: receives notifications and answers questions (see ``DownloaderDelegate``).
+    ///   - clock: the source of time; a manual clock makes every time-based behaviour testable.
+    public init<C: Clock>(
+        configuration: DownloaderConfiguration = DownloaderConfiguration(),
+        transports: TransportRegistry,
+        store: (any DownloadStore)? = nil,
+        delegate: (any DownloaderDelegate)? = nil,
+        clock: C = ContinuousClock()
+    ) where C.Duration == Duration {
+        self.configuration = configuration
+        self.transports = transports
+        self.store = store
+        self.delegate = delegate
+        self.clock = ClockBox(clock)
+        let hub = EventHub(delegate: delegate)
+        self.hub = hub
+        self.journal = Journal(store: store, hub: hub, logger: configuration.logger)
+        self.rng = SplitMix64(seed: configuration.jitterSeed ?? UInt64.random(in: .min ... .max))
+        let root = Progress(totalUnitCount: 0)
+        root.isCancellable = true
+        root.isPausable = true
+        self.rootProgress = root
+        Task { [weak self] in await self?.installRootHandlers() }
+    }
+
+    /// A new sequence of every event from now on, in order. Each call makes an independent
+    /// subscriber with an unbounded buffer; the sequence ends after ``shutdown()``. Subscribe before
+    /// starting downloads to miss nothing.
+    public nonisolated func events() -> AsyncStream<DownloadEvent> {
+        hub.subscribe()
+    }
+
+    // MARK: queries
+
+    /// The state of download `id`, or `nil` when no download has that id.
+    public func state(of id: String) -> DownloadState? { entries[id]?.state }
+
+    /// The progress of download `id`, or `nil` when no download has that id.
+    public func progress(of id: String) -> DownloadProgress? { entries[id]?.progress() }
+
+    /// What the downloader knows of download `id`.
+    public func info(of id: String) -> DownloadInfo? { entries[id]?.info() }
+
+    /// Whether download `id` has an attempt running.
+    public func isDownloading(_ id: String) -> Bool { entries[id]?.state == .downloading }
+
+    /// Whether download `id` waits in the queue.
+    public func isWaiting(_ id: String) -> Bool { entries[id]?.state == .waiting }
+
+    /// Whether any download is waiting, downloading, or interrupted with a retry due.
+    public var hasActiveDownloads: Bool {
+        !running.isEmpty || !retrying.isEmpty || entries.values.contains { $0.state == .waiting }
+    }
+
+    /// Every download, in queue order.
+    public func downloads() -> [DownloadInfo] {
+        entries.values.sorted { $0.queueOrder < $1.queueOrder }.map { $0.info() }
+    }
+
+    /// Resume data for download `id` as it stands now, if it has bytes that can be continued
+    /// (paused, interrupted or failed with its bytes kept).
+    public func resumeData(for id: String) -> ResumeData? {
+        guard let e = entries[id], [.paused, .interrupted, .failed].contains(e.state) else { return nil }
+        return e.resumeData()
+    }
+
+    /// Progress over all downloads, by bytes (see ``TotalProgress``).
+    public var totalProgress: TotalProgress { computeTotal(now: clock.now()) }
+
+    /// The `Foundation.Progress` of download `id`. Its `totalUnitCount` is the size in bytes (or
+    /// -1 when unknown) and `completedUnitCount` the bytes on disk, updated every progress
+    /// interval. Calling its `cancel()`, `pause()` or `resume()` cancels, pauses or resumes the
+    /// download (later, from another thread; errors such as "already paused" are ignored). Its
+    /// `isPaused` reflects those calls, not ``state(of:)``.
+    public func nativeProgress(for id: String) -> Progress? { entries[id]?.nativeProgress }
+
+    /// Samples every running download now: progress events, speed, timeouts and due retries, as
+    /// the downloader does by itself every ``DownloaderConfiguration/progressInterval``.
+    public func refresh() {
+        tick()
+    }
+
+    /// Returns when every event and store write caused so far has been handed out.
+    public func settle() async {
+        await journal.drain()
+    }
+
+    /// Stops every running attempt (those downloads become `interrupted`, so that ``restore()``
+    /// continues them in a later process), shuts the transports down, and ends every event
+    /// sequence. The downloader accepts no new work afterwards.
+    public func shutdown() async {
+        guard !isShutDown else { return }
+        isShutDown = true
+        tickTask?.cancel()
+        tickTask = nil
+        var tasks: [Task<Void, Never>] = []
+        for id in running {
+            guard let handle = entries[id]?.attempt else { continue }
+            handle.stop(.shutdown)
+            if let task = handle.task.withLock({ $0 }) { tasks.append(task) }
+        }
+        for task in tasks { await task.value }
+        await journal.drain()
+        for transport in transports.allTransports { await transport.shutdown() }
+        await journal.finish()
+        await hub.finish()
+    }
+
+    private func installRootHandlers() {
+        rootProgress.cancellationHandler = { [weak self] in
+            Task { await self?.cancelAll() }
+        }
+        rootProgress.pausingHandler = { [weak self] in
+            Task { await self?.pauseAll() }
+        }
+        rootProgress.resumingHandler = { [weak self] in
+            Task { await self?.resumeAll() }
+        }
+    }
+
+    func cancelAll() async {
+        for id in entries.keys where !(entries[id]?.state.isTerminal ?? true) { try? await cancel(id) }
+    }
+
+    func pauseAll() async {
+        for id in entries.keys where entries[id]?.state.isActive == true || entries[id]?.state == .interrupted {
+            _ = try? await pause(id)
+        }
+    }
+
+    func resumeAll() async {
+        for id in entries.keys where entries[id]?.state == .paused { try? resume(id) }
+    }
+}

@@ -1,0 +1,78 @@
+import Logging
+
+/// The one ordered pipeline from the downloader to the outside: store writes first, then the
+/// events they justify. Keeping both in one queue means an event is never published before the
+/// state it reports is stored, and events keep the order of the transitions.
+final class Journal: Sendable {
+    enum Item: Sendable {
+        /// Flush `flush` (if any), save the record, then publish the events.
+        case save(DownloadRecord, flush: TransferSink?, events: [DownloadEvent])
+        /// Flush the sink, then checkpoint its length.
+        case checkpoint(id: String, sink: TransferSink, validator: Validator?)
+        case remove(id: String, events: [DownloadEvent])
+        case publish([DownloadEvent])
+        case barrier(CheckedContinuation<Void, Never>)
+    }
+
+    private let feed: AsyncStream<Item>.Continuation
+    private let task: Task<Void, Never>
+
+    init(store: (any DownloadStore)?, hub: EventHub, logger: Logger) {
+        let (stream, feed) = AsyncStream<Item>.makeStream(bufferingPolicy: .unbounded)
+        self.feed = feed
+        task = Task {
+            for await item in stream {
+                switch item {
+                case .save(let record, let flush, let events):
+                    if let flush {
+                        do { try flush.synchronize() } catch {
+                            logger.warning("flush before saving failed", metadata: ["id": "\(record.id)", "error": "\(error)"])
+                        }
+                    }
+                    if let store {
+                        do { try await store.save(record) } catch {
+                            logger.error("the store could not save a download", metadata: ["id": "\(record.id)", "error": "\(error)"])
+                        }
+                    }
+                    hub.publish(events)
+                case .checkpoint(let id, let sink, let validator):
+                    guard let store else { continue }
+                    let bytes = sink.fileLength
+                    do {
+                        try sink.synchronize()
+                        try await store.checkpoint(id: id, bytes: bytes, validator: validator)
+                    } catch {
+                        logger.warning("checkpoint failed", metadata: ["id": "\(id)", "error": "\(error)"])
+                    }
+                case .remove(let id, let events):
+                    if let store {
+                        do { try await store.remove(id: id) } catch {
+                            logger.error("the store could not remove a download", metadata: ["id": "\(id)", "error": "\(error)"])
+                        }
+                    }
+                    hub.publish(events)
+                case .publish(let events):
+                    hub.publish(events)
+                case .barrier(let continuation):
+                    continuation.resume()
+                }
+            }
+        }
+    }
+
+    func post(_ item: Item) {
+        feed.yield(item)
+    }
+
+    /// Returns when everything posted before has been handled.
+    func drain() async {
+        await withCheckedContinuation { continuation in
+            feed.yield(.barrier(continuation))
+        }
+    }
+
+    func finish() async {
+        feed.finish()
+        await task.value
+    }
+}
