@@ -67,7 +67,10 @@ let package = Package(
         ),
         .testTarget(
             name: "FileDownloadSQLiteTests",
-            dependencies: ["FileDownloadSQLite", "FileDownload", "CSQLite"],
+            dependencies: [
+                "FileDownloadSQLite", "FileDownload", "CSQLite",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
             swiftSettings: strictSwift
         ),
         .executableTarget(

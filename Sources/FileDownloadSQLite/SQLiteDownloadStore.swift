@@ -115,8 +115,8 @@ public actor SQLiteDownloadStore: DownloadStore {
         connection.close()
     }
 
-    /// The name of the thread the store runs on (for tests).
-    func currentThreadName() -> String? { Thread.current.name }
+    /// Whether the store's code runs on its own thread (for tests).
+    func runsOnOwnThread() -> Bool { executor.isCurrent }
 
     // MARK: private
 

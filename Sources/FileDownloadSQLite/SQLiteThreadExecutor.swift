@@ -11,12 +11,12 @@ final class SQLiteThreadExecutor: SerialExecutor, @unchecked Sendable {
     private let condition = NSCondition()
     private var jobs: [UnownedJob] = []
     private var stopping = false
+    private var thread: pthread_t?
 
     /// Starts the thread, named `name` (at most 15 bytes: visible in debuggers and `top -H`).
     init(name: String) {
-        // On Linux the name must be set by the thread itself to reach the system thread.
         let thread = Thread { [self] in
-            Thread.current.name = name
+            Thread.current.name = name // on Linux only the thread itself can name itself
             self.runLoop()
         }
         thread.start()
@@ -42,7 +42,17 @@ final class SQLiteThreadExecutor: SerialExecutor, @unchecked Sendable {
         condition.unlock()
     }
 
+    /// Whether the caller runs on the executor's thread.
+    var isCurrent: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return thread.map { pthread_equal($0, pthread_self()) != 0 } ?? false
+    }
+
     private func runLoop() {
+        condition.lock()
+        thread = pthread_self()
+        condition.unlock()
         var batch: [UnownedJob] = []
         while true {
             condition.lock()

@@ -175,7 +175,18 @@ struct SQLiteDownloadStoreTests {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
         let store = try await SQLiteDownloadStore(path: dir.path("s.sqlite"))
-        let name = await store.currentThreadName()
-        #expect(name == "fdl-sqlite", "\(String(describing: name))")
+        #expect(await store.runsOnOwnThread())
+    }
+}
+
+@Suite("SQLiteDownloadStore: every state")
+struct SQLiteDownloadStoreStateTests {
+    @Test("each download state is stored and read back", arguments: DownloadState.allCases)
+    func state(_ state: DownloadState) async throws {
+        let dir = try TemporaryDirectory("state\(state)")
+        defer { dir.remove() }
+        let store = try await SQLiteDownloadStore(path: dir.path("s.sqlite"))
+        try await store.save(.sample(id: "x", state: state))
+        #expect(try await store.loadAll().first?.state == state)
     }
 }

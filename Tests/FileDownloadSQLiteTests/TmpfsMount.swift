@@ -27,6 +27,11 @@ struct TmpfsMount {
         try Self.mount(["-o", "remount,ro", directory.url.path])
     }
 
+    /// Changes the size of the mounted file system (`mount -o remount,size=…`).
+    func resize(to size: String) throws {
+        try Self.mount(["-o", "remount,size=\(size)", directory.url.path])
+    }
+
     func unmount() {
         try? Self.run("/bin/umount", ["-l", directory.url.path])
         directory.remove()
