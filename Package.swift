@@ -36,7 +36,10 @@ let package = Package(
         ),
         .target(
             name: "FileDownloadMock",
-            dependencies: ["FileDownload"],
+            dependencies: [
+                "FileDownload",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
             swiftSettings: strictSwift
         ),
         .target(
@@ -46,6 +49,11 @@ let package = Package(
         ),
         .testTarget(
             name: "FileDownloadTests",
+            dependencies: ["FileDownload", "FileDownloadMock", "FileDownloadConformance"],
+            swiftSettings: strictSwift
+        ),
+        .testTarget(
+            name: "FileDownloadMockTests",
             dependencies: ["FileDownload", "FileDownloadMock", "FileDownloadConformance"],
             swiftSettings: strictSwift
         ),
@@ -83,6 +91,14 @@ let package = Package(
         // MARK: command line (fdl, fdlTests)
 
         // MARK: examples
+
+        // MARK: benchmarks
+        .executableTarget(
+            name: "bench-core",
+            dependencies: ["FileDownload", "FileDownloadMock"],
+            path: "Benchmarks/bench-core",
+            swiftSettings: strictSwift
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
