@@ -76,7 +76,7 @@ let package = Package(
         .testTarget(
             name: "FileDownloadSQLiteTests",
             dependencies: [
-                "FileDownloadSQLite", "FileDownload", "CSQLite",
+                "FileDownloadSQLite", "FileDownload", "FileDownloadMock", "CSQLite",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strictSwift
