@@ -1,6 +1,7 @@
 import FileDownload
 import FileDownloadMock
 import Foundation
+import Synchronization
 import Testing
 
 /// Thousands of random schedules of starts, pauses, resumes, cancels, faults, remote changes and
@@ -27,7 +28,7 @@ struct SimulationTests {
         let base = env["FDL_SIMULATION_SEED"].flatMap(UInt64.init) ?? 20_261_121
         for i in 0..<schedules {
             let seed = base &+ UInt64(i)
-            let problems = await Self.run(seed: seed)
+            let problems = await Self.withWatchdog(seed: seed) { await Self.run(seed: seed) }
             if !problems.isEmpty {
                 Issue.record("""
                     schedule with seed \(seed) broke an invariant; replay it with \
@@ -35,6 +36,27 @@ struct SimulationTests {
                     \(problems.joined(separator: "\n"))
                     """)
                 return
+            }
+        }
+    }
+
+    /// Runs one schedule, or reports it as hung after 60 s of real time (a watchdog, not a wait:
+    /// a healthy schedule takes milliseconds).
+    static func withWatchdog(seed: UInt64, _ body: @escaping @Sendable () async -> [String]) async -> [String] {
+        final class Once: Sendable { let done = Mutex(false) }
+        let once = Once()
+        return await withCheckedContinuation { (continuation: CheckedContinuation<[String], Never>) in
+            @Sendable func finish(_ result: [String]) {
+                let first = once.done.withLock { done in
+                    defer { done = true }
+                    return !done
+                }
+                if first { continuation.resume(returning: result) }
+            }
+            let work = Task { finish(await body()) }
+            Task {
+                try? await Task.sleep(for: .seconds(60))
+                if !work.isCancelled { finish(["the schedule did not finish within 60 s (hung)"]) }
             }
         }
     }
@@ -55,17 +77,8 @@ struct SimulationTests {
     static func run(seed: UInt64) async -> [String] {
         var rng = Rng(state: seed)
         let limit = 1 + rng.below(3)
-        nonisolated(unsafe) var counter: CountingTransport!
-        let h = Harness(
-            maxConcurrent: limit,
-            retry: RetryPolicy(maxRetries: 2, initialDelay: .milliseconds(10), multiplier: 2, jitter: 0.5),
-            progressInterval: .milliseconds(20),
-            wrap: { mock in
-                counter = CountingTransport(mock)
-                return counter
-            }
-        )
-        let counting = counter!
+        let (h, counter) = Harness.counting(maxConcurrent: limit, retry: RetryPolicy(maxRetries: 2, initialDelay: .milliseconds(10), multiplier: 2, jitter: 0.5), progressInterval: .milliseconds(20))
+        let counting = counter
         var problems: [String] = []
         var ids: [String] = []
         var log: [String] = []
@@ -73,6 +86,11 @@ struct SimulationTests {
         // version its last attempt was served from (the remote may change again afterwards).
         var versions: [Validator: MockContent] = [:]
         let steps = 15 + rng.below(25)
+        let trace = ProcessInfo.processInfo.environment["FDL_SIMULATION_TRACE"] != nil
+        func note(_ line: String) {
+            log.append(line)
+            if trace { print("seed \(seed) \(line)") }
+        }
 
         func serve(_ id: String, seed contentSeed: UInt64, size: Int64, delay: Bool) {
             let chunk = 500 + rng.below(8000)
@@ -89,21 +107,21 @@ struct SimulationTests {
                 let id = "d\(ids.count)"
                 ids.append(id)
                 serve(id, seed: rng.next(), size: Int64(1 + rng.below(40_000)), delay: rng.below(3) > 0)
-                log.append("\(step): start \(id)")
+                note("\(step): start \(id)")
                 do { try await h.downloader.start(id: id, url: h.url(id)) } catch {
                     problems.append("start \(id) threw \(error)")
                 }
             case 2 where !ids.isEmpty:
                 let id = rng.pick(ids)
-                log.append("\(step): pause \(id)")
+                note("\(step): pause \(id)")
                 _ = try? await h.downloader.pause(id)
             case 3 where !ids.isEmpty:
                 let id = rng.pick(ids)
-                log.append("\(step): resume \(id)")
+                note("\(step): resume \(id)")
                 try? await h.downloader.resume(id)
             case 4 where !ids.isEmpty && rng.below(3) == 0:
                 let id = rng.pick(ids)
-                log.append("\(step): cancel \(id)")
+                note("\(step): cancel \(id)")
                 try? await h.downloader.cancel(id)
             case 5 where !ids.isEmpty:
                 let id = rng.pick(ids)
@@ -115,17 +133,17 @@ struct SimulationTests {
                     .drop(at: at), .error(at: at, DownloadError(.permissionDenied, "scripted")),
                     .status(503), .ignoreRange, .changeContent(to: newer),
                 ])
-                log.append("\(step): script \(id) \(fault)")
+                note("\(step): script \(id) \(fault)")
                 h.mock.script(h.url(id), attempts: [fault])
             case 6 where !ids.isEmpty:
                 let id = rng.pick(ids)
-                log.append("\(step): remote change \(id)")
+                note("\(step): remote change \(id)")
                 let newer = MockContent.seeded(seed: rng.next(), size: Int64(1 + rng.below(40_000)))
                 versions[newer.defaultValidator] = newer
                 h.mock.changeContent(of: h.url(id), to: newer)
             default:
                 let ms = 1 + rng.below(60)
-                log.append("\(step): advance \(ms) ms")
+                note("\(step): advance \(ms) ms")
                 h.clock.advance(by: .milliseconds(ms))
                 await h.downloader.refresh()
             }
@@ -136,17 +154,23 @@ struct SimulationTests {
 
         // Drive everything to an end: stop parked transfers, serve without delays, resume all.
         if problems.isEmpty {
-            for id in ids where await h.downloader.state(of: id) == .downloading {
-                _ = try? await h.downloader.pause(id)
-            }
+            // Serve without delays first, so that any attempt from now on runs to its end...
             for id in ids {
                 if let r = h.mock.resource(at: h.url(id)) {
                     h.mock.serve(h.url(id), MockResource(r.content, chunkSize: r.chunkSize, validator: r.validator))
                 }
             }
+            // ...then stop the attempts still parked on the clock with the old delays.
+            for id in ids where await h.downloader.state(of: id) == .downloading {
+                _ = try? await h.downloader.pause(id)
+            }
+            note("drive to the end")
             var rounds = 0
             while rounds < 30 {
                 rounds += 1
+                // Taken before the states are read: a download that ends between the read and
+                // the resume still has its end event at or after this index.
+                let from = h.recorder.count
                 var pending: [String] = []
                 for id in ids {
                     let state = await h.downloader.state(of: id)
@@ -154,9 +178,10 @@ struct SimulationTests {
                     pending.append(id)
                 }
                 if pending.isEmpty { break }
-                let from = h.recorder.count
+                note("round \(rounds): resume \(pending)")
                 for id in pending { try? await h.downloader.resume(id) }
                 for id in pending {
+                    if trace { print("seed \(seed) waiting for \(id): \(await h.downloader.info(of: id).map { "\($0.state)" } ?? "?")") }
                     await h.recorder.first(from: from) { event in
                         if case .stateChanged(id, let s) = event {
                             return [.completed, .cancelled, .failed, .interrupted, .paused].contains(s)
