@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "FileDownloadMock", targets: ["FileDownloadMock"]),
         .library(name: "FileDownloadConformance", targets: ["FileDownloadConformance"]),
         // MARK: products of the HTTP transport
+        .library(name: "FileDownloadHTTP", targets: ["FileDownloadHTTP"]),
         // MARK: products of the SFTP transport
         // MARK: products of the SQLite store
         .library(name: "FileDownloadSQLite", targets: ["FileDownloadSQLite"]),
@@ -59,6 +60,31 @@ let package = Package(
         ),
 
         // MARK: HTTP transport (CCurl, FileDownloadHTTP, FileDownloadHTTPTests)
+        .systemLibrary(
+            name: "CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
+        ),
+        .target(
+            name: "FileDownloadHTTP",
+            dependencies: ["FileDownload", "CCurl"],
+            swiftSettings: strictSwift
+        ),
+        .testTarget(
+            name: "FileDownloadHTTPTests",
+            dependencies: [
+                "FileDownload", "FileDownloadHTTP", "FileDownloadConformance", "FileDownloadMock",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            exclude: ["Servers"],
+            swiftSettings: strictSwift
+        ),
+        .executableTarget(
+            name: "bench-http",
+            dependencies: ["FileDownload", "FileDownloadHTTP"],
+            path: "Benchmarks/bench-http",
+            swiftSettings: strictSwift
+        ),
 
         // MARK: SFTP transport (CSSH2, FileDownloadSFTP, FileDownloadSFTPTests)
 
