@@ -102,9 +102,15 @@ let package = Package(
         .testTarget(
             name: "FileDownloadSQLiteTests",
             dependencies: [
-                "FileDownloadSQLite", "FileDownload", "FileDownloadMock", "CSQLite",
+                "FileDownloadSQLite", "FileDownload", "FileDownloadMock", "CSQLite", "fdl-crash-helper",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
+            swiftSettings: strictSwift
+        ),
+        .executableTarget(
+            name: "fdl-crash-helper",
+            dependencies: ["FileDownload", "FileDownloadHTTP", "FileDownloadSQLite"],
+            path: "Tests/Helpers/fdl-crash-helper",
             swiftSettings: strictSwift
         ),
         .executableTarget(
