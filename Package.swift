@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "FileDownloadHTTP", targets: ["FileDownloadHTTP"]),
         // MARK: products of the SFTP transport
         // MARK: products of the SQLite store
+        .library(name: "FileDownloadSQLite", targets: ["FileDownloadSQLite"]),
         // MARK: products of the command line
     ],
     dependencies: [
@@ -88,6 +89,36 @@ let package = Package(
         // MARK: SFTP transport (CSSH2, FileDownloadSFTP, FileDownloadSFTPTests)
 
         // MARK: SQLite store (FileDownloadSQLite, FileDownloadSQLiteTests)
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
+        .target(
+            name: "FileDownloadSQLite",
+            dependencies: ["FileDownload", "CSQLite"],
+            swiftSettings: strictSwift
+        ),
+        .testTarget(
+            name: "FileDownloadSQLiteTests",
+            dependencies: [
+                "FileDownloadSQLite", "FileDownload", "FileDownloadMock", "CSQLite", "fdl-crash-helper",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: strictSwift
+        ),
+        .executableTarget(
+            name: "fdl-crash-helper",
+            dependencies: ["FileDownload", "FileDownloadHTTP", "FileDownloadSQLite"],
+            path: "Tests/Helpers/fdl-crash-helper",
+            swiftSettings: strictSwift
+        ),
+        .executableTarget(
+            name: "bench-store",
+            dependencies: ["FileDownloadSQLite", "FileDownload"],
+            path: "Benchmarks/bench-store",
+            swiftSettings: strictSwift
+        ),
 
         // MARK: command line (fdl, fdlTests)
 
