@@ -14,9 +14,11 @@ let package = Package(
         .library(name: "FileDownloadMock", targets: ["FileDownloadMock"]),
         .library(name: "FileDownloadConformance", targets: ["FileDownloadConformance"]),
         // MARK: products of the HTTP transport
+        .library(name: "FileDownloadHTTP", targets: ["FileDownloadHTTP"]),
         // MARK: products of the SFTP transport
         .library(name: "FileDownloadSFTP", targets: ["FileDownloadSFTP"]),
         // MARK: products of the SQLite store
+        .library(name: "FileDownloadSQLite", targets: ["FileDownloadSQLite"]),
         // MARK: products of the command line
     ],
     dependencies: [
@@ -59,6 +61,31 @@ let package = Package(
         ),
 
         // MARK: HTTP transport (CCurl, FileDownloadHTTP, FileDownloadHTTPTests)
+        .systemLibrary(
+            name: "CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
+        ),
+        .target(
+            name: "FileDownloadHTTP",
+            dependencies: ["FileDownload", "CCurl"],
+            swiftSettings: strictSwift
+        ),
+        .testTarget(
+            name: "FileDownloadHTTPTests",
+            dependencies: [
+                "FileDownload", "FileDownloadHTTP", "FileDownloadConformance", "FileDownloadMock",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            exclude: ["Servers"],
+            swiftSettings: strictSwift
+        ),
+        .executableTarget(
+            name: "bench-http",
+            dependencies: ["FileDownload", "FileDownloadHTTP"],
+            path: "Benchmarks/bench-http",
+            swiftSettings: strictSwift
+        ),
 
         // MARK: SFTP transport (CSSH2, FileDownloadSFTP, FileDownloadSFTPTests)
         .systemLibrary(
@@ -88,6 +115,36 @@ let package = Package(
         ),
 
         // MARK: SQLite store (FileDownloadSQLite, FileDownloadSQLiteTests)
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
+        .target(
+            name: "FileDownloadSQLite",
+            dependencies: ["FileDownload", "CSQLite"],
+            swiftSettings: strictSwift
+        ),
+        .testTarget(
+            name: "FileDownloadSQLiteTests",
+            dependencies: [
+                "FileDownloadSQLite", "FileDownload", "FileDownloadMock", "CSQLite", "fdl-crash-helper",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: strictSwift
+        ),
+        .executableTarget(
+            name: "fdl-crash-helper",
+            dependencies: ["FileDownload", "FileDownloadHTTP", "FileDownloadSQLite"],
+            path: "Tests/Helpers/fdl-crash-helper",
+            swiftSettings: strictSwift
+        ),
+        .executableTarget(
+            name: "bench-store",
+            dependencies: ["FileDownloadSQLite", "FileDownload"],
+            path: "Benchmarks/bench-store",
+            swiftSettings: strictSwift
+        ),
 
         // MARK: command line (fdl, fdlTests)
 
