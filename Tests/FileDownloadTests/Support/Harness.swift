@@ -20,6 +20,7 @@ struct Harness: Sendable {
         delegate: (any DownloaderDelegate)? = nil,
         store: InMemoryDownloadStore? = nil,
         directory: URL? = nil,
+        resumeInterruptedOnRestore: Bool = true,
         wrap: (MockTransport) -> any Transport = { $0 }
     ) {
         mock = MockTransport(clock: clock)
@@ -32,7 +33,8 @@ struct Harness: Sendable {
         transports.register(wrap(mock), for: "mock")
         let configuration = DownloaderConfiguration(
             maxConcurrentDownloads: maxConcurrent, retryPolicy: retry, progressInterval: progressInterval,
-            checkpointInterval: .seconds(1), downloadsDirectory: dir, defaultTransferOptions: transfer, jitterSeed: 42
+            checkpointInterval: .seconds(1), downloadsDirectory: dir, defaultTransferOptions: transfer,
+            resumeInterruptedOnRestore: resumeInterruptedOnRestore, jitterSeed: 42
         )
         downloader = Downloader(configuration: configuration, transports: transports, store: store,
                                 delegate: delegate, clock: clock)
@@ -40,13 +42,15 @@ struct Harness: Sendable {
     }
 
     /// A harness whose mock is wrapped in a ``CountingTransport``.
-    static func counting(maxConcurrent: Int, retry: RetryPolicy? = nil,
-                         progressInterval: Duration = .seconds(3600)) -> (Harness, CountingTransport) {
+    static func counting(maxConcurrent: Int, retry: RetryPolicy? = nil, progressInterval: Duration = .seconds(3600),
+                         store: InMemoryDownloadStore? = nil, directory: URL? = nil) -> (Harness, CountingTransport) {
         nonisolated(unsafe) var counter: CountingTransport!
         let h = Harness(
             maxConcurrent: maxConcurrent,
             retry: retry ?? RetryPolicy(maxRetries: 3, initialDelay: .seconds(1), multiplier: 2, jitter: 0),
             progressInterval: progressInterval,
+            store: store,
+            directory: directory,
             wrap: { mock in
                 counter = CountingTransport(mock)
                 return counter
