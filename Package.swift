@@ -17,11 +17,15 @@ let package = Package(
         // MARK: products of the SFTP transport
         // MARK: products of the SQLite store
         // MARK: products of the command line
+        .executable(name: "fdl", targets: ["fdl"]),
+        .library(name: "FileDownloadCLI", targets: ["FileDownloadCLI"]),
+        .plugin(name: "DownloadAssets", targets: ["DownloadAssets"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         // MARK: dependencies of the command line
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],
     targets: [
         // MARK: core
@@ -56,6 +60,37 @@ let package = Package(
         // MARK: SQLite store (FileDownloadSQLite, FileDownloadSQLiteTests)
 
         // MARK: command line (fdl, fdlTests)
+        .target(
+            name: "FileDownloadCLI",
+            dependencies: [
+                "FileDownload",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strictSwift
+        ),
+        .executableTarget(
+            name: "fdl",
+            dependencies: ["FileDownloadCLI"],
+            swiftSettings: strictSwift
+        ),
+        .plugin(
+            name: "DownloadAssets",
+            capability: .command(
+                intent: .custom(verb: "download-assets",
+                                description: "Fetch the files listed in assets.json that are missing or wrong"),
+                permissions: [
+                    .allowNetworkConnections(scope: .all(), reason: "Downloads the assets listed in assets.json"),
+                    .writeToPackageDirectory(reason: "Puts the downloaded assets at the paths assets.json names"),
+                ]
+            ),
+            dependencies: ["fdl"]
+        ),
+        .testTarget(
+            name: "fdlTests",
+            dependencies: ["FileDownloadCLI", "FileDownload", "fdl"],
+            swiftSettings: strictSwift
+        ),
 
         // MARK: examples
     ],
