@@ -30,7 +30,7 @@ public enum Formatting {
 
     /// A percentage of `fraction` (0...1), rounded down: `42%`.
     public static func percent(_ fraction: Double) -> String {
-        "\(Int((min(1, max(0, fraction)) * 100).rounded(.down)))%"
+        "\(Int((min(1, max(0, fraction)) * 100 + 1e-9).rounded(.down)))%"
     }
 
     /// A bar of `width` cells between brackets, `#` for done and `.` for the rest:
