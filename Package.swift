@@ -93,6 +93,12 @@ let package = Package(
         ),
 
         // MARK: examples
+        .executableTarget(
+            name: "CustomTransportExample",
+            dependencies: ["FileDownload"],
+            path: "Examples/CustomTransport",
+            swiftSettings: strictSwift
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
