@@ -99,6 +99,11 @@ let package = Package(
             path: "Examples/CustomTransport",
             swiftSettings: strictSwift
         ),
+        .testTarget(
+            name: "ExamplesTests",
+            dependencies: ["CustomTransportExample", "FileDownload", "FileDownloadConformance", "FileDownloadMock"],
+            swiftSettings: strictSwift
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
