@@ -23,6 +23,7 @@ extension FDL {
     /// Parses the process's arguments, runs the command and exits with its status. The whole of
     /// the `fdl` executable.
     public static func runAsMain() async {
+        SignalMask.unblockTermination()
         let command: any AsyncParsableCommand.Type = FDL.self
         await command.main()
     }

@@ -87,10 +87,11 @@ final class NginxServer: @unchecked Sendable {
             .split(separator: "\n").map(String.init)
     }
 
-    /// Stops nginx and removes its directory.
+    /// Stops nginx and removes its directory. SIGKILL, because a child of the test process
+    /// inherits its blocked signal mask (libdispatch blocks SIGTERM in its threads).
     func stop() {
         if process.isRunning {
-            process.terminate()
+            kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
         }
         directory.remove()
