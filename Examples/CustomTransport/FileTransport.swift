@@ -9,10 +9,11 @@ import Darwin
 
 // snippet: file-transport
 /// A complete ``Transport`` for `file://` URLs: copies a local file into the sink, resuming at
-/// an offset when the file did not change (its size and mtime are the validator).
+/// an offset when the file did not change (its size and mtime are the validator). A named pipe
+/// is streamed until its writer closes it (no size, no validator, no resume).
 ///
-/// It follows the five steps of the `Transport` contract and runs its blocking reads on a thread
-/// of its own, so the cooperative pool is never blocked; cancellation stops it between chunks.
+/// It follows the five steps of the `Transport` contract on a thread of its own, so blocking
+/// calls never block Swift's cooperative pool; cancellation stops it within 50 ms.
 struct FileTransport: Transport {
     /// Bytes per read.
     var chunkSize = 256 * 1024
@@ -20,64 +21,68 @@ struct FileTransport: Transport {
     var capabilities: TransportCapabilities { [.resume, .validators, .expectedLength] }
 
     func transfer(_ request: TransferRequest, into sink: TransferSink) async throws {
-        // 1. Open the resource and learn its current version.
-        let path = request.url.path
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw Self.error(errno, path) }
-        defer { close(fd) }
-        var st = stat()
-        guard fstat(fd, &st) == 0 else { throw Self.error(errno, path) }
-        let size = Int64(st.st_size)
-        let validator = Validator.sizeAndModificationTime(size: size, mtime: Int64(st.st_mtim.tv_sec))
-
-        // 3. Say what happens to the offset before the first byte: never splice a changed file.
-        let disposition: ResumeDisposition
-        if request.offset == 0 {
-            disposition = .resumed(at: 0)
-        } else if let known = request.validator, known != validator {
-            disposition = .restarted(.validatorChanged)
-        } else if request.offset > size {
-            disposition = .restarted(.rangeMismatch)
-        } else if request.offset == size {
-            disposition = .complete
-        } else {
-            disposition = .resumed(at: request.offset)
-        }
-        try sink.begin(TransferHead(disposition: disposition, expectedLength: size, validator: validator))
-        if case .complete = disposition { return }
-        let start: Int64 = if case .resumed(let offset) = disposition { offset } else { 0 }
-
-        // 4. Deliver the body from a thread of our own; 5. return when done, throw otherwise.
         let stop = Atomic<Bool>(false)
+        let chunk = chunkSize
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (done: CheckedContinuation<Void, any Error>) in
-                let chunk = chunkSize
-                let thread = Thread {
-                    done.resume(with: Result { try Self.copy(fd: fd, from: start, size: size, chunk: chunk, into: sink, stop: stop) })
-                }
-                thread.start()
+                Thread {
+                    done.resume(with: Result { try Self.copy(request, into: sink, chunk: chunk, stop: stop) })
+                }.start()
             }
         } onCancel: {
             stop.store(true, ordering: .relaxed)
         }
     }
 
-    /// The blocking copy loop: `pread` a chunk, hand it to the sink, until the end or a stop.
-    private static func copy(fd: Int32, from start: Int64, size: Int64, chunk: Int, into sink: TransferSink,
+    /// One attempt, on the transport's thread.
+    private static func copy(_ request: TransferRequest, into sink: TransferSink, chunk: Int,
                              stop: borrowing Atomic<Bool>) throws {
+        // 1. Open the resource and learn its current version.
+        let path = request.url.path
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw error(errno, path) }
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { throw error(errno, path) }
+        let isRegular = (st.st_mode & S_IFMT) == S_IFREG
+        let size: Int64? = isRegular ? Int64(st.st_size) : nil
+        let validator: Validator? = size.map { .sizeAndModificationTime(size: $0, mtime: Int64(st.st_mtim.tv_sec)) }
+
+        // 3. Say what happens to the offset before the first byte: never splice a changed file.
+        let disposition: ResumeDisposition
+        if request.offset == 0 {
+            disposition = .resumed(at: 0)
+        } else if let size, request.validator == validator {
+            disposition = request.offset == size ? .complete
+                : request.offset < size ? .resumed(at: request.offset) : .restarted(.rangeMismatch)
+        } else {
+            disposition = .restarted(size == nil ? .resumeUnsupported : .validatorChanged)
+        }
+        try sink.begin(TransferHead(disposition: disposition, expectedLength: size, validator: validator))
+        if case .complete = disposition { return }
+        var offset: Int64 = if case .resumed(let at) = disposition { at } else { 0 }
+
+        // 4. Deliver the body chunk by chunk; 5. return at the end, throw otherwise.
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunk, alignment: 16)
         defer { buffer.deallocate() }
-        var offset = start
-        while offset < size {
+        while size.map({ offset < $0 }) ?? true {
             if stop.load(ordering: .relaxed) { throw CancellationError() }
-            let n = pread(fd, buffer.baseAddress, min(chunk, Int(size - offset)), off_t(offset))
+            var ready = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            if poll(&ready, 1, 50) == 0 { continue }  // nothing yet: look at the stop flag again
+            let n = pread(fd, buffer.baseAddress, chunk, off_t(offset))
+            if n < 0, errno == ESPIPE {  // a pipe: plain read
+                let m = read(fd, buffer.baseAddress, chunk)
+                if m == 0 { return }
+                guard m > 0 else { throw DownloadError.fileSystem(errno: errno, "cannot read \(path)") }
+                try sink.write(UnsafeRawBufferPointer(rebasing: buffer[0..<m]))
+                offset += Int64(m)
+                continue
+            }
             if n < 0 {
                 if errno == EINTR { continue }
-                throw DownloadError.fileSystem(errno: errno, "cannot read the source file")
+                throw DownloadError.fileSystem(errno: errno, "cannot read \(path)")
             }
-            if n == 0 {
-                throw DownloadError(.protocolViolation, "the source file shrank while it was read")
-            }
+            if n == 0 { throw DownloadError(.protocolViolation, "\(path) shrank while it was read") }
             try sink.write(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
             offset += Int64(n)
         }

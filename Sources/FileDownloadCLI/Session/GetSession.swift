@@ -1,6 +1,5 @@
 public import FileDownload
 import Foundation
-import Dispatch
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -25,7 +24,6 @@ public actor GetSession {
     var ids: [String] = []
     var outcomes: [String: DownloadOutcome] = [:]
     var interruptedBySignal = false
-    var signalSources: [any DispatchSourceSignal] = []
 
     /// Prepares a session; nothing happens until ``run()``.
     ///
@@ -123,7 +121,6 @@ public actor GetSession {
         await ticker.value
         if !interruptedBySignal { await tick() }
         await downloader.shutdown()
-        for source in signalSources { source.cancel() }
         let status = interruptedBySignal ? ExitStatus.interrupted : ExitStatus.combining(ids.compactMap { outcomes[$0] })
         summarize(status)
         return status
@@ -236,14 +233,8 @@ public actor GetSession {
     }
 
     func installSignalHandlers() {
-        for signalNumber in [SIGINT, SIGTERM] {
-            signal(signalNumber, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
-            source.setEventHandler { [weak self] in
-                Task { await self?.interrupt() }
-            }
-            source.resume()
-            signalSources.append(source)
+        SignalWatcher.install { [weak self] _ in
+            Task { await self?.interrupt() }
         }
     }
 
