@@ -24,10 +24,19 @@ struct DownloadAssetsPluginTests {
         process.standardOutput = pipe
         process.standardError = pipe
         process.standardInput = FileHandle.nullDevice
+        let (exits, exited) = AsyncStream.makeStream(of: Int32.self)
+        process.terminationHandler = { ended in
+            exited.yield(ended.terminationStatus)
+            exited.finish()
+        }
         try process.run()
-        let output = try await Task.detached { try pipe.fileHandleForReading.readToEnd() ?? Data() }.value
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+        let reader = pipe.fileHandleForReading
+        let output = await withCheckedContinuation { (done: CheckedContinuation<Data, Never>) in
+            Thread { done.resume(returning: (try? reader.readToEnd()) ?? Data()) }.start()
+        }
+        var status: Int32 = -1
+        for await code in exits { status = code }
+        return (status, String(decoding: output, as: UTF8.self))
     }
 
     @Test func thePluginFetchesMissingAndWrongAssetsAndSkipsGoodOnes() async throws {

@@ -58,6 +58,11 @@ final class FDLProcess: Sendable {
             reader = pipe.fileHandleForReading
             keepOpen = pipe.fileHandleForWriting
         }
+        let (exits, exited) = AsyncStream.makeStream(of: Int32.self)
+        process.terminationHandler = { ended in
+            exited.yield(ended.terminationStatus)
+            exited.finish()
+        }
         try process.run()
         try? keepOpen?.close()
         if terminal, let secondary = process.standardOutput as? FileHandle { try? secondary.close() }
@@ -74,9 +79,10 @@ final class FDLProcess: Sendable {
             for continuation in ready { continuation.resume() }
         }
         let errorDone = Self.drain(errorReader) { chunk in errors.withLock { $0 += chunk } }
-        let process = self.process
         finished = Task.detached {
-            process.waitUntilExit()
+            // Awaited, not waitUntilExit(): blocking would starve the 2-thread cooperative pool.
+            var status: Int32 = -1
+            for await code in exits { status = code }
             await outputDone.value
             await errorDone.value
             let left = output.withLock { state -> [CheckedContinuation<Void, any Error>] in
@@ -85,7 +91,7 @@ final class FDLProcess: Sendable {
                 return state.waiters.map(\.1)
             }
             for continuation in left { continuation.resume(throwing: TestFailure("fdl ended before printing the awaited text")) }
-            return process.terminationStatus
+            return status
         }
     }
 
