@@ -39,7 +39,10 @@ let package = Package(
         ),
         .target(
             name: "FileDownloadMock",
-            dependencies: ["FileDownload"],
+            dependencies: [
+                "FileDownload",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
             swiftSettings: strictSwift
         ),
         .target(
@@ -49,6 +52,11 @@ let package = Package(
         ),
         .testTarget(
             name: "FileDownloadTests",
+            dependencies: ["FileDownload", "FileDownloadMock", "FileDownloadConformance"],
+            swiftSettings: strictSwift
+        ),
+        .testTarget(
+            name: "FileDownloadMockTests",
             dependencies: ["FileDownload", "FileDownloadMock", "FileDownloadConformance"],
             swiftSettings: strictSwift
         ),
@@ -99,9 +107,24 @@ let package = Package(
             path: "Examples/CustomTransport",
             swiftSettings: strictSwift
         ),
+        .executableTarget(
+            name: "TestingWithMockExample",
+            dependencies: ["FileDownload", "FileDownloadMock"],
+            path: "Examples/TestingWithMock",
+            swiftSettings: strictSwift
+        ),
         .testTarget(
             name: "ExamplesTests",
-            dependencies: ["CustomTransportExample", "FileDownload", "FileDownloadConformance", "FileDownloadMock"],
+            dependencies: ["CustomTransportExample", "TestingWithMockExample", "FileDownload",
+                           "FileDownloadConformance", "FileDownloadMock"],
+            swiftSettings: strictSwift
+        ),
+
+        // MARK: benchmarks
+        .executableTarget(
+            name: "bench-core",
+            dependencies: ["FileDownload", "FileDownloadMock"],
+            path: "Benchmarks/bench-core",
             swiftSettings: strictSwift
         ),
     ],

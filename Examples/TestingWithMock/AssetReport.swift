@@ -1,13 +1,13 @@
 /// What ``AssetUpdater/update(_:)`` achieved.
-public struct AssetReport: Sendable, Hashable {
+struct AssetReport: Sendable, Hashable {
     /// Names of the assets now in place and verified.
-    public var ready: Set<String> = []
+    var ready: Set<String> = []
     /// Names of the assets that could not be fetched, with the error code.
-    public var failed: [String: String] = [:]
+    var failed: [String: String] = [:]
     /// How many automatic retries happened on the way.
-    public var retries = 0
+    var retries = 0
 
-    public init(ready: Set<String> = [], failed: [String: String] = [:], retries: Int = 0) {
+    init(ready: Set<String> = [], failed: [String: String] = [:], retries: Int = 0) {
         self.ready = ready
         self.failed = failed
         self.retries = retries

@@ -6,16 +6,16 @@ import Foundation
 ///
 /// It starts one download per asset into `directory`, with the asset's SHA-256, and waits until
 /// each one completed or failed for good. Transient failures are retried by the downloader.
-public struct AssetUpdater: Sendable {
-    public let downloader: Downloader
-    public let directory: URL
+struct AssetUpdater: Sendable {
+    let downloader: Downloader
+    let directory: URL
 
-    public init(downloader: Downloader, directory: URL) {
+    init(downloader: Downloader, directory: URL) {
         self.downloader = downloader
         self.directory = directory
     }
 
-    public func update(_ assets: [Asset]) async throws -> AssetReport {
+    func update(_ assets: [Asset]) async throws -> AssetReport {
         let events = downloader.events()
         for asset in assets {
             try await downloader.start(id: asset.name, url: asset.url,

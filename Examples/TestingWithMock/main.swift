@@ -1,17 +1,25 @@
 import FileDownload
-import FileDownloadHTTP
+import FileDownloadMock
 import Foundation
 
-// Fetches the assets given as NAME=URL=SHA256 arguments into the current directory.
-let assets = CommandLine.arguments.dropFirst().compactMap { argument -> Asset? in
-    let parts = argument.split(separator: "=", maxSplits: 2).map(String.init)
-    guard parts.count == 3, let url = URL(string: parts[1]) else { return nil }
-    return Asset(name: parts[0], url: url, sha256: parts[2])
-}
+// Runs the app's update logic against a simulated flaky server: the first attempt at the model
+// loses its connection half-way, the downloader retries and resumes, and the report says so.
+// Tests/ExamplesTests/AssetUpdaterTests.swift does the same on a manual clock, without waiting.
+let mock = MockTransport()
+let model = MockContent.seeded(seed: 1, size: 2_000_000)
+let modelURL = URL(string: "mock://assets.example/model.bin")!
+mock.serve(modelURL, MockResource(model))
+mock.script(modelURL, attempts: [.drop(at: 1_000_000)])
 var transports = TransportRegistry()
-transports.register(try HTTPTransport(), for: "http", "https")
-let downloader = Downloader(transports: transports)
-let here = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
-let report = try await AssetUpdater(downloader: downloader, directory: here).update(assets)
+transports.register(mock, for: "mock")
+
+let directory = FileManager.default.temporaryDirectory.appendingPathComponent("testing-with-mock-example")
+try? FileManager.default.removeItem(at: directory)
+try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+let policy = RetryPolicy(maxRetries: 3, initialDelay: .milliseconds(100))
+let downloader = Downloader(configuration: DownloaderConfiguration(retryPolicy: policy), transports: transports)
+let report = try await AssetUpdater(downloader: downloader, directory: directory)
+    .update([Asset(name: "model.bin", url: modelURL, sha256: model.sha256)])
 print("ready: \(report.ready.sorted()), failed: \(report.failed), retries: \(report.retries)")
+print("requests at offsets: \(mock.requests(for: modelURL).map(\.offset))")
 await downloader.shutdown()

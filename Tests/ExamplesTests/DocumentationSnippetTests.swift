@@ -3,7 +3,8 @@ import Testing
 
 /// Every Swift code block in docs/, the README and the DocC catalogs is an excerpt of a
 /// `// snippet:` region of a Swift file that the package builds (Examples/, Sources/, Tests/), so
-/// every code sample a reader copies compiles.
+/// every code sample a reader copies compiles. Blank lines, indentation and `import` lines are
+/// not compared (a sample's imports stand at the top of the file that compiles it).
 @Suite struct DocumentationSnippetTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
@@ -60,7 +61,7 @@ import Testing
             } else if current != nil, trimmed == "```" {
                 blocks.append((start, current!))
                 current = nil
-            } else if current != nil, !trimmed.isEmpty {
+            } else if current != nil, !trimmed.isEmpty, !trimmed.hasPrefix("import ") {
                 current!.append(trimmed)
             }
         }

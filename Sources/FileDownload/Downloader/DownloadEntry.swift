@@ -42,8 +42,9 @@ struct DownloadEntry {
     var retryPolicy: RetryPolicy?  { options.retryPolicy }
 
     func progress(at now: Duration? = nil) -> DownloadProgress {
-        let received = attempt?.currentSink?.fileLength ?? bytesOnDisk
-        let expected = expectedLength ?? options.expectedSize
+        let sink = attempt?.currentSink
+        let received = sink?.fileLength ?? bytesOnDisk
+        let expected = sink?.head?.expectedLength ?? expectedLength ?? options.expectedSize
         return DownloadProgress(
             receivedBytes: expected.map { min(received, $0) } ?? received,
             expectedBytes: expected,

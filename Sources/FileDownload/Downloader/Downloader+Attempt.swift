@@ -49,6 +49,10 @@ extension Downloader {
         e.lastCheckpointAt = now
         e.retryAt = nil
         e.speed.reset()
+        if let last = e.lastEmitted, e.bytesOnDisk < last.receivedBytes {
+            // The bytes were discarded (validation failure, cancelled staging file): count anew.
+            e.lastEmitted = nil
+        }
         let context = AttemptContext(
             id: id, url: e.url, partPath: e.partPath, destination: e.destination, options: e.options,
             bytesOnDisk: e.bytesOnDisk, validator: e.validator, restartFromZero: e.restartFromZero,

@@ -141,16 +141,25 @@ extension Downloader {
         var done: Int64 = 0
         for e in entries.values where e.state != .cancelled {
             let p = e.progress()
-            let native = e.nativeProgress
-            let unitTotal = p.expectedBytes ?? -1
-            if native.totalUnitCount != unitTotal { native.totalUnitCount = unitTotal }
-            if native.completedUnitCount != p.receivedBytes { native.completedUnitCount = p.receivedBytes }
+            Self.set(e.nativeProgress, total: p.expectedBytes ?? -1, completed: p.receivedBytes)
             if let expected = p.expectedBytes {
                 total += expected
                 done += min(p.receivedBytes, expected)
             }
         }
-        if rootProgress.totalUnitCount != total { rootProgress.totalUnitCount = total }
-        if rootProgress.completedUnitCount != done { rootProgress.completedUnitCount = done }
+        Self.set(rootProgress, total: total, completed: done)
+    }
+
+    /// Sets both counts, working around swift-corelibs-foundation, which traps when a
+    /// `totalUnitCount` is set to 0 after it was not: an unknown or empty total becomes -1
+    /// (indeterminate) instead.
+    static func set(_ progress: Progress, total: Int64, completed: Int64) {
+        let total = total > 0 ? total : -1
+        let completed = total > 0 ? min(completed, total) : completed
+        if progress.totalUnitCount != total {
+            if progress.completedUnitCount != 0 { progress.completedUnitCount = 0 }
+            progress.totalUnitCount = total
+        }
+        if progress.completedUnitCount != completed { progress.completedUnitCount = completed }
     }
 }

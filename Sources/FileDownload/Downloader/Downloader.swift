@@ -87,7 +87,7 @@ public actor Downloader {
         self.hub = hub
         self.journal = Journal(store: store, hub: hub, logger: configuration.logger)
         self.rng = SplitMix64(seed: configuration.jitterSeed ?? UInt64.random(in: .min ... .max))
-        let root = Progress(totalUnitCount: 0)
+        let root = Progress(totalUnitCount: -1)
         root.isCancellable = true
         root.isPausable = true
         self.rootProgress = root
@@ -99,6 +99,15 @@ public actor Downloader {
     /// starting downloads to miss nothing.
     public nonisolated func events() -> AsyncStream<DownloadEvent> {
         hub.subscribe()
+    }
+
+    /// Calls `observer` with every event from now on, synchronously and in order, from the
+    /// downloader's event queue, before the same event reaches the ``events()`` sequences. Once
+    /// ``settle()`` returns, every observer has seen every event caused before it was called.
+    /// The observer must be quick and must not wait for the downloader; it lives as long as the
+    /// downloader.
+    public nonisolated func observe(_ observer: @escaping @Sendable (DownloadEvent) -> Void) {
+        hub.observe(observer)
     }
 
     // MARK: queries
@@ -151,7 +160,8 @@ public actor Downloader {
         tick()
     }
 
-    /// Returns when every event and store write caused so far has been handed out.
+    /// Returns when every store write and event caused so far has been done: observers
+    /// (``observe(_:)``) have seen the events, and the ``events()`` sequences hold them.
     public func settle() async {
         await journal.drain()
     }

@@ -6,6 +6,7 @@ final class EventHub: Sendable {
     private struct Subscribers {
         var next = 0
         var continuations: [Int: AsyncStream<DownloadEvent>.Continuation] = [:]
+        var observers: [@Sendable (DownloadEvent) -> Void] = []
         var finished = false
     }
 
@@ -45,12 +46,20 @@ final class EventHub: Sendable {
         return stream
     }
 
+    func observe(_ observer: @escaping @Sendable (DownloadEvent) -> Void) {
+        subscribers.withLock { $0.observers.append(observer) }
+    }
+
     func publish(_ events: [DownloadEvent]) {
         guard !events.isEmpty else { return }
-        subscribers.withLock { s in
+        let observers = subscribers.withLock { s in
             for continuation in s.continuations.values {
                 for event in events { continuation.yield(event) }
             }
+            return s.observers
+        }
+        for observer in observers {
+            for event in events { observer(event) }
         }
         if let delegateFeed {
             for event in events { delegateFeed.yield(event) }

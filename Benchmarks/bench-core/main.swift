@@ -1,0 +1,97 @@
+// The core's own overhead: 10,000 downloads through MockTransport, no network, no delays.
+//
+//   swift run -c release bench-core [count] [concurrency] [size]
+//
+// Prints one line per phase: wall time, per-download cost and peak RSS. "raw" moves the same bytes
+// through the same transport straight into sinks (no Downloader), so the difference is what the
+// Downloader itself costs per download (queue, states, events, files, validation, rename).
+import FileDownload
+import FileDownloadMock
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+func peakRSSMiB() -> Double {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    return Double(usage.ru_maxrss) / 1024
+}
+
+let arguments = CommandLine.arguments.dropFirst().compactMap { Int($0) }
+let count = arguments.count > 0 ? arguments[0] : 10_000
+let concurrency = arguments.count > 1 ? arguments[1] : 64
+let size = arguments.count > 2 ? arguments[2] : 16 * 1024
+
+let root = FileManager.default.temporaryDirectory.appendingPathComponent("fdl-bench-core-\(getpid())")
+try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+defer { try? FileManager.default.removeItem(at: root) }
+
+let mock = MockTransport()
+let urls = (0..<count).map { URL(string: "mock://bench/f\($0)")! }
+for (i, url) in urls.enumerated() {
+    mock.serve(url, MockResource(.seeded(seed: UInt64(i), size: Int64(size)), chunkSize: 16 * 1024))
+}
+
+// Raw: the transport into sinks, `concurrency` at a time, no Downloader.
+let rawDir = root.appendingPathComponent("raw")
+try FileManager.default.createDirectory(at: rawDir, withIntermediateDirectories: true)
+let rawStart = ContinuousClock.now
+await withTaskGroup(of: Void.self) { group in
+    var next = 0
+    func add() {
+        let i = next
+        next += 1
+        group.addTask {
+            let path = rawDir.appendingPathComponent("f\(i)").path
+            guard let sink = try? TransferSink(path: path, requestedOffset: 0) else { return }
+            try? await mock.transfer(TransferRequest(downloadID: "r\(i)", url: urls[i]), into: sink)
+            sink.seal()
+            rename(path, path + ".done")
+        }
+    }
+    for _ in 0..<min(concurrency, count) { add() }
+    while await group.next() != nil { if next < count { add() } }
+}
+let rawTime = ContinuousClock.now - rawStart
+let rawRSS = peakRSSMiB()
+
+// Through the Downloader.
+var transports = TransportRegistry()
+transports.register(mock, for: "mock")
+let downloader = Downloader(
+    configuration: DownloaderConfiguration(maxConcurrentDownloads: concurrency,
+                                           downloadsDirectory: root.appendingPathComponent("dl")),
+    transports: transports
+)
+let events = downloader.events()
+let start = ContinuousClock.now
+for (i, url) in urls.enumerated() {
+    try await downloader.start(id: "d\(i)", url: url)
+}
+let queued = ContinuousClock.now - start
+var completed = 0
+var failed = 0
+var eventCount = 0
+for await event in events {
+    eventCount += 1
+    if case .completed = event { completed += 1 }
+    if case .failed(let id, let error, _) = event {
+        failed += 1
+        print("failed \(id): \(error)")
+    }
+    if completed + failed == count { break }
+}
+let wall = ContinuousClock.now - start
+let rss = peakRSSMiB()
+await downloader.shutdown()
+
+func ms(_ d: Duration) -> String { String(format: "%.0f ms", d.seconds * 1000) }
+func us(_ d: Duration, _ n: Int) -> String { String(format: "%.1f µs", d.seconds * 1e6 / Double(n)) }
+extension Duration { var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 } }
+
+print("downloads: \(count) of \(size) bytes, \(concurrency) at a time; completed \(completed), failed \(failed), events \(eventCount)")
+print("raw transport:  \(ms(rawTime)) wall, \(us(rawTime, count)) per file, peak RSS \(String(format: "%.1f", rawRSS)) MiB")
+print("downloader:     \(ms(wall)) wall (\(ms(queued)) to queue all), \(us(wall, count)) per download, peak RSS \(String(format: "%.1f", rss)) MiB")
+print(String(format: "overhead:       %.1f µs per download (downloader - raw), ratio %.2fx",
+             (wall.seconds - rawTime.seconds) * 1e6 / Double(count), wall.seconds / rawTime.seconds))

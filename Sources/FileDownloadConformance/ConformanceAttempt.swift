@@ -1,0 +1,40 @@
+import FileDownload
+import Foundation
+
+/// One attempt the suite made through a fresh staging file, and what it left behind.
+struct ConformanceAttempt {
+    /// The staging file.
+    var path: String
+    var sink: TransferSink
+    /// What the transfer threw, if it did.
+    var error: (any Error)?
+    /// The staging file's bytes after the transfer returned.
+    var file: Data
+
+    var head: TransferHead? { sink.head }
+    var downloadError: DownloadError? { error as? DownloadError }
+
+    /// Creates the staging file `conformance-<name>` in `directory` holding `existing`, and a sink
+    /// that continues after those bytes. The sink refuses a status outside 2xx as the downloader's
+    /// default ``DownloaderDelegate/isValidStatus(_:id:)`` does (``DownloadError/forStatus(_:retryAfter:)``),
+    /// then calls `onHead`.
+    static func prepare(
+        _ name: String, in directory: URL, existing: Data,
+        onHead: @escaping @Sendable (TransferHead) -> Void = { _ in }
+    ) throws -> (path: String, sink: TransferSink) {
+        let path = directory.appendingPathComponent("conformance-\(name)").path
+        try existing.write(to: URL(fileURLWithPath: path))
+        let sink = try TransferSink(path: path, requestedOffset: Int64(existing.count)) { head in
+            if let status = head.statusCode, let error = DownloadError.forStatus(status, retryAfter: head.retryAfter) {
+                throw error
+            }
+            onHead(head)
+        }
+        return (path, sink)
+    }
+
+    /// Reads the staging file as it is now.
+    static func contents(of path: String) throws -> Data {
+        try Data(contentsOf: URL(fileURLWithPath: path))
+    }
+}

@@ -1,0 +1,108 @@
+public import FileDownload
+import Foundation
+
+/// Runs any ``Transport`` through the checks of its contract, against a server you provide.
+///
+/// ```swift
+/// let fixture = ConformanceFixture(
+///     resource: URL(string: "http://127.0.0.1:\(port)/file.bin")!,
+///     expectedContent: { try Data(contentsOf: servedFile) },
+///     missingResource: URL(string: "http://127.0.0.1:\(port)/missing")!,
+///     scratchDirectory: scratch)
+/// let report = await TransportConformance(transport: MyTransport(), fixture: fixture).run()
+/// #expect(report.passed, "\(report)")
+/// ```
+///
+/// It depends on no test framework: call it from Swift Testing, XCTest or a plain executable and
+/// assert on the ``ConformanceReport``.
+///
+/// ## The checks, in this order
+/// 1. `full download`: a download from offset 0 gives the content; the head (``ResumeDisposition/resumed(at:)``
+///    at 0, the right length if any, a validator when ``TransportCapabilities/validators`` is listed)
+///    comes before any byte.
+/// 2. `resume at half`: with half the content on disk and the validator from check 1, the transport
+///    reports ``ResumeDisposition/resumed(at:)`` at the half (or a restart when it lacks
+///    ``TransportCapabilities/resume``) and the file ends byte-identical.
+/// 3. `resume with a wrong validator`: with garbage on disk and a validator of the right kind but
+///    another value, it restarts from zero and the file equals the content.
+/// 4. `resume at the full size`: with the whole content on disk and the right validator, it reports
+///    ``ResumeDisposition/complete`` (or resumes with an empty body) and the file is unchanged.
+/// 5. `missing resource`: throws ``DownloadError/Code/notFound``, not retryable, and writes no byte.
+/// 6. `changed resource`: after ``ConformanceFixture/changeResource``, a resume with the old
+///    validator restarts and the file equals the new content.
+/// 7. `cancellation`: the transfer of ``ConformanceFixture/stallingResource`` is cancelled once its
+///    head arrived, and it ends within 2 s (a watchdog) with `CancellationError` or
+///    ``DownloadError/Code/cancelled``.
+/// 8. `authentication rejected`: answering ``AuthDisposition/reject`` fails with
+///    ``DownloadError/Code/authenticationFailed``, not retryable, after asking a challenge.
+/// 9. `authentication with the credential`: answering with the fixture's credential gives the file.
+///    Trust questions (TLS server trust, SSH host key) are answered
+///    ``AuthDisposition/performDefaultHandling`` in checks 8 and 9.
+/// 10. `nothing written after return`: at the end of the run, the cancelled transfer of check 7
+///     attempted no late write (``TransferSink/lateWriteAttempts``) and its file did not grow.
+///
+/// Every sink refuses a status outside 2xx as the downloader does by default. Checks whose fixture
+/// part is absent, or that the transport's capabilities exclude, are
+/// ``ConformanceResult/Outcome/notApplicable(_:)``. The checks run one after the other; the staging
+/// files stay in ``ConformanceFixture/scratchDirectory``.
+public struct TransportConformance: Sendable {
+    /// The transport under test.
+    public var transport: any Transport
+    /// The server side.
+    public var fixture: ConformanceFixture
+
+    public init(transport: any Transport, fixture: ConformanceFixture) {
+        self.transport = transport
+        self.fixture = fixture
+    }
+
+    /// The longest a cancelled transfer may take to end before the check fails.
+    public static let cancellationLimit: Duration = .seconds(2)
+    /// The longest the suite waits for the head of the stalling resource.
+    public static let headLimit: Duration = .seconds(10)
+
+    /// Runs every check in the documented order and returns all results. Never throws: a check
+    /// that cannot run for an unexpected reason fails with that reason.
+    public func run() async -> ConformanceReport {
+        let context = ConformanceContext()
+        var results: [ConformanceResult] = []
+        let checks: [(String, () async throws -> ConformanceResult.Outcome)] = [
+            ("full download", { try await fullDownload(context) }),
+            ("resume at half", { try await resumeAtHalf(context) }),
+            ("resume with a wrong validator", { try await resumeWithWrongValidator(context) }),
+            ("resume at the full size", { try await resumeAtFullSize(context) }),
+            ("missing resource", { try await missingResource() }),
+            ("changed resource", { try await changedResource(context) }),
+            ("cancellation", { try await cancellation(context) }),
+            ("authentication rejected", { try await authenticationRejected() }),
+            ("authentication with the credential", { try await authenticationWithCredential() }),
+            ("nothing written after return", { try nothingWrittenAfterReturn(context) }),
+        ]
+        for (name, check) in checks {
+            let outcome: ConformanceResult.Outcome
+            do {
+                outcome = try await check()
+            } catch let failure as CheckFailure {
+                outcome = .failed(failure.message)
+            } catch {
+                outcome = .failed("the check could not run: \(error)")
+            }
+            results.append(ConformanceResult(name: name, outcome: outcome))
+        }
+        return ConformanceReport(results: results)
+    }
+
+    /// One attempt at `url` through a fresh staging file holding `existing`.
+    func attempt(
+        _ name: String, _ url: URL, existing: Data = Data(), validator: Validator? = nil,
+        authenticate: @escaping @Sendable (AuthChallenge) async -> AuthDisposition = { _ in .performDefaultHandling }
+    ) async throws -> ConformanceAttempt {
+        let (path, sink) = try ConformanceAttempt.prepare(name, in: fixture.scratchDirectory, existing: existing)
+        let request = TransferRequest(downloadID: "conformance-\(name)", url: url, offset: Int64(existing.count),
+                                      validator: validator, authenticate: authenticate)
+        var failure: (any Error)?
+        do { try await transport.transfer(request, into: sink) } catch { failure = error }
+        sink.seal()
+        return ConformanceAttempt(path: path, sink: sink, error: failure, file: try ConformanceAttempt.contents(of: path))
+    }
+}

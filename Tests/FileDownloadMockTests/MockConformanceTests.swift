@@ -1,0 +1,101 @@
+import FileDownload
+import FileDownloadConformance
+import FileDownloadMock
+import Foundation
+import Testing
+
+@Suite("TransportConformance with MockTransport", .timeLimit(.minutes(1)))
+struct MockConformanceTests {
+    let base = "mock://conformance"
+    var resource: URL { URL(string: "\(base)/file.bin")! }
+    var stalling: URL { URL(string: "\(base)/stall.bin")! }
+    var secret: URL { URL(string: "\(base)/secret.bin")! }
+    let size: Int64 = 300 * 1024
+    let credential = Credential.password(user: "ann", password: "pw")
+
+    func servedMock() -> MockTransport {
+        let mock = MockTransport()
+        mock.serve(resource, MockResource(.seeded(seed: 1, size: size), chunkSize: 16 * 1024))
+        mock.serve(stalling, MockResource(.seeded(seed: 2, size: size), chunkSize: 16 * 1024))
+        mock.script(stalling, attempts: [.stall(at: 64 * 1024)])
+        mock.serve(secret, MockResource(.seeded(seed: 3, size: size), authentication: [.credential(credential)]))
+        return mock
+    }
+
+    func fixture(_ mock: MockTransport, scratch: ScratchDirectory) -> ConformanceFixture {
+        let resource = self.resource, secret = self.secret, size = self.size
+        return ConformanceFixture(
+            resource: resource,
+            expectedContent: { mock.resource(at: resource)!.content.data },
+            missingResource: URL(string: "\(base)/missing.bin")!,
+            changeResource: { mock.changeContent(of: resource, to: .seeded(seed: 99, size: size)) },
+            stallingResource: stalling,
+            authenticatedResource: (secret, credential),
+            authenticatedContent: { mock.resource(at: secret)!.content.data },
+            scratchDirectory: scratch.url)
+    }
+
+    @Test("MockTransport passes every check, none skipped, and consumes every script")
+    func mockPasses() async throws {
+        let scratch = try ScratchDirectory()
+        let mock = servedMock()
+        let report = await TransportConformance(transport: mock, fixture: fixture(mock, scratch: scratch)).run()
+        #expect(report.passed, "\(report)")
+        #expect(report.notApplicable.isEmpty, "\(report)")
+        #expect(report.results.map(\.name) == [
+            "full download", "resume at half", "resume with a wrong validator", "resume at the full size",
+            "missing resource", "changed resource", "cancellation", "authentication rejected",
+            "authentication with the credential", "nothing written after return",
+        ])
+        #expect(mock.unconsumed().isEmpty)
+        #expect(mock.requests(for: resource).map(\.offset) == [0, size / 2, size / 2, size, size / 2])
+    }
+
+    @Test("a transport that resumes without checking the validator fails the validator checks")
+    func splicingTransportFails() async throws {
+        let scratch = try ScratchDirectory()
+        let mock = servedMock()
+        let report = await TransportConformance(transport: ValidatorForgettingTransport(inner: mock),
+                                                fixture: fixture(mock, scratch: scratch)).run()
+        #expect(!report.passed)
+        #expect(Set(report.failures.map(\.name)) == ["resume with a wrong validator", "changed resource"])
+        #expect(report.failures.allSatisfy { "\($0)".contains("must restart") }, "\(report)")
+    }
+
+    @Test("a transport that swallows cancellation fails the cancellation check")
+    func swallowingTransportFails() async throws {
+        let scratch = try ScratchDirectory()
+        let mock = servedMock()
+        let report = await TransportConformance(transport: CancellationSwallowingTransport(inner: mock),
+                                                fixture: fixture(mock, scratch: scratch)).run()
+        #expect(report.failures.map(\.name) == ["cancellation"])
+        #expect(report["cancellation"]?.description.contains("returned normally") == true, "\(report)")
+    }
+
+    @Test("checks without their fixture part are not applicable, with the reason")
+    func minimalFixture() async throws {
+        let scratch = try ScratchDirectory()
+        let mock = servedMock()
+        var fixture = fixture(mock, scratch: scratch)
+        fixture.changeResource = nil
+        fixture.stallingResource = nil
+        fixture.authenticatedResource = nil
+        let report = await TransportConformance(transport: mock, fixture: fixture).run()
+        #expect(report.passed, "\(report)")
+        #expect(report.notApplicable.map(\.name) == [
+            "changed resource", "cancellation", "authentication rejected", "authentication with the credential",
+            "nothing written after return",
+        ])
+        #expect(report["cancellation"]?.outcome == .notApplicable("the fixture has no stallingResource"))
+    }
+
+    @Test("a resource below 256 KiB is reported, not silently accepted")
+    func smallResource() async throws {
+        let scratch = try ScratchDirectory()
+        let mock = servedMock()
+        mock.serve(resource, MockResource(.seeded(seed: 1, size: 1000)))
+        let report = await TransportConformance(transport: mock, fixture: fixture(mock, scratch: scratch)).run()
+        #expect(report["full download"]?.isFailure == true)
+        #expect("\(report)".contains("at least 256 KiB"))
+    }
+}

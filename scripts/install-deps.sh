@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Installs the Debian packages swift-file-download builds and tests with, if any is missing.
+# Runs `apt-get update` once, and only when something has to be installed. Needs root.
+set -euo pipefail
+
+packages=(
+  pkg-config
+  libcurl4-openssl-dev   # HTTP transport (libcurl)
+  libssh2-1-dev          # SFTP transport (libssh2)
+  libsqlite3-dev         # SQLite download store
+  nginx-light            # HTTP/HTTPS test server
+  openssh-server         # sshd for the SFTP tests
+  openssh-client         # ssh-keygen, sftp (tests, benchmarks)
+  openssl                # throwaway CA for the HTTPS tests
+  curl                   # benchmarks: the tool users would pick instead
+  aria2                  # benchmarks
+  python3                # the fault-injecting HTTP test server
+  util-linux             # script(1): pseudo-terminal for the CLI tests
+  procps                 # ps, for the crash tests
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "installing: ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}"
+else
+  echo "all system packages present"
+fi
