@@ -8,6 +8,7 @@
 #   DEMO_RATE=2m scripts/demo.sh   # slower transfers (nginx limit_rate per connection)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/local-nginx.sh
 
 rate="${DEMO_RATE:-4m}"
 sudo=""
@@ -34,50 +35,16 @@ fdl="$(swift build --show-bin-path)/fdl"
 
 # 3. A local server with sample files.
 work="$(mktemp -d /tmp/fdl-demo.XXXXXX)"
-mkdir -p "$work/www" "$work/logs" "$work/tmp" "$work/downloads"
+mkdir -p "$work/www" "$work/downloads"
 head -c 48M /dev/urandom > "$work/www/debian-12.iso"
 head -c 20M /dev/urandom > "$work/www/dataset.tar"
 head -c 6M /dev/urandom > "$work/www/model.bin"
-port=""
-for candidate in $(seq 18080 18180); do
-    if ! (exec 3<>"/dev/tcp/127.0.0.1/$candidate") 2>/dev/null; then port=$candidate; break; fi
-done
-[ -n "$port" ] || { echo "no free port in 18080-18180" >&2; exit 1; }
-cat > "$work/nginx.conf" <<CONF
-daemon off;
-master_process off;
-worker_processes 1;
-pid $work/nginx.pid;
-error_log $work/logs/error.log warn;
-events { worker_connections 64; }
-http {
-    access_log $work/logs/access.log;
-    client_body_temp_path $work/tmp/body;
-    proxy_temp_path $work/tmp/proxy;
-    fastcgi_temp_path $work/tmp/fastcgi;
-    uwsgi_temp_path $work/tmp/uwsgi;
-    scgi_temp_path $work/tmp/scgi;
-    default_type application/octet-stream;
-    server {
-        listen 127.0.0.1:$port;
-        root $work/www;
-        limit_rate $rate;
-    }
-}
-CONF
-nginx -p "$work" -c "$work/nginx.conf" -e "$work/logs/error.log" &
-nginx_pid=$!
 cleanup() {
-    kill "$nginx_pid" 2>/dev/null || true
-    wait "$nginx_pid" 2>/dev/null || true
+    stop_local_nginx
     rm -rf "$work"
 }
 trap cleanup EXIT
-for _ in $(seq 1 100); do
-    (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break
-    sleep 0.1
-done
-(exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null || { echo "nginx did not start:" >&2; cat "$work/logs/error.log" >&2; exit 1; }
+start_local_nginx "$work" "$rate"
 say "nginx serves 3 files on http://127.0.0.1:$port/ at $rate/s per connection"
 
 base="http://127.0.0.1:$port"
