@@ -1,17 +1,6 @@
 import FileDownloadMock
 import Testing
 
-/// Records the order in which sleepers woke. Sleepers run their code after the wake-up on this
-/// actor, whose jobs run in the order they were enqueued, i.e. in the clock's resume order.
-private actor WakeLog {
-    var order: [String] = []
-
-    func sleep(_ name: String, on clock: ManualClock, until deadline: ManualClock.Instant) async throws {
-        try await clock.sleep(until: deadline)
-        order.append(name)
-    }
-}
-
 @Suite("ManualClock", .timeLimit(.minutes(1)))
 struct ManualClockTests {
     @Test("starts at zero with zero resolution and moves only forward")
@@ -55,20 +44,25 @@ struct ManualClockTests {
     @Test("advance resumes due sleepers in deadline order, ties in arrival order, and leaves later ones")
     func deadlineOrder() async throws {
         let clock = ManualClock()
-        let log = WakeLog()
+        // Every sleeper resumes on one FIFO executor, so the log shows the clock's resume order.
+        let executor = SerialTaskExecutor()
+        let log = OrderLog()
         let plan: [(String, Int)] = [("c", 30), ("a", 10), ("late", 100), ("b1", 20), ("b2", 20)]
         var tasks: [Task<Void, any Error>] = []
         for (index, (name, seconds)) in plan.enumerated() {
-            tasks.append(Task { try await log.sleep(name, on: clock, until: .init(offset: .seconds(seconds))) })
+            tasks.append(Task(executorPreference: executor) {
+                try await clock.sleep(until: .init(offset: .seconds(seconds)))
+                log.append(name)
+            })
             await clock.waitForSleepers(atLeast: index + 1)
         }
         clock.advance(to: .init(offset: .seconds(50)))
         for task in tasks.prefix(2) + tasks.suffix(2) { try await task.value }
-        #expect(await log.order == ["a", "b1", "b2", "c"])
+        #expect(log.order == ["a", "b1", "b2", "c"])
         #expect(clock.sleeperCount == 1)
         #expect(clock.advanceToNextDeadline() == .init(offset: .seconds(100)))
         try await tasks[2].value
-        #expect(await log.order.last == "late")
+        #expect(log.order.last == "late")
         #expect(clock.advanceToNextDeadline() == nil)
     }
 
