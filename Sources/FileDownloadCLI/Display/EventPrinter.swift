@@ -21,8 +21,27 @@ final class EventPrinter {
         self.width = width
     }
 
-    /// Reports a downloader event.
+    /// Reports a downloader event, with a hint when the error has an obvious remedy.
     func print(_ event: DownloadEvent) {
+        if case .failed(let id, let error, _) = event, let hint = Self.hint(for: error) {
+            printEvent(event)
+            log("\(id): \(hint)")
+            return
+        }
+        printEvent(event)
+    }
+
+    /// What a person can do about `error`, when `fdl` knows.
+    static func hint(for error: DownloadError) -> String? {
+        switch error.code {
+        case .hostKeyUnknown: "to trust this host on first use and record its key, pass --accept-new-host-keys"
+        case .redirectRefused: "to follow redirects from https to http, pass --insecure-allow-http-downgrade"
+        case .validationFailed: "the file was discarded; check the --sha256 value or the source"
+        default: nil
+        }
+    }
+
+    private func printEvent(_ event: DownloadEvent) {
         switch mode {
         case .json:
             if let line = JSONEventLine(event) { emit(line) }
