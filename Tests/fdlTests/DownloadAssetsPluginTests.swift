@@ -24,12 +24,7 @@ struct DownloadAssetsPluginTests {
         process.standardOutput = pipe
         process.standardError = pipe
         process.standardInput = FileHandle.nullDevice
-        let (exits, exited) = AsyncStream.makeStream(of: Int32.self)
-        process.terminationHandler = { ended in
-            exited.yield(ended.terminationStatus)
-            exited.finish()
-        }
-        try process.run()
+        let exits = try process.start()
         let reader = pipe.fileHandleForReading
         let output = await withCheckedContinuation { (done: CheckedContinuation<Data, Never>) in
             Thread { done.resume(returning: (try? reader.readToEnd()) ?? Data()) }.start()

@@ -48,7 +48,7 @@ import Testing
         try await withServer { server, out in
             let path = try server.serve("c.bin", sampleBytes(20_000, seed: 33))
             let other = out.file("other_host_key").path
-            try SSHDaemon.keygen(other)
+            try await SSHDaemon.keygen(other)
             let wrong = out.file("wrong_known_hosts").path
             try server.knownHostsLine(publicKey: other + ".pub").write(toFile: wrong, atomically: true, encoding: .utf8)
             let result = try await FDLProcess.run(["get", server.url(path), "-o", out.path, "--identity", server.clientKey,

@@ -58,12 +58,7 @@ final class FDLProcess: Sendable {
             reader = pipe.fileHandleForReading
             keepOpen = pipe.fileHandleForWriting
         }
-        let (exits, exited) = AsyncStream.makeStream(of: Int32.self)
-        process.terminationHandler = { ended in
-            exited.yield(ended.terminationStatus)
-            exited.finish()
-        }
-        try process.run()
+        let exits = try process.start()
         try? keepOpen?.close()
         if terminal, let secondary = process.standardOutput as? FileHandle { try? secondary.close() }
         let output = self.output

@@ -62,7 +62,7 @@ final class NginxServer: @unchecked Sendable {
         process.arguments = ["-p", prefix, "-c", "\(prefix)/nginx.conf", "-e", "\(prefix)/logs/error.log"]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        _ = try process.start()
         do {
             try await LoopbackPort.waitUntilAccepting(port, server: "nginx")
         } catch {
@@ -88,12 +88,10 @@ final class NginxServer: @unchecked Sendable {
     }
 
     /// Stops nginx and removes its directory. SIGKILL, because a child of the test process
-    /// inherits its blocked signal mask (libdispatch blocks SIGTERM in its threads).
+    /// inherits its blocked signal mask (libdispatch blocks SIGTERM in its threads); no waiting,
+    /// Foundation reaps it.
     func stop() {
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         directory.remove()
     }
 }

@@ -25,8 +25,8 @@ final class SSHDaemon: @unchecked Sendable {
         user = String(cString: getpwuid(geteuid())!.pointee.pw_name)
         hostKey = directory.path + "/host_key"
         clientKey = directory.path + "/id_ed25519"
-        try Self.keygen(hostKey)
-        try Self.keygen(clientKey)
+        try await Self.keygen(hostKey)
+        try await Self.keygen(clientKey)
         try FileManager.default.copyItem(atPath: clientKey + ".pub", toPath: directory.path + "/authorized_keys")
         port = try LoopbackPort.free()
         knownHosts = directory.path + "/known_hosts"
@@ -52,7 +52,7 @@ final class SSHDaemon: @unchecked Sendable {
         process.arguments = ["-f", directory.path + "/sshd_config", "-D", "-e"]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle(forWritingAtPath: "/dev/null")
-        try process.run()
+        _ = try process.start()
         do {
             try await LoopbackPort.waitUntilAccepting(port, server: "sshd")
         } catch {
@@ -82,20 +82,17 @@ final class SSHDaemon: @unchecked Sendable {
         return path
     }
 
+    /// Kills sshd (SIGKILL: a child of the test process may have SIGTERM blocked) without waiting;
+    /// Foundation reaps it.
     func stop() {
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         directory.remove()
     }
 
-    static func keygen(_ file: String) throws {
+    static func keygen(_ file: String) async throws {
         let keygen = Process()
         keygen.executableURL = URL(fileURLWithPath: "/usr/bin/ssh-keygen")
         keygen.arguments = ["-q", "-t", "ed25519", "-N", "", "-f", file]
-        try keygen.run()
-        keygen.waitUntilExit()
-        guard keygen.terminationStatus == 0 else { throw TestFailure("ssh-keygen failed for \(file)") }
+        guard try await keygen.runToEnd() == 0 else { throw TestFailure("ssh-keygen failed for \(file)") }
     }
 }
