@@ -13,7 +13,6 @@ final class SSHDaemon: @unchecked Sendable {
     let knownHosts: String
     let hostKey: String
     let user: String
-    private let process: Process
 
     init() async throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/sbin/sshd") else {
@@ -47,12 +46,18 @@ final class SSHDaemon: @unchecked Sendable {
 
             """
         try config.write(toFile: directory.path + "/sshd_config", atomically: true, encoding: .utf8)
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/sbin/sshd")
-        process.arguments = ["-f", directory.path + "/sshd_config", "-D", "-e"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle(forWritingAtPath: "/dev/null")
-        _ = try process.start()
+        // sshd detaches (no -D): a listener that is a child of the test process keeps Foundation
+        // from reaping the test's other children here. It is stopped by the pid in its PidFile.
+        let starter = Process()
+        starter.executableURL = URL(fileURLWithPath: "/usr/sbin/sshd")
+        starter.arguments = ["-f", directory.path + "/sshd_config"]
+        starter.standardOutput = FileHandle.nullDevice
+        starter.standardError = FileHandle.nullDevice
+        let status = try await starter.runToEnd()
+        guard status == 0 else {
+            directory.remove()
+            throw TestFailure("sshd -f \(directory.path)/sshd_config exited with \(status) at start")
+        }
         do {
             try await LoopbackPort.waitUntilAccepting(port, server: "sshd")
         } catch {
@@ -82,10 +87,12 @@ final class SSHDaemon: @unchecked Sendable {
         return path
     }
 
-    /// Kills sshd (SIGKILL: a child of the test process may have SIGTERM blocked) without waiting;
-    /// Foundation reaps it.
+    /// Kills the sshd listener named in its PidFile, and removes the directory.
     func stop() {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        if let text = try? String(contentsOfFile: directory.path + "/sshd.pid", encoding: .utf8),
+           let pid = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)), pid > 1 {
+            kill(pid, SIGKILL)
+        }
         directory.remove()
     }
 
