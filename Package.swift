@@ -14,8 +14,10 @@ let package = Package(
         .library(name: "FileDownloadMock", targets: ["FileDownloadMock"]),
         .library(name: "FileDownloadConformance", targets: ["FileDownloadConformance"]),
         // MARK: products of the HTTP transport
+        .library(name: "FileDownloadHTTP", targets: ["FileDownloadHTTP"]),
         // MARK: products of the SFTP transport
         // MARK: products of the SQLite store
+        .library(name: "FileDownloadSQLite", targets: ["FileDownloadSQLite"]),
         // MARK: products of the command line
         .executable(name: "fdl", targets: ["fdl"]),
         .library(name: "FileDownloadCLI", targets: ["FileDownloadCLI"]),
@@ -62,10 +64,65 @@ let package = Package(
         ),
 
         // MARK: HTTP transport (CCurl, FileDownloadHTTP, FileDownloadHTTPTests)
+        .systemLibrary(
+            name: "CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
+        ),
+        .target(
+            name: "FileDownloadHTTP",
+            dependencies: ["FileDownload", "CCurl"],
+            swiftSettings: strictSwift
+        ),
+        .testTarget(
+            name: "FileDownloadHTTPTests",
+            dependencies: [
+                "FileDownload", "FileDownloadHTTP", "FileDownloadConformance", "FileDownloadMock",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            exclude: ["Servers"],
+            swiftSettings: strictSwift
+        ),
+        .executableTarget(
+            name: "bench-http",
+            dependencies: ["FileDownload", "FileDownloadHTTP"],
+            path: "Benchmarks/bench-http",
+            swiftSettings: strictSwift
+        ),
 
         // MARK: SFTP transport (CSSH2, FileDownloadSFTP, FileDownloadSFTPTests)
 
         // MARK: SQLite store (FileDownloadSQLite, FileDownloadSQLiteTests)
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
+        .target(
+            name: "FileDownloadSQLite",
+            dependencies: ["FileDownload", "CSQLite"],
+            swiftSettings: strictSwift
+        ),
+        .testTarget(
+            name: "FileDownloadSQLiteTests",
+            dependencies: [
+                "FileDownloadSQLite", "FileDownload", "FileDownloadMock", "CSQLite", "fdl-crash-helper",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: strictSwift
+        ),
+        .executableTarget(
+            name: "fdl-crash-helper",
+            dependencies: ["FileDownload", "FileDownloadHTTP", "FileDownloadSQLite"],
+            path: "Tests/Helpers/fdl-crash-helper",
+            swiftSettings: strictSwift
+        ),
+        .executableTarget(
+            name: "bench-store",
+            dependencies: ["FileDownloadSQLite", "FileDownload"],
+            path: "Benchmarks/bench-store",
+            swiftSettings: strictSwift
+        ),
 
         // MARK: command line (fdl, fdlTests)
         .target(

@@ -17,6 +17,7 @@ packages=(
   python3                # the fault-injecting HTTP test server
   util-linux             # script(1): pseudo-terminal for the CLI tests
   procps                 # ps, for the crash tests
+  time                   # /usr/bin/time -v: peak memory in the benchmarks
 )
 
 missing=()

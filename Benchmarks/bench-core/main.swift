@@ -22,6 +22,8 @@ let arguments = CommandLine.arguments.dropFirst().compactMap { Int($0) }
 let count = arguments.count > 0 ? arguments[0] : 10_000
 let concurrency = arguments.count > 1 ? arguments[1] : 64
 let size = arguments.count > 2 ? arguments[2] : 16 * 1024
+// FDL_BENCH_NO_FSYNC=1 measures the Downloader without the fsyncs that make completion crash-safe.
+let synchronize = ProcessInfo.processInfo.environment["FDL_BENCH_NO_FSYNC"] != "1"
 
 let root = FileManager.default.temporaryDirectory.appendingPathComponent("fdl-bench-core-\(getpid())")
 try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
@@ -61,7 +63,8 @@ var transports = TransportRegistry()
 transports.register(mock, for: "mock")
 let downloader = Downloader(
     configuration: DownloaderConfiguration(maxConcurrentDownloads: concurrency,
-                                           downloadsDirectory: root.appendingPathComponent("dl")),
+                                           downloadsDirectory: root.appendingPathComponent("dl"),
+                                           synchronizesFiles: synchronize),
     transports: transports
 )
 let events = downloader.events()
@@ -90,7 +93,7 @@ func ms(_ d: Duration) -> String { String(format: "%.0f ms", d.seconds * 1000) }
 func us(_ d: Duration, _ n: Int) -> String { String(format: "%.1f µs", d.seconds * 1e6 / Double(n)) }
 extension Duration { var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 } }
 
-print("downloads: \(count) of \(size) bytes, \(concurrency) at a time; completed \(completed), failed \(failed), events \(eventCount)")
+print("downloads: \(count) of \(size) bytes, \(concurrency) at a time, fsync \(synchronize ? "on" : "off"); completed \(completed), failed \(failed), events \(eventCount)")
 print("raw transport:  \(ms(rawTime)) wall, \(us(rawTime, count)) per file, peak RSS \(String(format: "%.1f", rawRSS)) MiB")
 print("downloader:     \(ms(wall)) wall (\(ms(queued)) to queue all), \(us(wall, count)) per download, peak RSS \(String(format: "%.1f", rss)) MiB")
 print(String(format: "overhead:       %.1f µs per download (downloader - raw), ratio %.2fx",

@@ -17,7 +17,8 @@ struct ConformanceAttempt {
     /// Creates the staging file `conformance-<name>` in `directory` holding `existing`, and a sink
     /// that continues after those bytes. The sink refuses a status outside 2xx as the downloader's
     /// default ``DownloaderDelegate/isValidStatus(_:id:)`` does (``DownloadError/forStatus(_:retryAfter:)``),
-    /// then calls `onHead`.
+    /// except for a head that reports the file ``ResumeDisposition/complete`` (an HTTP 416 whose
+    /// `Content-Range` proves it), which the downloader accepts too; then it calls `onHead`.
     static func prepare(
         _ name: String, in directory: URL, existing: Data,
         onHead: @escaping @Sendable (TransferHead) -> Void = { _ in }
@@ -25,7 +26,8 @@ struct ConformanceAttempt {
         let path = directory.appendingPathComponent("conformance-\(name)").path
         try existing.write(to: URL(fileURLWithPath: path))
         let sink = try TransferSink(path: path, requestedOffset: Int64(existing.count)) { head in
-            if let status = head.statusCode, let error = DownloadError.forStatus(status, retryAfter: head.retryAfter) {
+            if head.disposition != .complete, let status = head.statusCode,
+               let error = DownloadError.forStatus(status, retryAfter: head.retryAfter) {
                 throw error
             }
             onHead(head)

@@ -96,8 +96,7 @@ struct BadInputTests {
         try Data("x".utf8).write(to: notADirectory)
         try await h.downloader.start(id: "a", url: h.url("a"), destination: notADirectory.appendingPathComponent("sub/a.bin"))
         try await h.downloader.start(id: "b", url: h.url("b"))
-        let event = await h.recorder.first { if case .failed("a", _, _) = $0 { true } else { false } }
-        guard case .failed(_, let error, _) = event else { return }
+        let (error, _) = await h.recorder.failure(of: "a")
         #expect(error.code == .fileSystem, "\(error)")
         #expect(error.message.contains("plain-file"))
         await h.recorder.state("b", .completed)

@@ -125,8 +125,7 @@ struct DelegateTests {
         await h.recorder.state("a", .interrupted)
         h.clock.advance(by: .seconds(1))
         await h.downloader.refresh()
-        let event = await h.recorder.first { if case .failed("a", _, _) = $0 { true } else { false } }
-        guard case .failed(_, let error, let data) = event else { return }
+        let (error, data) = await h.recorder.failure(of: "a")
         #expect(error.code == .badStatus)
         #expect(error.statusCode == 206)
         #expect(data?.bytesOnDisk == 1500)
@@ -139,8 +138,7 @@ struct DelegateTests {
     func errorPage() async throws {
         let h = Harness()
         try await h.downloader.start(id: "a", url: h.url("missing"))
-        let event = await h.recorder.first { if case .failed("a", _, _) = $0 { true } else { false } }
-        guard case .failed(_, let error, _) = event else { return }
+        let (error, _) = await h.recorder.failure(of: "a")
         #expect(error.code == .notFound)
         #expect(!error.isRetryable)
         #expect(FileValidation.size(h.file("missing").path + ".part") ?? 0 == 0)
@@ -155,8 +153,7 @@ struct DelegateTests {
         h.serve("a", size: 1000)
         try Data("keep me".utf8).write(to: h.file("a"))
         try await h.downloader.start(id: "a", url: h.url("a"))
-        let event = await h.recorder.first { if case .failed("a", _, _) = $0 { true } else { false } }
-        guard case .failed(_, let error, _) = event else { return }
+        let (error, _) = await h.recorder.failure(of: "a")
         #expect(error.code == .validationFailed)
         #expect(h.contents(h.file("a")) == Data("keep me".utf8))
         #expect(!FileManager.default.fileExists(atPath: h.file("a").path + ".part"))
@@ -171,8 +168,7 @@ struct DelegateTests {
         try await h.downloader.start(id: "good", url: h.url("good"), options: DownloadOptions(expectedSize: 5000, sha256: content.sha256.uppercased()))
         try await h.downloader.start(id: "short", url: h.url("short"), options: DownloadOptions(expectedSize: 6000))
         await h.recorder.state("good", .completed)
-        let event = await h.recorder.first { if case .failed("short", _, _) = $0 { true } else { false } }
-        guard case .failed(_, let error, _) = event else { return }
+        let (error, _) = await h.recorder.failure(of: "short")
         #expect(error.code == .validationFailed)
         #expect(!FileManager.default.fileExists(atPath: h.file("short").path))
         await h.cleanUp()
@@ -193,8 +189,7 @@ struct DelegateTests {
         h2.mock.serve(h2.url("a"), MockResource(.seeded(seed: 3, size: 1000),
                                                 authentication: [.credential(.password(user: "u", password: "p"))]))
         try await h2.downloader.start(id: "a", url: h2.url("a"))
-        let event = await h2.recorder.first { if case .failed("a", _, _) = $0 { true } else { false } }
-        guard case .failed(_, let error, _) = event else { return }
+        let (error, _) = await h2.recorder.failure(of: "a")
         #expect(error.code == .authenticationFailed)
         #expect(h2.mock.requests(for: h2.url("a")).count == 1)
         await h.cleanUp()

@@ -7,12 +7,8 @@ import Testing
 struct QueueTests {
     @Test("200 downloads with a limit of 4: never more than 4 at once, started in FIFO order")
     func limitAndFIFO() async throws {
-        nonisolated(unsafe) var counter: CountingTransport!
-        let h = Harness(maxConcurrent: 4, wrap: { mock in
-            counter = CountingTransport(mock)
-            return counter
-        })
-        let counting = counter!
+        let (h, counter) = Harness.counting(maxConcurrent: 4)
+        let counting = counter
         let ids = (0..<200).map { String(format: "d%03d", $0) }
         for (i, id) in ids.enumerated() {
             // Two chunks, 1 ms apart on the manual clock: each batch of 4 parks together.
@@ -42,11 +38,7 @@ struct QueueTests {
 
     @Test("priority runs first, then FIFO")
     func priority() async throws {
-        nonisolated(unsafe) var counter: CountingTransport!
-        let h = Harness(maxConcurrent: 1, wrap: { mock in
-            counter = CountingTransport(mock)
-            return counter
-        })
+        let (h, counter) = Harness.counting(maxConcurrent: 1)
         h.serve("blocker", size: 1000, chunkSize: 100)
         h.mock.script(h.url("blocker"), attempts: [.stall(at: 100)])
         try await h.downloader.start(id: "blocker", url: h.url("blocker"))
@@ -63,11 +55,7 @@ struct QueueTests {
 
     @Test("a paused waiting download keeps its place; cancel of an unknown id touches nothing")
     func pausedKeepsPlace() async throws {
-        nonisolated(unsafe) var counter: CountingTransport!
-        let h = Harness(maxConcurrent: 1, wrap: { mock in
-            counter = CountingTransport(mock)
-            return counter
-        })
+        let (h, counter) = Harness.counting(maxConcurrent: 1)
         h.serve("blocker", size: 1000, chunkSize: 100)
         h.mock.script(h.url("blocker"), attempts: [.stall(at: 100)])
         try await h.downloader.start(id: "blocker", url: h.url("blocker"))

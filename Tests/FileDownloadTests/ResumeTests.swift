@@ -152,3 +152,20 @@ struct ResumeTests {
         await h.cleanUp()
     }
 }
+
+@Suite("Secrets never persist")
+struct SecretTests {
+    @Test("options without secrets drop sensitive headers and the proxy password, also when encoded")
+    func options() throws {
+        let options = TransferOptions(
+            headers: [HeaderField(name: "Cookie", value: "session=s3cret"), HeaderField(name: "Accept", value: "*/*")],
+            proxy: URL(string: "http://me:proxy-pass@127.0.0.1:3128")!
+        )
+        let text = String(decoding: try JSONEncoder().encode(options), as: UTF8.self)
+        #expect(!text.contains("s3cret"))
+        #expect(!text.contains("proxy-pass"))
+        #expect(text.contains("Accept"))
+        #expect(options.withoutSecrets.proxy?.password == nil)
+        #expect(options.withoutSecrets.headers == [HeaderField(name: "Accept", value: "*/*")])
+    }
+}

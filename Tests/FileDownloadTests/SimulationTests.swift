@@ -77,17 +77,8 @@ struct SimulationTests {
     static func run(seed: UInt64) async -> [String] {
         var rng = Rng(state: seed)
         let limit = 1 + rng.below(3)
-        nonisolated(unsafe) var counter: CountingTransport!
-        let h = Harness(
-            maxConcurrent: limit,
-            retry: RetryPolicy(maxRetries: 2, initialDelay: .milliseconds(10), multiplier: 2, jitter: 0.5),
-            progressInterval: .milliseconds(20),
-            wrap: { mock in
-                counter = CountingTransport(mock)
-                return counter
-            }
-        )
-        let counting = counter!
+        let (h, counter) = Harness.counting(maxConcurrent: limit, retry: RetryPolicy(maxRetries: 2, initialDelay: .milliseconds(10), multiplier: 2, jitter: 0.5), progressInterval: .milliseconds(20))
+        let counting = counter
         var problems: [String] = []
         var ids: [String] = []
         var log: [String] = []

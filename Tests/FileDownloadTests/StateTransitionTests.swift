@@ -148,8 +148,7 @@ struct StateTransitionTests {
         let content = h.serve("a", size: 10_000, chunkSize: 500)
         h.mock.script(h.url("a"), attempts: [.drop(at: 3000)])
         try await h.downloader.start(id: "a", url: h.url("a"))
-        let event = await h.recorder.first { if case .interrupted("a", _, _) = $0 { true } else { false } }
-        guard case .interrupted(_, let error, let retryIn) = event else { return }
+        let (error, retryIn) = await h.recorder.interruption(of: "a")
         #expect(error.code == .connectionLost)
         #expect(retryIn == .seconds(1))
         h.clock.advance(by: .seconds(1))
@@ -169,8 +168,7 @@ struct StateTransitionTests {
         await h.recorder.state("a", .interrupted)
         h.clock.advance(by: .seconds(1))
         await h.downloader.refresh()
-        let event = await h.recorder.first { if case .failed("a", _, _) = $0 { true } else { false } }
-        guard case .failed(_, let error, let data) = event else { return }
+        let (error, data) = await h.recorder.failure(of: "a")
         #expect(error.code == .connectionLost)
         #expect(data?.bytesOnDisk == 2000)
         #expect(FileValidation.size(h.file("a").path + ".part") == 2000)
@@ -195,8 +193,7 @@ struct StateTransitionTests {
         h.serve("a", size: 1000)
         try Data("old".utf8).write(to: h.file("a"))
         try await h.downloader.start(id: "a", url: h.url("a"), options: DownloadOptions(sha256: String(repeating: "0", count: 64)))
-        let event = await h.recorder.first { if case .failed("a", _, _) = $0 { true } else { false } }
-        guard case .failed(_, let error, let data) = event else { return }
+        let (error, data) = await h.recorder.failure(of: "a")
         #expect(error.code == .validationFailed)
         #expect(data == nil)
         #expect(h.contents(h.file("a")) == Data("old".utf8))
@@ -210,8 +207,7 @@ struct StateTransitionTests {
         h.serve("a", size: 10_000, chunkSize: 500)
         h.mock.script(h.url("a"), attempts: [.error(at: 1500, DownloadError(.diskFull, "full"))])
         try await h.downloader.start(id: "a", url: h.url("a"))
-        let event = await h.recorder.first { if case .interrupted("a", _, _) = $0 { true } else { false } }
-        guard case .interrupted(_, let error, let retryIn) = event else { return }
+        let (error, retryIn) = await h.recorder.interruption(of: "a")
         #expect(error.code == .diskFull)
         #expect(retryIn == nil)
         h.clock.advance(by: .seconds(3600))
@@ -233,8 +229,7 @@ struct StateTransitionTests {
         #expect(await h.downloader.state(of: "a") == .downloading)
         h.clock.advance(by: .milliseconds(1))
         await h.downloader.refresh()
-        let event = await h.recorder.first { if case .interrupted("a", _, _) = $0 { true } else { false } }
-        guard case .interrupted(_, let error, _) = event else { return }
+        let (error, _) = await h.recorder.interruption(of: "a")
         #expect(error.code == .timedOut)
         await h.cleanUp()
     }
@@ -248,8 +243,7 @@ struct StateTransitionTests {
         #expect(await h.downloader.state(of: "a") == .downloading)
         h.clock.advance(by: .milliseconds(1))
         await h.downloader.refresh()
-        let event = await h.recorder.first { if case .failed("a", _, _) = $0 { true } else { false } }
-        guard case .failed(_, let error, let data) = event else { return }
+        let (error, data) = await h.recorder.failure(of: "a")
         #expect(error.code == .resourceTimedOut)
         #expect(data?.bytesOnDisk == 1000)
         await h.cleanUp()

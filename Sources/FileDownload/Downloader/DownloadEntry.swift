@@ -69,6 +69,7 @@ struct DownloadEntry {
 
     func info() -> DownloadInfo {
         DownloadInfo(id: id, url: url.removingCredentials, destination: destination, state: state,
-                     progress: progress(), lastError: lastError?.description, attempts: attempts)
+                     progress: progress(), lastError: lastError?.description, lastErrorCode: lastError?.code,
+                     attempts: attempts)
     }
 }

@@ -10,16 +10,19 @@ public struct DownloadInfo: Sendable, Hashable {
     public var progress: DownloadProgress
     /// The last error, for interrupted and failed downloads.
     public var lastError: String?
+    /// The code of the last error.
+    public var lastErrorCode: DownloadError.Code?
     public var attempts: Int
 
     public init(id: String, url: URL, destination: URL, state: DownloadState, progress: DownloadProgress,
-                lastError: String?, attempts: Int) {
+                lastError: String?, lastErrorCode: DownloadError.Code? = nil, attempts: Int) {
         self.id = id
         self.url = url
         self.destination = destination
         self.state = state
         self.progress = progress
         self.lastError = lastError
+        self.lastErrorCode = lastErrorCode
         self.attempts = attempts
     }
 }

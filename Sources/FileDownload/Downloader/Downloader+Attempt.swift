@@ -13,6 +13,7 @@ extension Downloader {
         let restartFromZero: Bool
         let attempt: Int
         let capabilities: TransportCapabilities
+        let synchronize: Bool
     }
 
     /// How an attempt task ended.
@@ -56,14 +57,15 @@ extension Downloader {
         let context = AttemptContext(
             id: id, url: e.url, partPath: e.partPath, destination: e.destination, options: e.options,
             bytesOnDisk: e.bytesOnDisk, validator: e.validator, restartFromZero: e.restartFromZero,
-            attempt: e.attempts, capabilities: transport.capabilities
+            attempt: e.attempts, capabilities: transport.capabilities,
+            synchronize: configuration.synchronizesFiles
         )
         e.restartFromZero = false
         entries[id] = e
         running.insert(id)
-        journal.post(.save(e.record(), flush: nil, events: [
+        persist(e, flush: nil, events: [
             .stateChanged(id: id, state: .downloading), .activityCountChanged(running.count),
-        ]))
+        ])
         let delegate = self.delegate
         let task = Task.detached { [weak self] in
             let outcome = await Downloader.runAttempt(context, handle: handle, transport: transport, delegate: delegate)
@@ -82,7 +84,8 @@ extension Downloader {
         do {
             var options = ctx.options.transfer
             if let delegate { options = await delegate.customizeTransfer(options, id: ctx.id, url: ctx.url) }
-            try FileValidation.createDirectory(path: (ctx.partPath as NSString).deletingLastPathComponent)
+            let directory = (ctx.partPath as NSString).deletingLastPathComponent
+            if !FileValidation.isDirectory(path: directory) { try FileValidation.createDirectory(path: directory) }
             let onDisk = FileValidation.size(ofFileAt: ctx.partPath) ?? 0
             var offset = ctx.restartFromZero ? 0 : min(onDisk, ctx.bytesOnDisk)
             if !ctx.capabilities.contains(.resume) { offset = 0 }
@@ -123,8 +126,8 @@ extension Downloader {
                 return .invalid(error)
             }
             if handle.stopReason.withLock({ $0 }) != nil { return .stopped }
-            try FileValidation.synchronize(path: ctx.partPath)
-            try FileValidation.moveAtomically(from: ctx.partPath, to: ctx.destination.path)
+            if ctx.synchronize { try FileValidation.synchronize(path: ctx.partPath) }
+            try FileValidation.moveAtomically(from: ctx.partPath, to: ctx.destination.path, synchronize: ctx.synchronize)
             return .completed(ctx.destination)
         } catch {
             if handle.stopReason.withLock({ $0 }) != nil { return .stopped }
@@ -226,8 +229,8 @@ extension Downloader {
                     now: now, events: &events)
         }
         entries[id] = e
-        journal.post(.save(e.record(), flush: flush, events: events + [.activityCountChanged(running.count)]))
-        updateProgressObjects()
+        persist(e, flush: flush, events: events + [.activityCountChanged(running.count)])
+        updateProgress(of: id)
         schedule()
     }
 
@@ -265,8 +268,8 @@ extension Downloader {
         e.state = .failed
         e.lastError = error
         entries[id] = e
-        journal.post(.save(e.record(), flush: nil, events: [
+        persist(e, flush: nil, events: [
             .stateChanged(id: id, state: .failed), .failed(id: id, error: error, resumeData: nil),
-        ]))
+        ])
     }
 }

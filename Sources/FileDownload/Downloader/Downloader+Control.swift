@@ -32,9 +32,8 @@ extension Downloader {
         }
         try checkNew(id: id)  // the delegate call let other calls in
         let partPath = chosen.standardizedFileURL.path + configuration.stagingSuffix
-        if let other = entries.values.first(where: { $0.partPath == partPath && !$0.state.isTerminal }) {
-            throw DownloadError(.invalidDestination,
-                                "the download '\(other.id)' already writes to \(chosen.path)")
+        if let other = writer(of: partPath) {
+            throw DownloadError(.invalidDestination, "the download '\(other)' already writes to \(chosen.path)")
         }
         let entry = DownloadEntry(
             id: id, url: url, destination: chosen.standardizedFileURL, partPath: partPath,
@@ -42,7 +41,8 @@ extension Downloader {
             state: .notStarted, queueOrder: takeQueueOrder(), nativeProgress: makeNativeProgress(id: id)
         )
         entries[id] = entry
-        journal.post(.save(entry.record(), flush: nil, events: [.stateChanged(id: id, state: .notStarted)]))
+        partWriters[partPath] = id
+        persist(entry, flush: nil, events: [.stateChanged(id: id, state: .notStarted)])
         return entry.destination
     }
 
@@ -89,8 +89,8 @@ extension Downloader {
         try checkAccepting()
         try checkNew(id: id)
         _ = try transports.transport(for: resumeData.url)
-        if let other = entries.values.first(where: { $0.partPath == resumeData.partPath && !$0.state.isTerminal }) {
-            throw DownloadError(.invalidDestination, "the download '\(other.id)' already writes to \(resumeData.partPath)")
+        if let other = writer(of: resumeData.partPath) {
+            throw DownloadError(.invalidDestination, "the download '\(other)' already writes to \(resumeData.partPath)")
         }
         var entry = DownloadEntry(
             id: id, url: resumeData.url, destination: resumeData.destination, partPath: resumeData.partPath,
@@ -102,6 +102,7 @@ extension Downloader {
         entry.validator = entry.bytesOnDisk > 0 ? resumeData.validator : nil
         entry.expectedLength = resumeData.expectedLength
         entries[id] = entry
+        partWriters[resumeData.partPath] = id
         enqueue(id, events: [])
         schedule()
     }
@@ -134,7 +135,7 @@ extension Downloader {
             e.state = .paused
             entries[id] = e
             let data = e.resumeData()
-            journal.post(.save(e.record(), flush: nil, events: [.stateChanged(id: id, state: .paused), .paused(id: id, resumeData: data)]))
+            persist(e, flush: nil, events: [.stateChanged(id: id, state: .paused), .paused(id: id, resumeData: data)])
             return data
         case .paused:
             return e.resumeData()
@@ -194,8 +195,8 @@ extension Downloader {
             e.validator = nil
             e.state = .cancelled
             entries[id] = e
-            journal.post(.save(e.record(), flush: nil, events: [.stateChanged(id: id, state: .cancelled), .cancelled(id: id)]))
-            updateProgressObjects()
+            persist(e, flush: nil, events: [.stateChanged(id: id, state: .cancelled), .cancelled(id: id)])
+            updateProgress(of: id)
         case .completed, .cancelled:
             throw DownloadError(.invalidState, "the download '\(id)' is already \(e.state)")
         }
@@ -215,7 +216,7 @@ extension Downloader {
         if e.state != .completed { FileValidation.remove(path: e.partPath) }
         entries[id] = nil
         journal.post(.remove(id: id, events: []))
-        updateProgressObjects()
+        refreshRootProgress(force: true)
     }
 
     // MARK: helpers
@@ -225,6 +226,21 @@ extension Downloader {
             throw DownloadError(.unknownIdentifier, "no download has the id '\(id)'")
         }
         return e
+    }
+
+    /// The unfinished download that writes to `partPath`, if any.
+    func writer(of partPath: String) -> String? {
+        guard let id = partWriters[partPath], let e = entries[id], !e.state.isTerminal else { return nil }
+        return id
+    }
+
+    /// Stores the entry (with a store) and publishes `events` after it, in order.
+    func persist(_ e: DownloadEntry, flush: TransferSink?, events: [DownloadEvent]) {
+        if store != nil {
+            journal.post(.save(e.record(), flush: flush, events: events))
+        } else if !events.isEmpty {
+            journal.post(.publish(events))
+        }
     }
 
     func checkNew(id: String) throws {
@@ -250,7 +266,7 @@ extension Downloader {
         e.state = .waiting
         entries[id] = e
         queue.push(id: id, priority: e.options.priority, order: e.queueOrder)
-        journal.post(.save(e.record(), flush: nil, events: events + [.stateChanged(id: id, state: .waiting)]))
+        persist(e, flush: nil, events: events + [.stateChanged(id: id, state: .waiting)])
     }
 
     /// Starts waiting downloads while slots are free.

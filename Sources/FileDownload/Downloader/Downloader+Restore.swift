@@ -84,14 +84,16 @@ extension Downloader {
                 }
             }
             entries[record.id] = e
+            partWriters[record.partPath] = record.id
             report.restored.append(record.id)
             if changed {
-                journal.post(.save(e.record(), flush: nil, events: [.stateChanged(id: e.id, state: e.state)]))
+                persist(e, flush: nil, events: [.stateChanged(id: e.id, state: e.state)])
             }
         }
         report.removedOrphans = removeOrphanStagingFiles()
         for id in toQueue { enqueue(id, events: []) }
-        updateProgressObjects()
+        for id in report.restored { updateProgress(of: id) }
+        refreshRootProgress(force: true)
         schedule()
         return report
     }

@@ -77,7 +77,8 @@ extension Downloader {
             events.append(.totalProgress(total))
         }
         if !events.isEmpty { journal.post(.publish(events)) }
-        updateProgressObjects()
+        for id in running { updateProgress(of: id) }
+        refreshRootProgress(force: true)
         schedule()
     }
 
@@ -134,14 +135,26 @@ extension Downloader {
         return total
     }
 
-    /// Brings the `Foundation.Progress` objects up to date (only ever from here: concurrent
-    /// updates of `completedUnitCount` lose increments on Linux).
-    func updateProgressObjects() {
+    /// Brings the `Foundation.Progress` of `id` up to date, and the root's when it is due. Only
+    /// ever from the actor: concurrent updates of `completedUnitCount` lose increments on Linux.
+    func updateProgress(of id: String) {
+        if let e = entries[id] {
+            let p = e.progress()
+            Self.set(e.nativeProgress, total: p.expectedBytes ?? -1, completed: p.receivedBytes)
+        }
+        refreshRootProgress(force: running.isEmpty)
+    }
+
+    /// Recomputes the root progress (a pass over every download) at most once per progress
+    /// interval, or now when `force`.
+    func refreshRootProgress(force: Bool) {
+        let now = clock.now()
+        if !force, let last = lastRootUpdate, now - last < configuration.progressInterval { return }
+        lastRootUpdate = now
         var total: Int64 = 0
         var done: Int64 = 0
         for e in entries.values where e.state != .cancelled {
             let p = e.progress()
-            Self.set(e.nativeProgress, total: p.expectedBytes ?? -1, completed: p.receivedBytes)
             if let expected = p.expectedBytes {
                 total += expected
                 done += min(p.receivedBytes, expected)

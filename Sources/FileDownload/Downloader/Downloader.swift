@@ -55,6 +55,9 @@ public actor Downloader {
     var lastTotalAt: Duration?
     var totalSpeed = SpeedEstimator()
     var isShutDown = false
+    /// Which download writes to which staging file (checked lazily against the state).
+    var partWriters: [String: String] = [:]
+    var lastRootUpdate: Duration?
 
     /// The progress of all downloads together, by bytes: `totalUnitCount` is the sum of the known
     /// sizes, `completedUnitCount` the bytes received of those. Its cancellation handler cancels

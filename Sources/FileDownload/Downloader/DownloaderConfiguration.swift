@@ -20,6 +20,10 @@ public struct DownloaderConfiguration: Sendable {
     public var defaultTransferOptions: TransferOptions
     /// Whether ``Downloader/restore()`` resumes downloads that were running when the process died.
     public var resumeInterruptedOnRestore: Bool
+    /// Whether a finished file is flushed to disk (`fsync`) before it is renamed onto its
+    /// destination, and the directory after, so that a crash never leaves a destination with
+    /// missing bytes. Default `true`; turn it off only for data you can fetch again.
+    public var synchronizesFiles: Bool
     /// Seed for the retry jitter; `nil` draws from the system. Set it for reproducible tests.
     public var jitterSeed: UInt64?
     public var logger: Logger
@@ -33,6 +37,7 @@ public struct DownloaderConfiguration: Sendable {
         stagingSuffix: String = ".part",
         defaultTransferOptions: TransferOptions = TransferOptions(),
         resumeInterruptedOnRestore: Bool = true,
+        synchronizesFiles: Bool = true,
         jitterSeed: UInt64? = nil,
         logger: Logger = Logger(label: "FileDownload")
     ) {
@@ -44,6 +49,7 @@ public struct DownloaderConfiguration: Sendable {
         self.stagingSuffix = stagingSuffix
         self.defaultTransferOptions = defaultTransferOptions
         self.resumeInterruptedOnRestore = resumeInterruptedOnRestore
+        self.synchronizesFiles = synchronizesFiles
         self.jitterSeed = jitterSeed
         self.logger = logger
     }

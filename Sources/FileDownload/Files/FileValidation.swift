@@ -43,10 +43,11 @@ enum FileValidation {
     }
 
     /// Moves `from` to `to` atomically (same file system), replacing `to`, and flushes the directory.
-    static func moveAtomically(from: String, to: String) throws {
+    static func moveAtomically(from: String, to: String, synchronize: Bool = true) throws {
         if rename(from, to) != 0 {
             throw DownloadError.fileSystem(errno: errno, "cannot move \(from) to \(to)")
         }
+        guard synchronize else { return }
         let dir = (to as NSString).deletingLastPathComponent
         let dfd = open(dir.isEmpty ? "." : dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if dfd >= 0 {
@@ -58,6 +59,12 @@ enum FileValidation {
     /// Removes the file at `path` if it exists.
     static func remove(path: String) {
         unlink(path)
+    }
+
+    /// Whether `path` is a directory (one `stat`).
+    static func isDirectory(path: String) -> Bool {
+        var st = stat()
+        return stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR
     }
 
     /// Creates the directory at `path` and its parents.

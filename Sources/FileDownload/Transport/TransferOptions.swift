@@ -45,10 +45,12 @@ public struct TransferOptions: Sendable, Hashable, Codable {
         self.extra = extra
     }
 
-    /// A copy without the header fields marked sensitive: what may be persisted.
+    /// A copy without the header fields marked sensitive and without a password in the proxy
+    /// URL: what may be persisted.
     public var withoutSecrets: TransferOptions {
         var copy = self
         copy.headers.removeAll { $0.isSensitive }
+        copy.proxy = proxy?.removingCredentials
         return copy
     }
 
@@ -56,7 +58,7 @@ public struct TransferOptions: Sendable, Hashable, Codable {
         case headers, userAgent, requestTimeout, resourceTimeout, connectTimeout, maxBytesPerSecond, proxy, extra
     }
 
-    /// Encodes everything except sensitive header fields.
+    /// Encodes everything except sensitive header fields and a proxy password.
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(headers.filter { !$0.isSensitive }, forKey: .headers)
@@ -65,7 +67,7 @@ public struct TransferOptions: Sendable, Hashable, Codable {
         try c.encode(resourceTimeout, forKey: .resourceTimeout)
         try c.encode(connectTimeout, forKey: .connectTimeout)
         try c.encodeIfPresent(maxBytesPerSecond, forKey: .maxBytesPerSecond)
-        try c.encodeIfPresent(proxy, forKey: .proxy)
+        try c.encodeIfPresent(proxy?.removingCredentials, forKey: .proxy)
         try c.encode(extra, forKey: .extra)
     }
 

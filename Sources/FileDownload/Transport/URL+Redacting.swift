@@ -10,7 +10,8 @@ extension URL {
         return components.string ?? absoluteString
     }
 
-    /// The URL without user and password: what the downloader persists.
+    /// The URL without its password (the user name stays: SFTP needs it): what the downloader
+    /// persists and logs.
     public var removingCredentials: URL {
         guard user != nil || password != nil,
               var components = URLComponents(url: self, resolvingAgainstBaseURL: false) else { return self }

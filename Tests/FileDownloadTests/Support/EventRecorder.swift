@@ -60,6 +60,21 @@ final class EventRecorder: Sendable {
         }
     }
 
+    /// The error of the first `failed` event of `id` at index `from` or later (awaited), and its
+    /// resume data.
+    func failure(of id: String, from: Int = 0) async -> (error: DownloadError, resumeData: ResumeData?) {
+        let event = await first(from: from) { if case .failed(id, _, _) = $0 { true } else { false } }
+        guard case .failed(_, let error, let data) = event else { fatalError("unreachable") }
+        return (error, data)
+    }
+
+    /// The error and retry delay of the first `interrupted` event of `id` at index `from` or later.
+    func interruption(of id: String, from: Int = 0) async -> (error: DownloadError, retryIn: Duration?) {
+        let event = await first(from: from) { if case .interrupted(id, _, _) = $0 { true } else { false } }
+        guard case .interrupted(_, let error, let retryIn) = event else { fatalError("unreachable") }
+        return (error, retryIn)
+    }
+
     /// Events about `id`, in order.
     func events(of id: String) -> [DownloadEvent] { events.filter { $0.id == id } }
 

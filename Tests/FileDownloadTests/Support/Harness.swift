@@ -39,6 +39,22 @@ struct Harness: Sendable {
         recorder = EventRecorder(downloader)
     }
 
+    /// A harness whose mock is wrapped in a ``CountingTransport``.
+    static func counting(maxConcurrent: Int, retry: RetryPolicy? = nil,
+                         progressInterval: Duration = .seconds(3600)) -> (Harness, CountingTransport) {
+        nonisolated(unsafe) var counter: CountingTransport!
+        let h = Harness(
+            maxConcurrent: maxConcurrent,
+            retry: retry ?? RetryPolicy(maxRetries: 3, initialDelay: .seconds(1), multiplier: 2, jitter: 0),
+            progressInterval: progressInterval,
+            wrap: { mock in
+                counter = CountingTransport(mock)
+                return counter
+            }
+        )
+        return (h, counter)
+    }
+
     func url(_ name: String) -> URL { URL(string: "mock://files/\(name)")! }
 
     func file(_ name: String) -> URL { directory.appendingPathComponent(name) }

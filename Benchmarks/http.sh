@@ -1,0 +1,163 @@
+#!/usr/bin/env bash
+# HTTP benchmark: swift-file-download (Downloader + HTTPTransport, via bench-http) side by side
+# with curl and aria2c in one run, against nginx on 127.0.0.1. Prints a Markdown table.
+#
+#   swift build -c release --product bench-http && Benchmarks/http.sh
+#
+# Needs: nginx, curl, aria2c, python3 (to write the files), /usr/bin/time (package `time`).
+# Everything lives in a temporary directory that is removed at the end; nginx is stopped.
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+BENCH=${BENCH:-$ROOT/.build/release/bench-http}
+SMALL_COUNT=${SMALL_COUNT:-2000}
+SLOW_COUNT=${SLOW_COUNT:-1000}
+[ -x "$BENCH" ] || { echo "build first: swift build -c release --product bench-http" >&2; exit 1; }
+ulimit -n 65536 2>/dev/null || ulimit -n 8192
+
+WORK=$(mktemp -d /tmp/fdl-bench-http.XXXXXX)
+NGINX_PID=
+cleanup() {
+    [ -n "$NGINX_PID" ] && kill "$NGINX_PID" 2>/dev/null && wait "$NGINX_PID" 2>/dev/null
+    rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+PORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+mkdir -p "$WORK/www/small" "$WORK/nginx" "$WORK/out"
+python3 - "$WORK/www" "$SMALL_COUNT" <<'EOF'
+import os, sys
+root, count = sys.argv[1], int(sys.argv[2])
+with open(os.path.join(root, "big.bin"), "wb") as f:
+    for _ in range(1024):
+        f.write(os.urandom(1 << 20))
+for i in range(count):
+    with open(os.path.join(root, "small", "f%d" % i), "wb") as f:
+        f.write(os.urandom(65536))
+EOF
+
+cat > "$WORK/nginx/nginx.conf" <<EOF
+$( [ "$(id -u)" = 0 ] && echo "user root;" )
+daemon off;
+worker_processes 1;
+pid $WORK/nginx/nginx.pid;
+error_log $WORK/nginx/error.log warn;
+events { worker_connections 8192; }
+http {
+    access_log off;
+    client_body_temp_path $WORK/nginx/client;
+    proxy_temp_path $WORK/nginx/proxy;
+    fastcgi_temp_path $WORK/nginx/fastcgi;
+    uwsgi_temp_path $WORK/nginx/uwsgi;
+    scgi_temp_path $WORK/nginx/scgi;
+    default_type application/octet-stream;
+    sendfile on;
+    keepalive_requests 100000;
+    server {
+        listen 127.0.0.1:$PORT;
+        root $WORK/www;
+        location /slow/ { alias $WORK/www/small/; limit_rate 8k; }
+    }
+}
+EOF
+nginx -c "$WORK/nginx/nginx.conf" -p "$WORK/nginx" -e "$WORK/nginx/error.log" &
+NGINX_PID=$!
+for _ in $(seq 1 500); do
+    (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null && break
+    sleep 0.02
+done
+(exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null || { echo "nginx did not start: $(cat "$WORK/nginx/error.log")" >&2; exit 1; }
+
+BASE="http://127.0.0.1:$PORT"
+for i in $(seq 0 $((SMALL_COUNT - 1))); do echo "$BASE/small/f$i"; done > "$WORK/small.list"
+for i in $(seq 0 $((SLOW_COUNT - 1))); do echo "$BASE/slow/f$i"; done > "$WORK/slow.list"
+
+# measure NAME COMMAND...: runs COMMAND in a fresh output directory under /usr/bin/time and
+# appends "NAME wall_seconds peak_rss_kib" to the results file.
+ROUNDS=${ROUNDS:-3}
+measure() {
+    local name=$1; shift
+    rm -rf "$WORK/out"; mkdir -p "$WORK/out"
+    sync
+    /usr/bin/time -f "%e %M" -o "$WORK/time" "$@" > "$WORK/cmd.log" 2>&1 \
+        || { echo "$name failed:" >&2; tail -5 "$WORK/cmd.log" >&2; exit 1; }
+    echo "$name $(cat "$WORK/time")" >> "$WORK/results"
+}
+check_big() {
+    cmp -s "$WORK/www/big.bin" "$WORK/out/big.bin" || { echo "$1: the downloaded 1 GiB file differs" >&2; exit 1; }
+}
+check_count() {
+    local n; n=$(find "$WORK/out" -type f | wc -l)
+    [ "$n" = "$2" ] || { echo "$1: $n files instead of $2" >&2; exit 1; }
+}
+: > "$WORK/results"
+
+# 1) one 1 GiB file; every tool once per round, alternating, so drifts hit all alike
+for _ in $(seq 1 "$ROUNDS"); do
+    measure cp_big cp "$WORK/www/big.bin" "$WORK/out/big.bin"
+    measure fdl_big "$BENCH" one "$BASE/big.bin" "$WORK/out/big.bin"; check_big fdl
+    measure fdl_nosync_big env FDL_NO_SYNC=1 "$BENCH" one "$BASE/big.bin" "$WORK/out/big.bin"; check_big fdl-nosync
+    measure fdl_raw_big env FDL_RAW=1 "$BENCH" one "$BASE/big.bin" "$WORK/out/big.bin"; check_big fdl-raw
+    measure curl_big curl -s -o "$WORK/out/big.bin" "$BASE/big.bin"; check_big curl
+    measure aria_big aria2c -q -x1 -s1 --file-allocation=none --allow-overwrite=true -d "$WORK/out" -o big.bin "$BASE/big.bin"
+    check_big aria2c
+done
+
+# 2) SMALL_COUNT files of 64 KiB, 16 at a time
+for _ in $(seq 1 "$ROUNDS"); do
+    measure cp_small cp -r "$WORK/www/small" "$WORK/out/small"
+    measure fdl_small "$BENCH" many "$WORK/small.list" "$WORK/out" 16; check_count fdl "$SMALL_COUNT"
+    measure fdl_nosync_small env FDL_NO_SYNC=1 "$BENCH" many "$WORK/small.list" "$WORK/out" 16; check_count fdl-nosync "$SMALL_COUNT"
+    measure fdl_raw_small env FDL_RAW=1 "$BENCH" many "$WORK/small.list" "$WORK/out" 16; check_count fdl-raw "$SMALL_COUNT"
+    measure aria_small aria2c -q -j16 --file-allocation=none -d "$WORK/out" -i "$WORK/small.list"; check_count aria2c "$SMALL_COUNT"
+    measure curl_small sh -c "xargs -P16 -n $((SMALL_COUNT / 16)) curl -s --output-dir '$WORK/out' --remote-name-all < '$WORK/small.list'"
+    check_count curl "$SMALL_COUNT"
+done
+
+# 3) SLOW_COUNT concurrent slow (8 KiB/s) downloads of 64 KiB: peak memory, and one alone for the
+#    process's baseline
+head -1 "$WORK/slow.list" > "$WORK/slow1.list"
+measure fdl_slow1 "$BENCH" slow "$WORK/slow1.list" "$WORK/out"
+measure fdl_slow "$BENCH" slow "$WORK/slow.list" "$WORK/out"; check_count fdl "$SLOW_COUNT"
+measure fdl_raw_slow env FDL_RAW=1 "$BENCH" slow "$WORK/slow.list" "$WORK/out"; check_count fdl-raw "$SLOW_COUNT"
+measure aria_slow1 aria2c -q --file-allocation=none -d "$WORK/out" -i "$WORK/slow1.list"
+measure aria_slow aria2c -q -j"$SLOW_COUNT" --file-allocation=none -d "$WORK/out" -i "$WORK/slow.list"
+check_count aria2c "$SLOW_COUNT"
+
+# 4) cancellation latency: from Task.cancel() to the return of transfer, on a slow download
+"$BENCH" cancel "$BASE/slow/f0" 100 > "$WORK/cancel.txt"
+
+python3 - "$WORK/results" "$SMALL_COUNT" "$SLOW_COUNT" <<'EOF2'
+import statistics, sys
+rows = [line.split() for line in open(sys.argv[1])]
+small, slow = int(sys.argv[2]), int(sys.argv[3])
+wall = lambda n: statistics.median(float(r[1]) for r in rows if r[0] == n)
+rss = lambda n: max(int(r[2]) for r in rows if r[0] == n)
+names = ["fdl", "fdl_nosync", "fdl_raw", "curl", "aria", "cp"]
+mbs = {n: (1 << 30) / wall(n + "_big") / 1e6 for n in names}
+fps = {n: small / wall(n + "_small") for n in names}
+print("| 1 GiB file (median of rounds) | MB/s | ÷ curl -o | ÷ aria2c -x1 | ÷ cp |")
+print("|---|---|---|---|---|")
+for n, label in [("fdl", "swift-file-download (Downloader: fsync + rename)"),
+                 ("fdl_nosync", "swift-file-download (Downloader, synchronizesFiles: false)"), ("fdl_raw", "HTTPTransport alone (bench-http, FDL_RAW=1)"),
+                 ("curl", "curl -o"), ("aria", "aria2c -x1"), ("cp", "cp")]:
+    print(f"| {label} | {mbs[n]:.0f} | {mbs[n] / mbs['curl']:.2f} | {mbs[n] / mbs['aria']:.2f} | {mbs[n] / mbs['cp']:.2f} |")
+print()
+print(f"| {small} × 64 KiB, 16 at a time (median) | files/s | ÷ xargs -P16 curl | ÷ aria2c -j16 | ÷ cp -r |")
+print("|---|---|---|---|---|")
+for n, label in [("fdl", "swift-file-download (Downloader)"),
+                 ("fdl_nosync", "swift-file-download (Downloader, synchronizesFiles: false)"), ("fdl_raw", "HTTPTransport alone"),
+                 ("curl", "xargs -P16 curl (batched)"), ("aria", "aria2c -j16"), ("cp", "cp -r")]:
+    print(f"| {label} | {fps[n]:.0f} | {fps[n] / fps['curl']:.2f} | {fps[n] / fps['aria']:.2f} | {fps[n] / fps['cp']:.2f} |")
+print()
+print(f"| {slow} concurrent slow downloads | peak RSS MiB | KiB per download (peak / {slow}) | KiB per download above one alone |")
+print("|---|---|---|---|")
+for n, one, label in [("fdl_slow", "fdl_slow1", "swift-file-download (Downloader)"), ("fdl_raw_slow", "fdl_slow1", "HTTPTransport alone"),
+                      ("aria_slow", "aria_slow1", f"aria2c -j{slow}")]:
+    print(f"| {label} | {rss(n) / 1024:.0f} | {rss(n) / slow:.1f} | {(rss(n) - rss(one)) / (slow - 1):.1f} |")
+print()
+print(f"Peak RSS on the 1 GiB file: swift-file-download {rss('fdl_big') / 1024:.0f} MiB, curl {rss('curl_big') / 1024:.0f} MiB, aria2c {rss('aria_big') / 1024:.0f} MiB.")
+print(f"One slow download alone: swift-file-download {rss('fdl_slow1') / 1024:.0f} MiB, aria2c {rss('aria_slow1') / 1024:.0f} MiB.")
+EOF2
+echo
+echo "Cancellation (HTTPTransport, slow download, from Task.cancel() to transfer's return): $(cat "$WORK/cancel.txt")"

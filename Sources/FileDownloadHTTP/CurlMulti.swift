@@ -1,0 +1,150 @@
+internal import CCurl
+import FileDownload
+import Foundation
+import Synchronization
+
+/// One libcurl multi handle driven by one dedicated I/O thread.
+///
+/// Other threads only queue commands (add a transfer, cancel one, stop) and wake the thread with
+/// `curl_multi_wakeup`; easy handles are added to and removed from the multi handle on the I/O
+/// thread only, and their callbacks run there. Finished transfers are removed from the multi
+/// handle *before* their task is resumed, so no callback runs after `transfer` returns.
+final class CurlMulti: @unchecked Sendable {
+    private enum Command {
+        case add(CurlTransfer)
+        case cancel(CurlTransfer)
+    }
+
+    private struct Queue {
+        var commands: [Command] = []
+        var stopping = false
+        var stopped = false
+        var stopWaiters: [CheckedContinuation<Void, Never>] = []
+    }
+
+    private static let globalInit: Bool = ccurl_global_init() == CURLE_OK
+
+    private let multi: UnsafeMutableRawPointer
+    private let queue = Mutex(Queue())
+    /// The running transfers by easy handle. I/O thread only.
+    private var active: [UnsafeMutableRawPointer: CurlTransfer] = [:]
+
+    init() throws {
+        guard Self.globalInit, let multi = curl_multi_init() else {
+            throw DownloadError(.transport, "libcurl could not be initialised")
+        }
+        self.multi = multi
+        let thread = Thread { [self] in run() }
+        thread.name = "FileDownloadHTTP I/O"
+        thread.start()
+    }
+
+    /// Runs `transfer` to its end. Task cancellation removes it from the multi handle on the I/O
+    /// thread within one wake-up and returns ``CurlTransfer/Outcome/cancelled``.
+    func perform(_ transfer: CurlTransfer) async -> CurlTransfer.Outcome {
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                transfer.install(continuation)
+                if !enqueue(.add(transfer)) { transfer.finish(.cancelled) }
+            }
+        } onCancel: {
+            transfer.cancelRequested.store(true, ordering: .releasing)
+            _ = enqueue(.cancel(transfer))
+        }
+    }
+
+    /// Queues a command and wakes the I/O thread; `false` when the thread is stopping. The wake-up
+    /// happens under the lock so it never reaches a multi handle that was already cleaned up.
+    private func enqueue(_ command: Command) -> Bool {
+        queue.withLock { q in
+            guard !q.stopping else { return false }
+            q.commands.append(command)
+            curl_multi_wakeup(multi)
+            return true
+        }
+    }
+
+    /// Asks the I/O thread to cancel every transfer and stop, without waiting.
+    func requestStop() {
+        queue.withLock { q in
+            guard !q.stopping else { return }
+            q.stopping = true
+            curl_multi_wakeup(multi)
+        }
+    }
+
+    /// Cancels every transfer, stops the I/O thread and releases the multi handle.
+    func shutdown() async {
+        await withCheckedContinuation { continuation in
+            let done = queue.withLock { q -> Bool in
+                if q.stopped { return true }
+                q.stopWaiters.append(continuation)
+                if !q.stopping {
+                    q.stopping = true
+                    curl_multi_wakeup(multi)
+                }
+                return false
+            }
+            if done { continuation.resume() }
+        }
+    }
+
+    // MARK: the I/O thread
+
+    private func run() {
+        var running: Int32 = 0
+        while true {
+            let (commands, stopping) = queue.withLock { q in
+                defer { q.commands.removeAll(keepingCapacity: true) }
+                return (q.commands, q.stopping)
+            }
+            for command in commands {
+                switch command {
+                case .add(let transfer):
+                    if transfer.cancelRequested.load(ordering: .acquiring) || stopping {
+                        transfer.finish(.cancelled)
+                    } else if curl_multi_add_handle(multi, transfer.easy) == CURLM_OK {
+                        active[transfer.easy] = transfer
+                    } else {
+                        transfer.finish(.completed(CURLE_FAILED_INIT))
+                    }
+                case .cancel(let transfer):
+                    if active.removeValue(forKey: transfer.easy) != nil {
+                        curl_multi_remove_handle(multi, transfer.easy)
+                        transfer.finish(.cancelled)
+                    }
+                }
+            }
+            if stopping {
+                stop()
+                return
+            }
+            curl_multi_perform(multi, &running)
+            var left: Int32 = 0
+            while let message = curl_multi_info_read(multi, &left) {
+                guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle else { continue }
+                let result = message.pointee.data.result
+                curl_multi_remove_handle(multi, easy)
+                active.removeValue(forKey: easy)?.finish(.completed(result))
+            }
+            curl_multi_poll(multi, nil, 0, 1000, nil)
+        }
+    }
+
+    private func stop() {
+        for (easy, transfer) in active {
+            curl_multi_remove_handle(multi, easy)
+            transfer.finish(.cancelled)
+        }
+        active.removeAll()
+        let waiters = queue.withLock { q in
+            q.stopped = true
+            // Transfers queued after the last look are refused, never left waiting.
+            for case .add(let transfer) in q.commands { transfer.finish(.cancelled) }
+            q.commands.removeAll()
+            return q.stopWaiters
+        }
+        curl_multi_cleanup(multi)
+        for waiter in waiters { waiter.resume() }
+    }
+}

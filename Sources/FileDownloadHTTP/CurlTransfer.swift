@@ -1,0 +1,214 @@
+internal import CCurl
+import FileDownload
+import Foundation
+import Synchronization
+
+/// One libcurl easy handle doing one HTTP exchange (one request, its redirects and libcurl's own
+/// auth round trips) for an attempt.
+///
+/// Built and configured on the caller's task, then handed to the ``CurlMulti`` I/O thread, which
+/// alone touches it while it runs (its callbacks run there); the caller reads its state again only
+/// after ``CurlMulti`` finished it. That hand-over is what makes the `@unchecked Sendable` sound.
+final class CurlTransfer: @unchecked Sendable {
+    /// How the exchange ended, as the I/O thread reports it.
+    enum Outcome: Sendable {
+        case completed(CURLcode)
+        case cancelled
+    }
+
+    /// What the transport needs to plan the response.
+    struct Context: Sendable {
+        var offset: Int64
+        var validator: Validator?
+        var sentRange: Bool
+        var restartReason: RestartReason
+        var requestURL: String
+        var allowsHTTPSToHTTPRedirects: Bool
+        var followsRedirects: Bool
+    }
+
+    let easy: UnsafeMutableRawPointer
+    let sink: TransferSink
+    let context: Context
+    private var headerList: UnsafeMutablePointer<curl_slist>?
+    private let errorBuffer: UnsafeMutablePointer<CChar>
+    private var continuation: CheckedContinuation<Outcome, Never>?
+
+    /// Set by any thread when the task is cancelled; the I/O thread checks it before adding.
+    let cancelRequested = Atomic<Bool>(false)
+
+    // State written by the callbacks on the I/O thread, read by the task after the outcome.
+    private(set) var response = ResponseHead()
+    private(set) var began = false
+    private(set) var discardsBody = false
+    /// The error that made a callback abort the exchange.
+    private(set) var failure: DownloadError?
+    /// Set when the body cannot be used and the next attempt must start without a range.
+    private(set) var restartNextAttempt: RestartReason?
+    /// Set when the final response was a 401 (`false`) or 407 (`true`).
+    private(set) var challengeFromProxy: Bool?
+
+    /// Creates the easy handle; the caller sets its options with ``set(_:_:)`` and friends.
+    init(sink: TransferSink, context: Context) throws {
+        guard let easy = curl_easy_init() else {
+            throw DownloadError(.transport, "libcurl could not create a transfer handle")
+        }
+        self.easy = easy
+        self.sink = sink
+        self.context = context
+        let size = Int(ccurl_errorsize())
+        errorBuffer = .allocate(capacity: size)
+        errorBuffer.initialize(repeating: 0, count: size)
+
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        _ = ccurl_easy_setopt_pointer(easy, CURLOPT_ERRORBUFFER, errorBuffer)
+        _ = ccurl_easy_setopt_pointer(easy, CURLOPT_WRITEDATA, me)
+        _ = ccurl_easy_setopt_pointer(easy, CURLOPT_HEADERDATA, me)
+        _ = ccurl_easy_setopt_write_function(easy, CURLOPT_WRITEFUNCTION) { data, size, count, me in
+            let transfer = Unmanaged<CurlTransfer>.fromOpaque(me!).takeUnretainedValue()
+            let bytes = UnsafeRawBufferPointer(start: data, count: size * count)
+            return transfer.receiveBody(bytes) ? size * count : 0
+        }
+        _ = ccurl_easy_setopt_write_function(easy, CURLOPT_HEADERFUNCTION) { data, size, count, me in
+            let transfer = Unmanaged<CurlTransfer>.fromOpaque(me!).takeUnretainedValue()
+            let bytes = UnsafeRawBufferPointer(start: data, count: size * count)
+            return transfer.receiveHeader(bytes) ? size * count : 0
+        }
+    }
+
+    deinit {
+        curl_easy_cleanup(easy)
+        curl_slist_free_all(headerList)
+        errorBuffer.deallocate()
+    }
+
+    // MARK: options
+
+    /// Sets a string option; libcurl copies the string.
+    func set(_ option: CURLoption, _ value: String) throws {
+        let code = ccurl_easy_setopt_string(easy, option, value)
+        guard code == CURLE_OK else {
+            throw DownloadError.curl(code, detail: "option \(option.rawValue)", url: context.requestURL)
+        }
+    }
+
+    /// Sets a numeric option.
+    func set(_ option: CURLoption, _ value: Int) {
+        _ = ccurl_easy_setopt_long(easy, option, value)
+    }
+
+    /// Sets a `curl_off_t` option.
+    func set(_ option: CURLoption, offset value: Int64) {
+        _ = ccurl_easy_setopt_off(easy, option, curl_off_t(value))
+    }
+
+    /// Sets the request header fields; the list lives as long as the handle.
+    func setHeaders(_ lines: [String]) {
+        for line in lines { headerList = curl_slist_append(headerList, line) }
+        _ = ccurl_easy_setopt_slist(easy, CURLOPT_HTTPHEADER, headerList)
+    }
+
+    // MARK: running
+
+    /// Stores the continuation the I/O thread resumes. Called before the handle is handed over.
+    func install(_ continuation: CheckedContinuation<Outcome, Never>) {
+        self.continuation = continuation
+    }
+
+    /// Resumes the waiting task exactly once. I/O thread only (or before hand-over).
+    func finish(_ outcome: Outcome) {
+        continuation?.resume(returning: outcome)
+        continuation = nil
+    }
+
+    /// libcurl's detail message for the last failure, if any.
+    var errorDetail: String { String(cString: errorBuffer) }
+
+    /// The URL libcurl fetched last (after redirects).
+    var effectiveURL: String? {
+        var pointer: UnsafeMutablePointer<CChar>?
+        guard ccurl_easy_getinfo_string(easy, CURLINFO_EFFECTIVE_URL, &pointer) == CURLE_OK, let pointer else {
+            return nil
+        }
+        return String(cString: pointer)
+    }
+
+    // MARK: callbacks (I/O thread)
+
+    private func receiveHeader(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        if began { return true }  // trailers
+        response.consume(line: String(decoding: bytes, as: UTF8.self))
+        if response.isComplete, context.followsRedirects, response.isFollowableRedirect {
+            return checkRedirect()
+        }
+        return true
+    }
+
+    /// Refuses a redirect to a scheme other than http(s), or from https to http unless allowed.
+    private func checkRedirect() -> Bool {
+        let current = effectiveURL.flatMap { URL(string: $0) }
+        guard let location = response.value("location"),
+              let target = URL(string: location, relativeTo: current)?.absoluteURL else {
+            return true  // libcurl reports what it cannot parse
+        }
+        let from = current?.scheme?.lowercased() ?? "http"
+        let to = target.scheme?.lowercased() ?? ""
+        let shown = target.redactingPassword
+        if to != "http" && to != "https" {
+            failure = DownloadError(.redirectRefused,
+                                    "a redirect from \(context.requestURL) to \(shown) was refused: only http and https are followed",
+                                    isRetryable: false, statusCode: response.statusCode)
+            return false
+        }
+        if from == "https", to == "http", !context.allowsHTTPSToHTTPRedirects {
+            failure = DownloadError(.redirectRefused,
+                                    "a redirect from https to http (\(shown)) was refused",
+                                    isRetryable: false, statusCode: response.statusCode)
+            return false
+        }
+        return true
+    }
+
+    private func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        if !began, !beginHead() { return false }
+        if discardsBody { return true }
+        do {
+            try sink.write(bytes)
+            return true
+        } catch {
+            failure = DownloadError.wrapping(error)
+            return false
+        }
+    }
+
+    /// Plans the final response and reports its head to the sink. Called before the first body
+    /// byte on the I/O thread, or by the task after the exchange when there was no body.
+    ///
+    /// - Returns: `false` when the exchange must stop (``failure``, ``restartNextAttempt`` or
+    ///   ``challengeFromProxy`` says why).
+    func beginHead() -> Bool {
+        let effective = effectiveURL.flatMap { $0 == context.requestURL ? nil : URL(string: $0) }
+        let plan = ResponsePlan.decide(
+            response: response, offset: context.offset, validator: context.validator,
+            sentRange: context.sentRange, restartReason: context.restartReason, effectiveURL: effective)
+        switch plan {
+        case .deliver(let head):
+            do {
+                try sink.begin(head)
+            } catch {
+                failure = DownloadError.wrapping(error)
+                return false
+            }
+            began = true
+            discardsBody = head.disposition == .complete
+            return true
+        case .restartNextAttempt(let reason, let error):
+            restartNextAttempt = reason
+            failure = error
+            return false
+        case .challenge(let proxy):
+            challengeFromProxy = proxy
+            return false
+        }
+    }
+}

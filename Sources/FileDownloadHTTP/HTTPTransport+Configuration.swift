@@ -1,0 +1,66 @@
+extension HTTPTransport {
+    /// Settings shared by every transfer of one ``HTTPTransport``.
+    ///
+    /// Every property has a strict default: TLS verified against the system's trust store,
+    /// redirects followed only between `http` and `https` and never from `https` to `http`,
+    /// at most 3 credentials tried per attempt.
+    public struct Configuration: Sendable, Hashable {
+        /// How many redirects one attempt follows before it fails with
+        /// ``DownloadError/Code/tooManyRedirects``. `0` follows none: a 3xx response is then
+        /// reported as the final status. Default 10.
+        public var maxRedirects: Int
+        /// Whether a redirect from `https` to `http` is followed. Default `false`: such a redirect
+        /// fails the attempt with ``DownloadError/Code/redirectRefused`` (not retryable).
+        public var allowsHTTPSToHTTPRedirects: Bool
+        /// A PEM file of CA certificates to verify servers with, instead of the system's bundle.
+        public var caBundlePath: String?
+        /// A directory of hashed CA certificates (`c_rehash`) to verify servers with.
+        public var caDirectoryPath: String?
+        /// A TLS client certificate (PEM) presented to servers that ask for one.
+        public var clientCertificatePath: String?
+        /// The private key (PEM) of ``clientCertificatePath``.
+        public var clientKeyPath: String?
+        /// The passphrase of ``clientKeyPath``, if it has one. Never logged.
+        public var clientKeyPassphrase: String?
+        /// Whether a failed TLS verification is offered to the auth door as
+        /// ``AuthChallenge/Kind/serverTrust(host:port:reason:)`` before it fails the attempt.
+        /// Only an explicit ``AuthDisposition/trust(remember:)`` answer goes on without
+        /// verification, and only for that attempt. Default `true`.
+        public var asksForServerTrust: Bool
+        /// How many credentials one attempt tries after a 401/407 before it fails with
+        /// ``DownloadError/Code/authenticationFailed``. Default 3.
+        public var maxAuthenticationAttempts: Int
+        /// The `User-Agent` sent when ``TransferOptions/userAgent`` is `nil`.
+        public var userAgent: String
+        /// libcurl's receive buffer per transfer in bytes (16 KiB to 512 KiB): bigger buffers mean
+        /// fewer, larger writes on fast links. Default 512 KiB.
+        public var receiveBufferSize: Int
+
+        /// Creates a configuration; every parameter has the strict default described on its property.
+        public init(
+            maxRedirects: Int = 10,
+            allowsHTTPSToHTTPRedirects: Bool = false,
+            caBundlePath: String? = nil,
+            caDirectoryPath: String? = nil,
+            clientCertificatePath: String? = nil,
+            clientKeyPath: String? = nil,
+            clientKeyPassphrase: String? = nil,
+            asksForServerTrust: Bool = true,
+            maxAuthenticationAttempts: Int = 3,
+            userAgent: String = "swift-file-download/1.0",
+            receiveBufferSize: Int = 512 * 1024
+        ) {
+            self.maxRedirects = maxRedirects
+            self.allowsHTTPSToHTTPRedirects = allowsHTTPSToHTTPRedirects
+            self.caBundlePath = caBundlePath
+            self.caDirectoryPath = caDirectoryPath
+            self.clientCertificatePath = clientCertificatePath
+            self.clientKeyPath = clientKeyPath
+            self.clientKeyPassphrase = clientKeyPassphrase
+            self.asksForServerTrust = asksForServerTrust
+            self.maxAuthenticationAttempts = maxAuthenticationAttempts
+            self.userAgent = userAgent
+            self.receiveBufferSize = receiveBufferSize
+        }
+    }
+}

@@ -1,0 +1,251 @@
+internal import CCurl
+public import FileDownload
+import Foundation
+import Synchronization
+
+/// Downloads `http` and `https` URLs with libcurl.
+///
+/// ```swift
+/// var transports = TransportRegistry()
+/// transports.register(try HTTPTransport(), for: "http", "https")
+/// ```
+///
+/// One transport owns one libcurl multi handle and one I/O thread that runs every transfer of
+/// the transport; connections are reused between transfers. Body bytes go from libcurl's write
+/// callback straight into the ``TransferSink`` on that thread. Swift's cooperative pool is never
+/// blocked: `transfer` awaits the I/O thread.
+///
+/// ## An attempt, in order
+/// 1. The request carries `Accept-Encoding: identity` (offsets are bytes of the file), the
+///    per-download header fields, user agent, proxy, rate limit and timeouts of
+///    ``TransferOptions``. The connect timeout is ``TransferOptions/connectTimeout``; an attempt
+///    that receives nothing for ``TransferOptions/requestTimeout`` fails with
+///    ``DownloadError/Code/timedOut``.
+/// 2. When the offset is above zero it asks for `Range: bytes=OFFSET-`, with `If-Range` carrying
+///    the remembered validator when it is strong (an ETag without `W/`, or a Last-Modified date).
+///    A weak ETag is never sent: the attempt asks for the whole file instead and reports
+///    ``RestartReason/resumeUnsupported``. Without any validator the range is asked unconditionally.
+/// 3. Redirects are followed up to ``Configuration/maxRedirects``, only to `http` and `https`,
+///    and never from `https` to `http` unless ``Configuration/allowsHTTPSToHTTPRedirects``.
+/// 4. A 401/407 asks ``TransferRequest/authenticate(_:)`` (Basic, Digest, Bearer) and tries the
+///    credential it gets, at most ``Configuration/maxAuthenticationAttempts`` times. Credentials
+///    in the URL are sent only when the answer is ``AuthDisposition/performDefaultHandling``.
+///    A failed TLS verification asks for ``AuthChallenge/Kind/serverTrust(host:port:reason:)``.
+/// 5. Before the first body byte of the final response, ``TransferSink/begin(_:)`` gets the head:
+///    206 with a `Content-Range` starting at the offset → ``ResumeDisposition/resumed(at:)``;
+///    206 starting at zero → restarted (``RestartReason/rangeMismatch``), the body is used;
+///    200 to a range → restarted, ``RestartReason/validatorChanged`` when the validator differs,
+///    else ``RestartReason/rangeIgnored``; 416 with `Content-Range: */N` where N is the offset →
+///    ``ResumeDisposition/complete``, reported with status 206. Any other status (404, 500, ...)
+///    is reported as it is, so the downloader's status check rejects it before a byte of the
+///    error page is written.
+/// 6. A 206 that starts elsewhere, a 416 of another size, or a range of a changed file cannot be
+///    used: the attempt fails with a retryable ``DownloadError/Code/protocolViolation`` and the
+///    next attempt of the same download asks for the whole file.
+///
+/// Errors map to ``DownloadError`` codes: connection failures, breaks and timeouts are retryable;
+/// TLS failures, refused redirects, too many redirects and rejected credentials are not.
+///
+/// Cancelling the task removes the transfer from the I/O thread within one wake-up (well under
+/// tens of milliseconds); nothing touches the sink after `transfer` returns.
+public final class HTTPTransport: Transport {
+    /// The settings of this transport.
+    public let configuration: Configuration
+    private let multi: CurlMulti
+    /// Downloads whose next attempt must ask for the whole file, and why.
+    private let pendingRestarts = Mutex<[String: RestartReason]>([:])
+
+    /// Creates a transport and starts its I/O thread.
+    ///
+    /// - Throws: ``DownloadError`` with code ``DownloadError/Code/transport`` when libcurl cannot be
+    ///   initialised.
+    public init(configuration: Configuration = Configuration()) throws {
+        self.configuration = configuration
+        self.multi = try CurlMulti()
+    }
+
+    deinit {
+        multi.requestStop()
+    }
+
+    /// Resume, validators, authentication, rate limit, custom headers and expected length.
+    public var capabilities: TransportCapabilities {
+        [.resume, .validators, .authentication, .rateLimit, .customHeaders, .expectedLength]
+    }
+
+    /// Cancels running transfers and stops the I/O thread. The transport must not be used after.
+    public func shutdown() async {
+        await multi.shutdown()
+    }
+
+    /// Performs one attempt; see the type's documentation for the order of events.
+    public func transfer(_ request: TransferRequest, into sink: TransferSink) async throws {
+        guard let scheme = request.url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+              let host = request.url.host, !host.isEmpty,
+              var components = URLComponents(url: request.url, resolvingAgainstBaseURL: false) else {
+            throw DownloadError(.invalidURL, "\(request.url.redactingPassword) is not an http or https URL with a host")
+        }
+        components.user = nil
+        components.password = nil
+        guard let plainURL = components.string else {
+            throw DownloadError(.invalidURL, "\(request.url.redactingPassword) cannot be sent")
+        }
+        // Kept until a response is actually used, so a failure before any response (refused
+        // connection) does not make the next attempt ask for the unusable range again.
+        let restartReason = pendingRestarts.withLock { $0[request.downloadID] }
+        let weakValidator = request.validator.map { !$0.isStrong } ?? false
+        let context = CurlTransfer.Context(
+            offset: request.offset,
+            validator: request.validator,
+            sentRange: request.offset > 0 && restartReason == nil && !weakValidator,
+            restartReason: restartReason ?? .resumeUnsupported,
+            requestURL: plainURL,
+            allowsHTTPSToHTTPRedirects: configuration.allowsHTTPSToHTTPRedirects,
+            followsRedirects: configuration.maxRedirects > 0
+        )
+
+        var serverAuth: HTTPAuthentication?
+        var proxyAuth: HTTPAuthentication?
+        var credentialsTried = (server: 0, proxy: 0)
+        var trustsServer = false
+        while true {
+            try Task.checkCancellation()
+            let transfer = try makeTransfer(request, sink: sink, context: context,
+                                            serverAuth: serverAuth, proxyAuth: proxyAuth, trustsServer: trustsServer)
+            let outcome = await multi.perform(transfer)
+            guard case .completed(let code) = outcome else {
+                throw DownloadError(.cancelled, "the transfer of \(request.url.redactingPassword) was cancelled")
+            }
+            if code == CURLE_OK, !transfer.began, transfer.failure == nil, transfer.challengeFromProxy == nil {
+                _ = transfer.beginHead()
+            }
+            if let reason = transfer.restartNextAttempt {
+                pendingRestarts.withLock { $0[request.downloadID] = reason }
+            } else if transfer.began, restartReason != nil {
+                pendingRestarts.withLock { $0[request.downloadID] = nil }
+            }
+            if let failure = transfer.failure { throw failure }
+            if let proxy = transfer.challengeFromProxy {
+                let tried = proxy ? credentialsTried.proxy : credentialsTried.server
+                let auth = try await answerChallenge(transfer.response, proxy: proxy, tried: tried, request: request)
+                if proxy {
+                    proxyAuth = auth
+                    credentialsTried.proxy += 1
+                } else {
+                    serverAuth = auth
+                    credentialsTried.server += 1
+                }
+                continue
+            }
+            if code == CURLE_PEER_FAILED_VERIFICATION, configuration.asksForServerTrust, !trustsServer {
+                let challenge = AuthChallenge(
+                    kind: .serverTrust(host: host, port: request.url.port ?? 443, reason: transfer.errorDetail),
+                    url: request.url.removingCredentials)
+                if case .trust = await request.authenticate(challenge) {
+                    trustsServer = true
+                    continue
+                }
+            }
+            guard code == CURLE_OK else {
+                throw DownloadError.curl(code, detail: transfer.errorDetail, url: request.url.redactingPassword)
+            }
+            return
+        }
+    }
+
+    // MARK: helpers
+
+    /// Builds the easy handle of one exchange.
+    private func makeTransfer(
+        _ request: TransferRequest,
+        sink: TransferSink,
+        context: CurlTransfer.Context,
+        serverAuth: HTTPAuthentication?,
+        proxyAuth: HTTPAuthentication?,
+        trustsServer: Bool
+    ) throws -> CurlTransfer {
+        let t = try CurlTransfer(sink: sink, context: context)
+        let options = request.options
+        try t.set(CURLOPT_URL, context.requestURL)
+        try t.set(CURLOPT_PROTOCOLS_STR, "http,https")
+        try t.set(CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
+        t.set(CURLOPT_NOSIGNAL, 1)
+        t.set(CURLOPT_FOLLOWLOCATION, context.followsRedirects ? 1 : 0)
+        t.set(CURLOPT_MAXREDIRS, configuration.maxRedirects)
+        t.set(CURLOPT_BUFFERSIZE, min(max(configuration.receiveBufferSize, 16 * 1024), Int(ccurl_max_read_size())))
+        t.set(CURLOPT_CONNECTTIMEOUT_MS, max(1, Self.milliseconds(options.connectTimeout)))
+        t.set(CURLOPT_LOW_SPEED_LIMIT, 1)
+        t.set(CURLOPT_LOW_SPEED_TIME, max(1, (Self.milliseconds(options.requestTimeout) + 999) / 1000))
+        t.set(CURLOPT_SSL_VERIFYPEER, trustsServer ? 0 : 1)
+        t.set(CURLOPT_SSL_VERIFYHOST, trustsServer ? 0 : 2)
+        if let path = configuration.caBundlePath { try t.set(CURLOPT_CAINFO, path) }
+        if let path = configuration.caDirectoryPath { try t.set(CURLOPT_CAPATH, path) }
+        if let path = configuration.clientCertificatePath { try t.set(CURLOPT_SSLCERT, path) }
+        if let path = configuration.clientKeyPath { try t.set(CURLOPT_SSLKEY, path) }
+        if let secret = configuration.clientKeyPassphrase { try t.set(CURLOPT_KEYPASSWD, secret) }
+        try t.set(CURLOPT_USERAGENT, options.userAgent ?? configuration.userAgent)
+        // An explicit proxy, or none: environment variables are not consulted.
+        try t.set(CURLOPT_PROXY, options.proxy?.absoluteString ?? "")
+        if let rate = options.maxBytesPerSecond, rate > 0 { t.set(CURLOPT_MAX_RECV_SPEED_LARGE, offset: rate) }
+        try serverAuth?.apply(to: t, proxy: false)
+        try proxyAuth?.apply(to: t, proxy: true)
+
+        let owned: Set<String> = ["range", "if-range", "accept-encoding"]
+        var lines = ["Accept-Encoding: identity"]
+        if context.sentRange {
+            lines.append("Range: bytes=\(context.offset)-")
+            if let validator = context.validator, validator.isStrong,
+               validator.kind == .entityTag || validator.kind == .lastModified {
+                lines.append("If-Range: \(validator.value)")
+            }
+        }
+        for field in options.headers where !owned.contains(field.name.lowercased()) {
+            lines.append("\(field.name): \(field.value)")
+        }
+        t.setHeaders(lines)
+        return t
+    }
+
+    /// Asks the auth door about a 401/407 and returns the credential to try next.
+    private func answerChallenge(
+        _ response: ResponseHead, proxy: Bool, tried: Int, request: TransferRequest
+    ) async throws -> HTTPAuthentication {
+        let status = proxy ? 407 : 401
+        let who = proxy ? "the proxy" : "the server"
+        let url = request.url.removingCredentials
+        func refused(_ why: String) -> DownloadError {
+            DownloadError(.authenticationFailed, "\(who) for \(url.redactingPassword) asked for credentials (\(status)): \(why)",
+                          isRetryable: false, statusCode: status)
+        }
+        guard tried < configuration.maxAuthenticationAttempts else {
+            throw refused("\(tried) credentials were refused")
+        }
+        let (scheme, realm) = response.challenge(proxy: proxy) ?? ("Basic", nil)
+        let kind: AuthChallenge.Kind = proxy ? .httpProxy(scheme: scheme, realm: realm)
+                                             : .httpServer(scheme: scheme, realm: realm)
+        let disposition = await request.authenticate(AuthChallenge(kind: kind, url: url, previousFailureCount: tried))
+        try Task.checkCancellation()
+        switch disposition {
+        case .useCredential(let credential):
+            guard let auth = HTTPAuthentication(credential, scheme: scheme) else {
+                throw refused("a \(credential) cannot answer an HTTP challenge")
+            }
+            return auth
+        case .performDefaultHandling:
+            if !proxy, tried == 0, let user = request.url.user(percentEncoded: false) {
+                let password = request.url.password(percentEncoded: false) ?? ""
+                if let auth = HTTPAuthentication(.password(user: user, password: password), scheme: scheme) {
+                    return auth
+                }
+            }
+            throw refused(tried == 0 ? "no credentials were given" : "the credentials were refused")
+        case .reject, .trust:
+            throw refused("answering the challenge was declined")
+        }
+    }
+
+    private static func milliseconds(_ duration: Duration) -> Int {
+        let (seconds, attoseconds) = duration.components
+        return Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000)
+    }
+}

@@ -1,0 +1,115 @@
+import FileDownload
+import Foundation
+
+/// The status line and header fields of one HTTP response, as libcurl's header callback saw them.
+/// Names are kept lowercased; values trimmed.
+struct ResponseHead: Sendable {
+    var statusCode: Int = 0
+    var fields: [(name: String, value: String)] = []
+    /// Whether the empty line that ends the header block was seen.
+    var isComplete = false
+
+    /// Feeds one raw header line (status line, field, or the empty line). A status line starts a
+    /// new response, so the fields of redirects and interim responses are dropped.
+    mutating func consume(line raw: String) {
+        let line = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        if line.hasPrefix("HTTP/") {
+            self = ResponseHead()
+            let parts = line.split(separator: " ", maxSplits: 2)
+            statusCode = parts.count > 1 ? Int(parts[1]) ?? 0 : 0
+        } else if line.isEmpty {
+            isComplete = true
+        } else if let colon = line.firstIndex(of: ":") {
+            let name = line[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
+            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            fields.append((name, value))
+        }
+    }
+
+    /// The last value of the field `name` (lowercase).
+    func value(_ name: String) -> String? { fields.last { $0.name == name }?.value }
+
+    /// Every value of the field `name` (lowercase), in order.
+    func values(_ name: String) -> [String] { fields.filter { $0.name == name }.map(\.value) }
+
+    /// Whether this is a redirect that libcurl follows when it has a `Location`.
+    var isFollowableRedirect: Bool {
+        [301, 302, 303, 307, 308].contains(statusCode) && value("location") != nil
+    }
+
+    /// The `Content-Length`, when present and valid.
+    var contentLength: Int64? { value("content-length").flatMap { Int64($0) }.flatMap { $0 >= 0 ? $0 : nil } }
+
+    /// The parsed `Content-Range`.
+    var contentRange: ContentRange? { value("content-range").flatMap(ContentRange.init(parsing:)) }
+
+    /// The validator to remember: a strong ETag, else Last-Modified, else a weak ETag.
+    var validator: Validator? {
+        let tag = value("etag").map(Validator.entityTag)
+        if let tag, tag.isStrong { return tag }
+        if let date = value("last-modified") { return .lastModified(date) }
+        return tag
+    }
+
+    /// The response's validator of the same kind as `validator`, if it sent one.
+    func validator(ofKind kind: Validator.Kind) -> Validator? {
+        switch kind {
+        case .entityTag: value("etag").map(Validator.entityTag)
+        case .lastModified: value("last-modified").map(Validator.lastModified)
+        default: nil
+        }
+    }
+
+    /// `Retry-After` as a duration (delta seconds or an HTTP date).
+    var retryAfter: Duration? {
+        guard let text = value("retry-after") else { return nil }
+        if let seconds = Int(text) { return .seconds(max(0, seconds)) }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
+        guard let date = formatter.date(from: text) else { return nil }
+        return .seconds(max(0, Int(date.timeIntervalSinceNow.rounded(.up))))
+    }
+
+    /// The file name from `Content-Disposition` (`filename*=UTF-8''…` preferred), unsanitised.
+    var suggestedFilename: String? {
+        guard let text = value("content-disposition") else { return nil }
+        var plain: String?
+        for part in text.split(separator: ";") {
+            let pair = part.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard pair.count == 2 else { continue }
+            switch pair[0].lowercased() {
+            case "filename*":
+                if let quote = pair[1].range(of: "''") {
+                    if let decoded = pair[1][quote.upperBound...].removingPercentEncoding { return decoded }
+                }
+            case "filename":
+                plain = pair[1].trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+            default: break
+            }
+        }
+        return plain
+    }
+
+    /// The first challenge of `WWW-Authenticate` (or `Proxy-Authenticate`) whose scheme is
+    /// supported, else the first one: its scheme and realm.
+    func challenge(proxy: Bool) -> (scheme: String, realm: String?)? {
+        let headers = values(proxy ? "proxy-authenticate" : "www-authenticate")
+        let parsed = headers.map { header -> (scheme: String, realm: String?) in
+            let scheme = String(header.prefix { !$0.isWhitespace })
+            var realm: String?
+            if let r = header.range(of: "realm=", options: .caseInsensitive) {
+                let rest = header[r.upperBound...]
+                if rest.hasPrefix("\"") {
+                    realm = String(rest.dropFirst().prefix { $0 != "\"" })
+                } else {
+                    realm = String(rest.prefix { $0 != "," && !$0.isWhitespace })
+                }
+            }
+            return (scheme, realm)
+        }
+        let supported = ["basic", "digest", "bearer"]
+        return parsed.first { supported.contains($0.scheme.lowercased()) } ?? parsed.first
+    }
+}

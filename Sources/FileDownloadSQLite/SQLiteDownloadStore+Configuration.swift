@@ -1,0 +1,15 @@
+extension SQLiteDownloadStore {
+    /// How a ``SQLiteDownloadStore`` opens its database.
+    public struct Configuration: Sendable, Hashable {
+        /// What a returned call survives. Default ``Durability/powerLoss``.
+        public var durability: Durability
+        /// How long a call waits for another connection (another process on the same file) to
+        /// release its lock before it fails with `DownloadError(.store, …)`. Default 5 s.
+        public var busyTimeout: Duration
+
+        public init(durability: Durability = .powerLoss, busyTimeout: Duration = .seconds(5)) {
+            self.durability = durability
+            self.busyTimeout = busyTimeout
+        }
+    }
+}

@@ -1,0 +1,152 @@
+import FileDownload
+import Foundation
+
+/// The `downloads` table of an open store: its prepared statements and the mapping between a
+/// ``DownloadRecord`` and a row. Not thread-safe: lives on the store's thread.
+final class SQLiteRecordTable {
+    private static let columns = """
+        id, url, destination, part_path, state, validator_kind, validator_value, validator_strong, \
+        checkpointed_bytes, expected_length, options, queue_order, error_code, error_messages, \
+        attempts, created_at, updated_at
+        """
+
+    // Statements are declared before the connection so they are finalised before it closes.
+    private let insert: SQLiteStatement
+    private let update: SQLiteStatement
+    private let delete: SQLiteStatement
+    private let selectAll: SQLiteStatement
+    let connection: SQLiteConnection
+
+    private let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return encoder
+    }()
+    private let decoder = JSONDecoder()
+
+    init(_ connection: SQLiteConnection) throws(SQLiteError) {
+        self.connection = connection
+        insert = try SQLiteStatement("""
+            INSERT OR REPLACE INTO downloads (\(Self.columns))
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)
+            """, on: connection)
+        update = try SQLiteStatement("""
+            UPDATE downloads
+            SET checkpointed_bytes = ?2, validator_kind = ?3, validator_value = ?4, validator_strong = ?5,
+                updated_at = ?6
+            WHERE id = ?1
+            """, on: connection)
+        delete = try SQLiteStatement("DELETE FROM downloads WHERE id = ?1", on: connection)
+        selectAll = try SQLiteStatement(
+            "SELECT \(Self.columns) FROM downloads ORDER BY queue_order, id", on: connection)
+    }
+
+    /// Inserts or replaces the row of `record` (which must already be stripped of secrets).
+    func save(_ record: DownloadRecord) throws {
+        let options = try encoder.encode(record.options)
+        let messages = try encoder.encode(record.errorMessages)
+        let s = insert
+        try s.bind(1, record.id)
+        try s.bind(2, record.url.absoluteString)
+        try s.bind(3, record.destination.absoluteString)
+        try s.bind(4, record.partPath)
+        try s.bind(5, record.state.rawValue)
+        try bind(record.validator, at: 6, in: s)
+        try s.bind(9, record.checkpointedBytes)
+        try s.bind(10, record.expectedLength)
+        try s.bind(11, String(decoding: options, as: UTF8.self))
+        try s.bind(12, record.queueOrder)
+        try s.bind(13, record.errorCode)
+        try s.bind(14, String(decoding: messages, as: UTF8.self))
+        try s.bind(15, Int64(record.attempts))
+        try s.bind(16, record.createdAt.timeIntervalSinceReferenceDate)
+        try s.bind(17, record.updatedAt.timeIntervalSinceReferenceDate)
+        try s.run()
+    }
+
+    /// Updates the checkpoint of row `id`; does nothing when there is no such row.
+    func checkpoint(id: String, bytes: Int64, validator: Validator?, at date: Date) throws(SQLiteError) {
+        let s = update
+        try s.bind(1, id)
+        try s.bind(2, bytes)
+        try bind(validator, at: 3, in: s)
+        try s.bind(6, date.timeIntervalSinceReferenceDate)
+        try s.run()
+    }
+
+    /// Deletes row `id`; does nothing when there is no such row.
+    func remove(id: String) throws(SQLiteError) {
+        try delete.bind(1, id)
+        try delete.run()
+    }
+
+    /// Every row, in queue order. A row that cannot be read back throws (naming its id): a record
+    /// is never dropped silently.
+    func loadAll() throws -> [DownloadRecord] {
+        let s = selectAll
+        defer { s.reset() }
+        var records: [DownloadRecord] = []
+        // Downloads usually share their options: decode each distinct JSON text once.
+        var optionsByJSON: [String: DownloadOptions] = [:]
+        while try s.step() {
+            let id = s.string(0) ?? ""
+            do {
+                let optionsJSON = try text(s, 10)
+                let options: DownloadOptions
+                if let known = optionsByJSON[optionsJSON] {
+                    options = known
+                } else {
+                    options = try decoder.decode(DownloadOptions.self, from: Data(optionsJSON.utf8))
+                    optionsByJSON[optionsJSON] = options
+                }
+                guard let state = DownloadState(rawValue: try text(s, 4)) else {
+                    throw SQLiteRowProblem("unknown state \"\(s.string(4) ?? "")\"")
+                }
+                var validator: Validator?
+                if let kind = s.string(5) {
+                    validator = Validator(kind: .init(rawValue: kind), value: s.string(6) ?? "",
+                                          isStrong: s.int64(7) == 1)
+                }
+                records.append(DownloadRecord(
+                    id: id,
+                    url: try url(s, 1),
+                    destination: try url(s, 2),
+                    partPath: try text(s, 3),
+                    state: state,
+                    validator: validator,
+                    checkpointedBytes: s.int64(8) ?? 0,
+                    expectedLength: s.int64(9),
+                    options: options,
+                    queueOrder: s.int64(11) ?? 0,
+                    errorCode: s.string(12),
+                    errorMessages: try decoder.decode([String].self, from: Data(try text(s, 13).utf8)),
+                    attempts: Int(s.int64(14) ?? 0),
+                    createdAt: Date(timeIntervalSinceReferenceDate: s.double(15) ?? 0),
+                    updatedAt: Date(timeIntervalSinceReferenceDate: s.double(16) ?? 0)
+                ))
+            } catch {
+                throw SQLiteRowProblem("download \"\(id)\" cannot be read back: \(error)")
+            }
+        }
+        return records
+    }
+
+    // MARK: helpers
+
+    private func bind(_ validator: Validator?, at index: Int32, in s: SQLiteStatement) throws(SQLiteError) {
+        try s.bind(index, validator?.kind.rawValue)
+        try s.bind(index + 1, validator?.value)
+        try s.bind(index + 2, validator.map { $0.isStrong ? 1 : 0 })
+    }
+
+    private func text(_ s: SQLiteStatement, _ column: Int32) throws -> String {
+        guard let value = s.string(column) else { throw SQLiteRowProblem("column \(column) is NULL") }
+        return value
+    }
+
+    private func url(_ s: SQLiteStatement, _ column: Int32) throws -> URL {
+        let value = try text(s, column)
+        guard let url = URL(string: value) else { throw SQLiteRowProblem("\"\(value)\" is not a URL") }
+        return url
+    }
+}

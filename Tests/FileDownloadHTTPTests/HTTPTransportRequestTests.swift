@@ -1,0 +1,73 @@
+import FileDownload
+import FileDownloadHTTP
+import Foundation
+import Testing
+
+/// What the transport sends: per-download headers, user agent, identity encoding, proxy.
+@Suite("HTTPTransport requests")
+struct HTTPTransportRequestTests {
+    /// Downloads the fault server's `/_echo` and decodes what it saw.
+    private func echo(_ fx: HTTPFixture, _ url: URL, options: TransferOptions) async throws -> (target: String, headers: [String: String]) {
+        let transport = try HTTPTransport()
+        let staging = try fx.staging()
+        try await fx.attempt(transport, url, into: staging, options: options)
+        await transport.shutdown()
+        let object = try JSONSerialization.jsonObject(with: Data(contentsOf: staging)) as? [String: Any] ?? [:]
+        let headers = (object["headers"] as? [String: String] ?? [:])
+        return (object["target"] as? String ?? "", Dictionary(uniqueKeysWithValues: headers.map { ($0.key.lowercased(), $0.value) }))
+    }
+
+    @Test("per-download header fields and user agent are sent, with Accept-Encoding: identity")
+    func headersAndUserAgent() async throws {
+        try await HTTPFixture.with { fx in
+            let options = TransferOptions(
+                headers: [HeaderField(name: "X-Request-Tag", value: "abc"),
+                          HeaderField(name: "Accept-Encoding", value: "gzip"),
+                          HeaderField(name: "Range", value: "bytes=5-")],
+                userAgent: "fdl-test/1.0")
+            let seen = try await echo(fx, fx.fault.url("_echo"), options: options)
+            #expect(seen.headers["x-request-tag"] == "abc")
+            #expect(seen.headers["user-agent"] == "fdl-test/1.0")
+            #expect(seen.headers["accept-encoding"] == "identity")
+            #expect(seen.headers["range"] == nil)
+        }
+    }
+
+    @Test("a per-download proxy receives the request for the absolute URL")
+    func proxy() async throws {
+        try await HTTPFixture.with { fx in
+            let options = TransferOptions(proxy: URL(string: "http://127.0.0.1:\(fx.fault.port)")!)
+            let seen = try await echo(fx, URL(string: "http://files.example.invalid/_echo")!, options: options)
+            #expect(seen.target == "http://files.example.invalid/_echo")
+        }
+    }
+
+    @Test("a 407 from the proxy becomes an httpProxy challenge; the answered credential goes to the proxy")
+    func proxyAuthentication() async throws {
+        try await HTTPFixture.with { fx in
+            let transport = try HTTPTransport()
+            let options = TransferOptions(proxy: URL(string: "http://127.0.0.1:\(fx.fault.port)")!)
+            let url = URL(string: "http://files.example.invalid/small.bin?proxyAuth=carol:pw")!
+            let seen = ChallengeLog()
+            let staging = try fx.staging()
+            try await fx.attempt(transport, url, into: staging, options: options) { challenge in
+                seen.append(challenge)
+                return .useCredential(.password(user: "carol", password: "pw"))
+            }
+            #expect(try TestFiles.sha256(staging) == fx.smallSHA)
+            guard case .httpProxy(let scheme, let realm) = seen.all.first?.kind else {
+                Issue.record("expected an httpProxy challenge, got \(seen.all)")
+                return
+            }
+            #expect(scheme == "Basic")
+            #expect(realm == "proxy")
+
+            let refused = await #expect(throws: DownloadError.self) {
+                try await fx.attempt(transport, url, into: try fx.staging(), options: options) { _ in .reject }
+            }
+            #expect(refused?.code == .authenticationFailed)
+            #expect(refused?.statusCode == 407)
+            await transport.shutdown()
+        }
+    }
+}

@@ -1,0 +1,94 @@
+@testable import FileDownloadHTTP
+import FileDownload
+import Testing
+
+/// The decision table of docs/http.md, without a server.
+@Suite("ResponsePlan and ContentRange")
+struct ResponsePlanTests {
+    private func response(_ status: Int, _ fields: [(String, String)]) -> ResponseHead {
+        var head = ResponseHead()
+        head.consume(line: "HTTP/1.1 \(status) X\r\n")
+        for (name, value) in fields { head.consume(line: "\(name): \(value)\r\n") }
+        head.consume(line: "\r\n")
+        return head
+    }
+
+    private func disposition(_ plan: ResponsePlan) -> ResumeDisposition? {
+        if case .deliver(let head) = plan { head.disposition } else { nil }
+    }
+
+    @Test("Content-Range parses both forms and refuses nonsense")
+    func contentRange() {
+        #expect(ContentRange(parsing: "bytes 10-19/100") == ContentRange(parsing: "bytes 10-19/100"))
+        #expect(ContentRange(parsing: "bytes 10-19/100")?.first == 10)
+        #expect(ContentRange(parsing: "bytes 10-19/*")?.total == nil)
+        #expect(ContentRange(parsing: "bytes */100")?.total == 100)
+        #expect(ContentRange(parsing: "bytes */100")?.first == nil)
+        #expect(ContentRange(parsing: "bytes 19-10/100") == nil)
+        #expect(ContentRange(parsing: "bytes 10-100/100") == nil)
+        #expect(ContentRange(parsing: "items 1-2/3") == nil)
+        #expect(ContentRange(parsing: "bytes */*") == nil)
+    }
+
+    @Test("206 at the offset resumes; at zero restarts; elsewhere fails for a restart next time")
+    func partialContent() {
+        let v = Validator.entityTag("\"a\"")
+        let at = response(206, [("Content-Range", "bytes 50-99/100"), ("ETag", "\"a\"")])
+        #expect(disposition(.decide(response: at, offset: 50, validator: v, sentRange: true, restartReason: .resumeUnsupported, effectiveURL: nil)) == .resumed(at: 50))
+        let zero = response(206, [("Content-Range", "bytes 0-99/100")])
+        #expect(disposition(.decide(response: zero, offset: 50, validator: v, sentRange: true, restartReason: .resumeUnsupported, effectiveURL: nil)) == .restarted(.rangeMismatch))
+        let elsewhere = response(206, [("Content-Range", "bytes 25-99/100")])
+        guard case .restartNextAttempt(.rangeMismatch, let error) = ResponsePlan.decide(
+            response: elsewhere, offset: 50, validator: v, sentRange: true, restartReason: .resumeUnsupported, effectiveURL: nil) else {
+            Issue.record("a range from 25 must not be used for offset 50")
+            return
+        }
+        #expect(error.isRetryable)
+        let changed = response(206, [("Content-Range", "bytes 50-99/100"), ("ETag", "\"b\"")])
+        guard case .restartNextAttempt(.validatorChanged, _) = ResponsePlan.decide(
+            response: changed, offset: 50, validator: v, sentRange: true, restartReason: .resumeUnsupported, effectiveURL: nil) else {
+            Issue.record("a range of a changed file must not be used")
+            return
+        }
+    }
+
+    @Test("200 to a range restarts, as validatorChanged when the validator differs")
+    func fullContent() {
+        let v = Validator.entityTag("\"a\"")
+        let same = response(200, [("ETag", "\"a\"")])
+        #expect(disposition(.decide(response: same, offset: 5, validator: v, sentRange: true, restartReason: .resumeUnsupported, effectiveURL: nil)) == .restarted(.rangeIgnored))
+        let other = response(200, [("ETag", "\"b\"")])
+        #expect(disposition(.decide(response: other, offset: 5, validator: v, sentRange: true, restartReason: .resumeUnsupported, effectiveURL: nil)) == .restarted(.validatorChanged))
+        #expect(disposition(.decide(response: other, offset: 0, validator: nil, sentRange: false, restartReason: .resumeUnsupported, effectiveURL: nil)) == .resumed(at: 0))
+    }
+
+    @Test("416 */N with N equal to the offset is complete; otherwise a restart next time")
+    func rangeNotSatisfiable() {
+        let full = response(416, [("Content-Range", "bytes */100")])
+        #expect(disposition(.decide(response: full, offset: 100, validator: nil, sentRange: true, restartReason: .resumeUnsupported, effectiveURL: nil)) == .complete)
+        guard case .restartNextAttempt = ResponsePlan.decide(
+            response: full, offset: 150, validator: nil, sentRange: true, restartReason: .resumeUnsupported, effectiveURL: nil) else {
+            Issue.record("a 416 of another size must restart")
+            return
+        }
+    }
+
+    @Test("the validator kept is a strong ETag, else Last-Modified, else a weak ETag")
+    func validatorPreference() {
+        #expect(response(200, [("ETag", "\"s\""), ("Last-Modified", "d")]).validator == .entityTag("\"s\""))
+        #expect(response(200, [("ETag", "W/\"w\""), ("Last-Modified", "d")]).validator == .lastModified("d"))
+        #expect(response(200, [("ETag", "W/\"w\"")]).validator == .entityTag("W/\"w\""))
+    }
+
+    @Test("a 401 is a challenge with the first supported scheme and its realm")
+    func challenge() {
+        let head = response(401, [("WWW-Authenticate", "Negotiate"), ("WWW-Authenticate", "Digest realm=\"r x\", nonce=\"n\"")])
+        guard case .challenge(proxy: false) = ResponsePlan.decide(
+            response: head, offset: 0, validator: nil, sentRange: false, restartReason: .resumeUnsupported, effectiveURL: nil) else {
+            Issue.record("401 must be a challenge")
+            return
+        }
+        #expect(head.challenge(proxy: false)?.scheme == "Digest")
+        #expect(head.challenge(proxy: false)?.realm == "r x")
+    }
+}

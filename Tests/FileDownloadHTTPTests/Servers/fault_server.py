@@ -1,0 +1,275 @@
+#!/usr/bin/env python3
+"""A fault-injecting HTTP(S) file server for the FileDownloadHTTP tests.
+
+Usage: fault_server.py ROOT [--cert CERT --key KEY]
+
+Binds 127.0.0.1 on a free port and prints "PORT <n>" on stdout once it accepts connections.
+Serves the files under ROOT with ETag, Last-Modified, Range and If-Range like nginx, plus faults
+chosen by query parameters. Every distinct request target (path + query) has its own request
+counter k (0, 1, 2, ...), so a test isolates its state with a unique query (e.g. &t=<uuid>).
+
+Query parameters (lists are comma-separated, item k applies to request k of the target):
+  versions=a,b      request k serves file versions[min(k, last)] instead of the path
+  drop=N,...        request k closes the connection after file offset N (absolute)
+  short=N,...       request k announces the full length but sends N bytes fewer, then closes
+  stall=N           request 0 stops sending after file offset N and waits (30 s at most)
+  status=S,...      request k answers status S (if not 200) with an error page body
+  retryAfter=S      add Retry-After: S to error statuses
+  ignoreRange=1     always answer 200 with the whole file
+  wrongRange=1      answer a range request for s>0 with bytes from s/2 (206)
+  noValidators=1    send neither ETag nor Last-Modified
+  weakEtag=1        send the ETag as weak (W/"...")
+  redirect=N        answer 302 to the same target with redirect=N-1 until N is 0
+  location=URL      answer 302 to URL (on every request)
+  auth=basic:U:P | digest:U:P | bearer:TOKEN   require credentials
+  proxyAuth=U:P     act as a proxy that requires Basic Proxy-Authorization (407 otherwise)
+
+GET /_stats answers {"connections": n, "requests": m, "ranges": [...]} (totals since start; ranges
+are the Range headers of file requests, in order).
+GET /_echo answers {"target": request target, "headers": {...}} (to check what a client sent).
+"""
+import hashlib
+import http.server
+import json
+import os
+import select
+import signal
+import socket
+import socketserver
+import ssl
+import sys
+import threading
+import time
+import urllib.parse
+from email.utils import formatdate
+
+ROOT = os.path.abspath(sys.argv[1])
+lock = threading.Lock()
+counters = {}
+stats = {"connections": 0, "requests": 0}
+ranges = []  # the Range header of every file request that had one, in order
+NONCE = hashlib.md5(os.urandom(16)).hexdigest()
+
+
+def next_index(target):
+    with lock:
+        k = counters.get(target, 0)
+        counters[target] = k + 1
+        stats["requests"] += 1
+        return k
+
+
+def item(values, k):
+    if not values:
+        return None
+    parts = values.split(",")
+    return parts[k] if k < len(parts) else None
+
+
+class Handler(http.server.BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, fmt, *args):
+        pass
+
+    def setup(self):
+        super().setup()
+        with lock:
+            stats["connections"] += 1
+
+    def send_plain(self, status, body, extra=()):
+        data = body.encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "text/html")
+        self.send_header("Content-Length", str(len(data)))
+        for name, value in extra:
+            self.send_header(name, value)
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(data)
+
+    def check_auth(self, spec):
+        kind, _, rest = spec.partition(":")
+        header = self.headers.get("Authorization", "")
+        if kind == "basic":
+            import base64
+            expected = "Basic " + base64.b64encode(rest.encode()).decode()
+            if header == expected:
+                return True
+            self.send_plain(401, "<html>auth required</html>", [("WWW-Authenticate", 'Basic realm="files"')])
+            return False
+        if kind == "bearer":
+            if header == "Bearer " + rest:
+                return True
+            self.send_plain(401, "<html>auth required</html>", [("WWW-Authenticate", 'Bearer realm="api"')])
+            return False
+        if kind == "digest":
+            user, _, password = rest.partition(":")
+            if header.startswith("Digest "):
+                fields = {}
+                for part in header[7:].split(","):
+                    name, _, value = part.strip().partition("=")
+                    fields[name] = value.strip('"')
+                ha1 = hashlib.md5(f"{user}:digest-realm:{password}".encode()).hexdigest()
+                ha2 = hashlib.md5(f"{self.command}:{fields.get('uri', '')}".encode()).hexdigest()
+                want = hashlib.md5(
+                    f"{ha1}:{fields.get('nonce')}:{fields.get('nc')}:{fields.get('cnonce')}:{fields.get('qop')}:{ha2}".encode()
+                ).hexdigest()
+                if fields.get("username") == user and fields.get("response") == want:
+                    return True
+            challenge = f'Digest realm="digest-realm", qop="auth", nonce="{NONCE}", algorithm=MD5'
+            self.send_plain(401, "<html>auth required</html>", [("WWW-Authenticate", challenge)])
+            return False
+        return True
+
+    def do_HEAD(self):
+        self.do_GET()
+
+    def do_GET(self):
+        url = urllib.parse.urlsplit(self.path)
+        if url.path == "/_stats":
+            with lock:
+                self.send_plain(200, json.dumps(dict(stats, ranges=ranges)))
+            return
+        if url.path == "/_echo":
+            # The request line target and header fields, as JSON (proxy requests carry an absolute URL).
+            self.send_plain(200, json.dumps({"target": self.path, "headers": dict(self.headers.items())}))
+            return
+        q = {k: v[-1] for k, v in urllib.parse.parse_qs(url.query).items()}
+        k = next_index(self.path)
+
+        if "proxyAuth" in q:
+            import base64
+            expected = "Basic " + base64.b64encode(q["proxyAuth"].encode()).decode()
+            if self.headers.get("Proxy-Authorization", "") != expected:
+                self.send_plain(407, "<html>proxy auth required</html>", [("Proxy-Authenticate", 'Basic realm="proxy"')])
+                return
+        if "auth" in q and not self.check_auth(q["auth"]):
+            return
+        if "location" in q:
+            self.send_plain(302, "<html>moved</html>", [("Location", q["location"])])
+            return
+        if int(q.get("redirect", "0")) > 0:
+            q2 = dict(q)
+            q2["redirect"] = str(int(q["redirect"]) - 1)
+            target = url.path + "?" + urllib.parse.urlencode(q2)
+            self.send_plain(302, "<html>moved</html>", [("Location", target)])
+            return
+        status = item(q.get("status"), k)
+        if status and status != "200":
+            extra = [("Retry-After", q["retryAfter"])] if "retryAfter" in q else []
+            self.send_plain(int(status), f"<html>error page {status}</html>", extra)
+            return
+
+        name = item(q.get("versions"), k) or (q["versions"].split(",")[-1] if "versions" in q else None)
+        path = os.path.normpath(os.path.join(ROOT, (name or url.path).lstrip("/")))
+        if not path.startswith(ROOT + os.sep) or not os.path.isfile(path):
+            self.send_plain(404, "<html>not found</html>")
+            return
+        st = os.stat(path)
+        size = st.st_size
+        etag = '"%x-%x-%x"' % (st.st_ino, st.st_mtime_ns, size)
+        if q.get("weakEtag") == "1":
+            etag = "W/" + etag
+        last_modified = formatdate(st.st_mtime, usegmt=True)
+        validators = [] if q.get("noValidators") == "1" else [("ETag", etag), ("Last-Modified", last_modified)]
+
+        start = 0
+        partial = False
+        rng = self.headers.get("Range")
+        if rng:
+            with lock:
+                ranges.append(rng)
+        if rng and rng.startswith("bytes=") and q.get("ignoreRange") != "1":
+            first, _, _ = rng[6:].partition("-")
+            if first.isdigit():
+                start = int(first)
+                partial = True
+            if_range = self.headers.get("If-Range")
+            if if_range is not None and if_range not in (etag, last_modified):
+                start, partial = 0, False
+            elif if_range is not None and if_range.startswith("W/"):
+                start, partial = 0, False
+        if partial and start >= size:
+            self.send_plain(416, "<html>range not satisfiable</html>", [("Content-Range", f"bytes */{size}")] + validators)
+            return
+        if partial and q.get("wrongRange") == "1" and start > 0:
+            start = start // 2
+
+        self.send_response(206 if partial else 200)
+        self.send_header("Content-Type", "application/octet-stream")
+        self.send_header("Accept-Ranges", "bytes")
+        for h in validators:
+            self.send_header(*h)
+        self.send_header("Content-Length", str(size - start))
+        if partial:
+            self.send_header("Content-Range", f"bytes {start}-{size - 1}/{size}")
+        self.end_headers()
+        if self.command == "HEAD":
+            return
+
+        end = size
+        close_after = False
+        drop = item(q.get("drop"), k)
+        if drop is not None:
+            end = max(start, min(size, int(drop)))
+            close_after = True
+        short = item(q.get("short"), k)
+        if short is not None:
+            end = max(start, size - int(short))
+            close_after = True
+        stall_at = int(q["stall"]) if "stall" in q and k == 0 else None
+        if stall_at is not None:
+            end = max(start, min(size, stall_at))
+
+        self.wfile.flush()
+        sock = self.connection
+        with open(path, "rb") as f:
+            offset = start
+            while offset < end:
+                sent = os.sendfile(sock.fileno(), f.fileno(), offset, min(end - offset, 1 << 20)) \
+                    if not isinstance(sock, ssl.SSLSocket) else self.send_tls(sock, f, offset, end)
+                if sent <= 0:
+                    break
+                offset += sent
+        if stall_at is not None:
+            # Wait (30 s at most) until the client goes away: it sends nothing while it waits for
+            # the body, so the socket turns readable only when it closes.
+            deadline = time.monotonic() + 30
+            while time.monotonic() < deadline:
+                readable, _, _ = select.select([sock], [], [], 0.05)
+                if readable:
+                    break
+            close_after = True
+        if close_after:
+            self.close_connection = True
+
+    @staticmethod
+    def send_tls(sock, f, offset, end):
+        f.seek(offset)
+        data = f.read(min(end - offset, 1 << 18))
+        sock.sendall(data)
+        return len(data)
+
+
+class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
+    daemon_threads = True
+    allow_reuse_address = True
+
+
+def main():
+    # The test process blocks most signals and children inherit the mask: unblock SIGTERM and
+    # exit on it explicitly.
+    signal.signal(signal.SIGTERM, lambda *_: os._exit(0))
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGTERM])
+    server = Server(("127.0.0.1", 0), Handler)
+    if "--cert" in sys.argv:
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(sys.argv[sys.argv.index("--cert") + 1], sys.argv[sys.argv.index("--key") + 1])
+        server.socket = context.wrap_socket(server.socket, server_side=True)
+    print("PORT %d" % server.server_address[1], flush=True)
+    server.serve_forever()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,8 @@
+import Synchronization
+
+/// A thread-safe counter for callbacks a test wants to count.
+final class Counter: Sendable {
+    private let count = Mutex(0)
+    func increment() { count.withLock { $0 += 1 } }
+    var value: Int { count.withLock { $0 } }
+}

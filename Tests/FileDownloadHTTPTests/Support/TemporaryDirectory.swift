@@ -1,0 +1,17 @@
+import Foundation
+
+/// A fresh directory under the system's temporary directory, removed by ``remove()``.
+struct TemporaryDirectory: Sendable {
+    let url: URL
+    var path: String { url.path }
+
+    init(_ label: String = "fdl-http") throws {
+        url = FileManager.default.temporaryDirectory
+            .appendingPathComponent("\(label)-\(UUID().uuidString.prefix(8))", isDirectory: true)
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    func file(_ name: String) -> URL { url.appendingPathComponent(name) }
+
+    func remove() { try? FileManager.default.removeItem(at: url) }
+}

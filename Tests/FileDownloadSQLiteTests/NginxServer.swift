@@ -1,0 +1,97 @@
+import Foundation
+
+/// nginx serving a directory on 127.0.0.1 with a per-connection rate limit, started by the test
+/// and stopped by ``stop()``. Its access log records the body bytes of every response, so a test
+/// can count the bytes that were sent.
+final class NginxServer {
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    let port: UInt16
+    let baseURL: URL
+    private let prefix: URL
+    private let process: Process
+
+    /// Starts nginx serving `root`, each response limited to `bytesPerSecond`. Waits (at most
+    /// 10 s) until it accepts connections; throws with nginx's error log when it does not.
+    init(root: URL, bytesPerSecond: Int) async throws {
+        prefix = FileManager.default.temporaryDirectory.appending(path: "fdl-nginx-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: prefix.appending(path: "logs"), withIntermediateDirectories: true)
+        port = try LoopbackPort.free()
+        baseURL = URL(string: "http://127.0.0.1:\(port)/")!
+        let config = """
+            daemon off;
+            master_process off;
+            worker_processes 1;
+            pid \(prefix.path)/nginx.pid;
+            error_log \(prefix.path)/logs/error.log warn;
+            events { worker_connections 256; }
+            http {
+                log_format bytes '$request_uri $status $body_bytes_sent "$http_range"';
+                access_log \(prefix.path)/logs/access.log bytes;
+                client_body_temp_path \(prefix.path)/body;
+                proxy_temp_path \(prefix.path)/proxy;
+                fastcgi_temp_path \(prefix.path)/fastcgi;
+                uwsgi_temp_path \(prefix.path)/uwsgi;
+                scgi_temp_path \(prefix.path)/scgi;
+                server {
+                    listen 127.0.0.1:\(port);
+                    root \(root.path);
+                    limit_rate \(bytesPerSecond);
+                }
+            }
+            """
+        let configURL = prefix.appending(path: "nginx.conf")
+        try config.write(to: configURL, atomically: true, encoding: .utf8)
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/sbin/nginx")
+        process.arguments = ["-p", prefix.path, "-c", configURL.path]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        do {
+            try process.run()
+        } catch {
+            throw Failure(description: "cannot run /usr/sbin/nginx (Debian package nginx): \(error)")
+        }
+        let clock = ContinuousClock()
+        let deadline = clock.now + .seconds(10)
+        while !LoopbackPort.accepts(port) {
+            guard process.isRunning, clock.now < deadline else {
+                let log = (try? String(contentsOf: prefix.appending(path: "logs/error.log"), encoding: .utf8)) ?? ""
+                stop()
+                throw Failure(description: "nginx did not accept connections on 127.0.0.1:\(port) within 10 s: \(log)")
+            }
+            try await Task.sleep(for: .milliseconds(20)) // polling connect(), bounded by the deadline
+        }
+    }
+
+    /// Stops nginx and waits for it. SIGKILL, because a child of `Foundation.Process` inherits the
+    /// blocked signal mask of Swift's threads, so nginx never sees SIGQUIT or SIGTERM; its access
+    /// log is written line by line as each response ends, so nothing is lost.
+    func stop() {
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+    }
+
+    /// The access log, one line per response: `uri status body_bytes_sent "range"`.
+    func accessLog() throws -> [String] {
+        let text = try String(contentsOf: prefix.appending(path: "logs/access.log"), encoding: .utf8)
+        return text.split(separator: "\n").map(String.init)
+    }
+
+    /// Body bytes sent over all responses so far (complete after ``stop()``).
+    func bodyBytesSent() throws -> Int64 {
+        try accessLog().reduce(0) { sum, line in
+            let fields = line.split(separator: " ")
+            return sum + (fields.count > 2 ? Int64(fields[2]) ?? 0 : 0)
+        }
+    }
+
+    deinit {
+        stop()
+        try? FileManager.default.removeItem(at: prefix)
+    }
+}

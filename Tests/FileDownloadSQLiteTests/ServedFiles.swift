@@ -1,0 +1,42 @@
+import Crypto
+import Foundation
+
+/// Files of seeded random content in a directory that nginx serves, with their SHA-256.
+struct ServedFiles {
+    let root: URL
+    /// Name → (size, SHA-256 hex).
+    private(set) var files: [String: (size: Int, sha256: String)] = [:]
+
+    init(root: URL) throws {
+        self.root = root
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+    }
+
+    /// Writes `name` with `size` bytes drawn from `generator`.
+    mutating func add<G: RandomNumberGenerator>(_ name: String, size: Int, using generator: inout G) throws {
+        var bytes = [UInt8](repeating: 0, count: size)
+        bytes.withUnsafeMutableBytes { buffer in
+            var offset = 0
+            while offset < size {
+                var word = generator.next()
+                let n = min(8, size - offset)
+                withUnsafeBytes(of: &word) { buffer.baseAddress!.advanced(by: offset).copyMemory(from: $0.baseAddress!, byteCount: n) }
+                offset += n
+            }
+        }
+        try Data(bytes).write(to: root.appending(path: name))
+        files[name] = (size, Self.sha256(Data(bytes)))
+    }
+
+    var names: [String] { files.keys.sorted() }
+    var totalBytes: Int64 { files.values.reduce(0) { $0 + Int64($1.size) } }
+
+    static func sha256(_ data: Data) -> String {
+        SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// The SHA-256 of the file at `url`, or `nil` when it cannot be read.
+    static func sha256(of url: URL) -> String? {
+        (try? Data(contentsOf: url)).map(sha256)
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+
+/// A small tmpfs mounted on a fresh directory (needs root, as in CI). ``unmount()`` undoes it.
+struct TmpfsMount {
+    let directory: TemporaryDirectory
+
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// Mounts a tmpfs of `size` (as `mount` spells it: `512k`, `4m`).
+    init(size: String, label: String = #function) throws {
+        directory = try TemporaryDirectory(label)
+        do {
+            try Self.mount(["-t", "tmpfs", "-o", "size=\(size),mode=0755", "tmpfs", directory.url.path])
+        } catch {
+            directory.remove()
+            throw error
+        }
+    }
+
+    var url: URL { directory.url }
+    func path(_ name: String) -> String { directory.path(name) }
+
+    /// Makes the file system read-only: every write fails with EROFS, even for root.
+    func remountReadOnly() throws {
+        try Self.mount(["-o", "remount,ro", directory.url.path])
+    }
+
+    /// Changes the size of the mounted file system (`mount -o remount,size=…`).
+    func resize(to size: String) throws {
+        try Self.mount(["-o", "remount,size=\(size)", directory.url.path])
+    }
+
+    func unmount() {
+        try? Self.run("/bin/umount", ["-l", directory.url.path])
+        directory.remove()
+    }
+
+    private static func mount(_ arguments: [String]) throws {
+        do {
+            try run("/bin/mount", arguments)
+        } catch {
+            throw Failure(description: "cannot mount a tmpfs (these tests need root, as in CI): \(error)")
+        }
+    }
+
+    private static func run(_ tool: String, _ arguments: [String]) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: tool)
+        process.arguments = arguments
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            throw Failure(description: "\(tool) \(arguments.joined(separator: " ")) failed: \(text)")
+        }
+    }
+}
