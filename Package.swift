@@ -129,6 +129,7 @@ let package = Package(
             name: "FileDownloadCLI",
             dependencies: [
                 "FileDownload",
+                "FileDownloadHTTP",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -165,6 +166,12 @@ let package = Package(
             swiftSettings: strictSwift
         ),
         .executableTarget(
+            name: "EmbeddingExample",
+            dependencies: ["FileDownload", "FileDownloadHTTP"],
+            path: "Examples/Embedding",
+            swiftSettings: strictSwift
+        ),
+        .executableTarget(
             name: "TestingWithMockExample",
             dependencies: ["FileDownload", "FileDownloadMock"],
             path: "Examples/TestingWithMock",
@@ -172,8 +179,8 @@ let package = Package(
         ),
         .testTarget(
             name: "ExamplesTests",
-            dependencies: ["CustomTransportExample", "TestingWithMockExample", "FileDownload",
-                           "FileDownloadConformance", "FileDownloadMock"],
+            dependencies: ["CustomTransportExample", "TestingWithMockExample", "EmbeddingExample", "FileDownload",
+                           "FileDownloadConformance", "FileDownloadMock", "FileDownloadHTTP", "FileDownloadSQLite"],
             swiftSettings: strictSwift
         ),
 
