@@ -102,22 +102,26 @@ import Glibc
 
     @Test func ctrlCSavesTheStateAndExits130AndTheSameCommandFinishes() async throws {
         try await withServer(slowRate: "400k") { server, out in
-            let data = try server.serve("slow/int.bin", sampleBytes(1_600_000, seed: 6))
-            let arguments = ["get", server.url("slow/int.bin"), "-o", out.path, "--json"]
+            let one = try server.serve("slow/int.bin", sampleBytes(1_600_000, seed: 6))
+            let two = try server.serve("slow/int2.bin", sampleBytes(1_400_000, seed: 12))
+            let arguments = ["get", server.url("slow/int.bin"), server.url("slow/int2.bin"), "-o", out.path, "--json"]
             let first = try FDLProcess(arguments)
             try await first.waitForOutput(containing: #""event":"progress""#)
             first.send(SIGINT)
             #expect(await first.exitStatus() == 130)
             #expect(first.jsonLines.last?["exitCode"] as? Int == 130)
             let list = try await FDLProcess.run(["list", "-o", out.path, "--json"])
-            let record = try #require(list.stdout.split(separator: "\n").first)
-            #expect(record.contains(#""state":"interrupted""#), "\(record)")
+            let records = list.stdout.split(separator: "\n")
+            #expect(records.count == 2)
+            #expect(records.allSatisfy { $0.contains(#""state":"interrupted""#) }, "every running download is stored as interrupted: \(records)")
 
             let second = try FDLProcess(arguments)
             #expect(await second.exitStatus() == 0)
-            let added = try #require(second.jsonLines.first { $0["event"] as? String == "added" })
-            #expect((added["resumeFrom"] as? Int ?? 0) > 0)
-            #expect(try Data(contentsOf: out.file("int.bin")) == data)
+            let added = second.jsonLines.filter { $0["event"] as? String == "added" }
+            #expect(added.count == 2)
+            #expect(added.allSatisfy { ($0["resumeFrom"] as? Int ?? 0) > 0 }, "\(added)")
+            #expect(try Data(contentsOf: out.file("int.bin")) == one)
+            #expect(try Data(contentsOf: out.file("int2.bin")) == two)
         }
     }
 

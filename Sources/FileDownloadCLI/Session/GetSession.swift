@@ -24,6 +24,8 @@ public actor GetSession {
     var ids: [String] = []
     var outcomes: [String: DownloadOutcome] = [:]
     var interruptedBySignal = false
+    /// The shutdown a signal started; the session waits for it before it reports and exits.
+    var signalShutdown: Task<Void, Never>?
 
     /// Prepares a session; nothing happens until ``run()``.
     ///
@@ -114,12 +116,15 @@ public actor GetSession {
         if !isSettled {
             for await event in events {
                 handle(event)
-                if isSettled || interruptedBySignal { break }
+                // After a signal, read on until the shutdown ends the sequence: every download's
+                // last state is stored by then.
+                if isSettled, !interruptedBySignal { break }
             }
         }
         ticker.cancel()
         await ticker.value
         if !interruptedBySignal { await tick() }
+        if let signalShutdown { await signalShutdown.value }
         await downloader.shutdown()
         let status = interruptedBySignal ? ExitStatus.interrupted : ExitStatus.combining(ids.compactMap { outcomes[$0] })
         summarize(status)
@@ -238,10 +243,10 @@ public actor GetSession {
         }
     }
 
-    /// Stops every download, keeping its bytes and state, and ends the event loop.
-    func interrupt() async {
-        guard !interruptedBySignal else { return }
+    /// Stops every download, keeping its bytes and state; the shutdown ends the event loop.
+    func interrupt() {
+        guard !interruptedBySignal, let downloader else { return }
         interruptedBySignal = true
-        await downloader?.shutdown()
+        signalShutdown = Task { await downloader.shutdown() }
     }
 }
