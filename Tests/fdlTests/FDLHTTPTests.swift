@@ -190,4 +190,28 @@ import Glibc
             #expect(again.stdout.contains("p.bin: already complete"))
         }
     }
+
+    @Test func withoutARunningFdlPauseAndCancelChangeTheStoredStateAndCancelDeletesTheBytes() async throws {
+        try await withServer(slowRate: "400k") { server, out in
+            try server.serve("slow/a.bin", sampleBytes(3_000_000, seed: 13))
+            try server.serve("slow/b.bin", sampleBytes(3_000_000, seed: 14))
+            let first = try FDLProcess(["get", server.url("slow/a.bin"), server.url("slow/b.bin"), "-o", out.path, "--json"])
+            try await first.waitForOutput(containing: #""event":"checkpoint""#)
+            first.send(SIGINT)
+            #expect(await first.exitStatus() == 130)
+
+            let pause = try await FDLProcess.run(["pause", "a.bin", "-o", out.path])
+            #expect(pause.status == 0, "\(pause.stderr) \(pause.stdout)")
+            #expect(pause.stdout.contains("a.bin: paused at"))
+            let cancel = try await FDLProcess.run(["cancel", "b.bin", "-o", out.path])
+            #expect(cancel.status == 0, "\(cancel.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: out.file("b.bin.part").path))
+            let list = try await FDLProcess.run(["list", "-o", out.path])
+            #expect(list.stdout.range(of: "a.bin +paused", options: .regularExpression) != nil, "\(list.stdout)")
+            #expect(list.stdout.range(of: "b.bin +cancelled", options: .regularExpression) != nil, "\(list.stdout)")
+            let again = try await FDLProcess.run(["cancel", "b.bin", "-o", out.path])
+            #expect(again.status == 1)
+            #expect(again.stderr.contains("is cancelled and cannot be cancelled"))
+        }
+    }
 }
