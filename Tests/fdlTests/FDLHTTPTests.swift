@@ -127,14 +127,14 @@ import Glibc
 
     @Test func aChangedRemoteFileIsFetchedAgainNotSpliced() async throws {
         try await withServer(slowRate: "400k") { server, out in
-            try server.serve("slow/changing.bin", sampleBytes(1_600_000, seed: 7))
+            try server.serve("slow/changing.bin", sampleBytes(2_400_000, seed: 7))
             let arguments = ["get", server.url("slow/changing.bin"), "-o", out.path, "--json"]
             let first = try FDLProcess(arguments)
             try await first.waitForOutput(containing: #""event":"checkpoint""#)
             first.send(SIGKILL)
             _ = await first.exitStatus()
             // Same size, other bytes, and a later mtime: nginx's ETag changes.
-            let changed = try server.serve("slow/changing.bin", sampleBytes(1_600_000, seed: 8))
+            let changed = try server.serve("slow/changing.bin", sampleBytes(2_400_000, seed: 8))
             let later = Date().addingTimeInterval(5)
             try FileManager.default.setAttributes([.modificationDate: later],
                                                   ofItemAtPath: server.root.appendingPathComponent("slow/changing.bin").path)
@@ -171,7 +171,7 @@ import Glibc
 
     @Test func pauseAndResumeFromAnotherProcess() async throws {
         try await withServer(slowRate: "400k") { server, out in
-            let data = try server.serve("slow/p.bin", sampleBytes(1_200_000, seed: 11))
+            let data = try server.serve("slow/p.bin", sampleBytes(2_400_000, seed: 11))
             let running = try FDLProcess(["get", server.url("slow/p.bin"), "-o", out.path, "--json"])
             try await running.waitForOutput(containing: #""event":"progress""#)
             let pause = try await FDLProcess.run(["pause", "p.bin", "-o", out.path])
