@@ -66,8 +66,8 @@ struct DownloadAssetsPluginTests {
 
         let first = try await runPlugin(in: package.url)
         #expect(first.status == 0, "\(first.output)")
-        #expect(try Data(contentsOf: package.file("Resources/model.bin")) == model)
-        #expect(try Data(contentsOf: package.file("Resources/data/table.csv")) == table)
+        #expect(FileManager.default.contents(atPath: package.file("Resources/model.bin").path) == model, "\(first.output)")
+        #expect(FileManager.default.contents(atPath: package.file("Resources/data/table.csv").path) == table)
         #expect(first.output.contains("2 asset(s) in place and verified"))
         #expect(!FileManager.default.fileExists(atPath: package.file("Resources/.fdl").path), "no fdl state in the package")
 

@@ -70,4 +70,34 @@ import Testing
         #expect(plans[0].id == "model.bin")
         #expect(plans[0].destination == dir.file("model.bin"))
     }
+
+    @Test func aGivenNameReplacesAStoredDownloadOfAnotherURLAndNeverResumesIt() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        try Data(count: 100).write(to: dir.file("model.bin.part"))
+        let old = DownloadRecord(id: "model.bin", url: URL(string: "http://old/model.bin")!, destination: dir.file("model.bin"),
+                                 partPath: dir.file("model.bin.part").path, state: .interrupted,
+                                 validator: .entityTag("\"e\""), checkpointedBytes: 100)
+        let plan = DownloadPlanner(outputDirectory: dir.url).plan(
+            urls: [URL(string: "http://new/model.bin")!], sha256: [], names: ["model.bin"], records: [old], options: options)
+        #expect(plan[0].id == "model.bin")
+        #expect(plan[0].resume == nil)
+        #expect(plan[0].destination == dir.file("model.bin"))
+    }
+
+    @Test func aStoredDownloadForAnotherDirectoryIsNotReused() throws {
+        let dir = try TemporaryDirectory()
+        let elsewhere = try TemporaryDirectory()
+        defer {
+            dir.remove()
+            elsewhere.remove()
+        }
+        let url = URL(string: "http://h/f.bin")!
+        let record = DownloadRecord(id: "f.bin", url: url, destination: elsewhere.file("f.bin"), partPath: elsewhere.file("f.bin.part").path,
+                                    state: .completed, checkpointedBytes: 10)
+        let plan = DownloadPlanner(outputDirectory: dir.url).plan(urls: [url], sha256: [], names: [], records: [record], options: options)
+        #expect(plan[0].destination == dir.file("f-2.bin") || plan[0].destination == dir.file("f.bin"))
+        #expect(plan[0].destination.deletingLastPathComponent().standardizedFileURL == dir.url.standardizedFileURL)
+        #expect(!plan[0].alreadyComplete)
+    }
 }

@@ -82,8 +82,7 @@ import Glibc
             let data = try server.serve("slow/resume.bin", sampleBytes(2_000_000, seed: 5))
             let arguments = ["get", server.url("slow/resume.bin"), "-o", out.path, "--json"]
             let first = try FDLProcess(arguments)
-            try await first.waitForOutput(containing: #""event":"checkpoint""#)
-            first.send(SIGKILL)
+            first.whenOutput(contains: #""event":"checkpoint""#) { first.send(SIGKILL) }
             #expect(await first.exitStatus() == 128 + SIGKILL)
             let part = out.file("resume.bin.part").path
             let kept = try #require(FileManager.default.attributesOfItem(atPath: part)[.size] as? Int)
@@ -106,8 +105,7 @@ import Glibc
             let two = try server.serve("slow/int2.bin", sampleBytes(1_400_000, seed: 12))
             let arguments = ["get", server.url("slow/int.bin"), server.url("slow/int2.bin"), "-o", out.path, "--json"]
             let first = try FDLProcess(arguments)
-            try await first.waitForOutput(containing: #""event":"progress""#)
-            first.send(SIGINT)
+            first.whenOutput(contains: #""event":"progress""#) { first.send(SIGINT) }
             #expect(await first.exitStatus() == 130)
             #expect(first.jsonLines.last?["exitCode"] as? Int == 130)
             let list = try await FDLProcess.run(["list", "-o", out.path, "--json"])
@@ -130,8 +128,7 @@ import Glibc
             try server.serve("slow/changing.bin", sampleBytes(2_400_000, seed: 7))
             let arguments = ["get", server.url("slow/changing.bin"), "-o", out.path, "--json"]
             let first = try FDLProcess(arguments)
-            try await first.waitForOutput(containing: #""event":"checkpoint""#)
-            first.send(SIGKILL)
+            first.whenOutput(contains: #""event":"checkpoint""#) { first.send(SIGKILL) }
             _ = await first.exitStatus()
             // Same size, other bytes, and a later mtime: nginx's ETag changes.
             let changed = try server.serve("slow/changing.bin", sampleBytes(2_400_000, seed: 8))
@@ -173,11 +170,14 @@ import Glibc
         try await withServer(slowRate: "400k") { server, out in
             let data = try server.serve("slow/p.bin", sampleBytes(2_400_000, seed: 11))
             let running = try FDLProcess(["get", server.url("slow/p.bin"), "-o", out.path, "--json"])
-            try await running.waitForOutput(containing: #""event":"progress""#)
-            let pause = try await FDLProcess.run(["pause", "p.bin", "-o", out.path])
-            #expect(pause.status == 0, "stderr: \(pause.stderr)")
-            #expect(pause.stdout.contains("asked the running fdl"))
+            let pausing = Shared<FDLProcess?>(nil)
+            running.whenOutput(contains: #""event":"progress""#) {
+                pausing.withLock { $0 = try? FDLProcess(["pause", "p.bin", "-o", out.path]) }
+            }
             #expect(await running.exitStatus() == 3)
+            let pause = try #require(pausing.withLock { $0 })
+            #expect(await pause.exitStatus() == 0, "stderr: \(pause.stderr)")
+            #expect(pause.stdout.contains("asked the running fdl"))
             #expect(running.jsonLines.contains { $0["event"] as? String == "paused" })
             let list = try await FDLProcess.run(["list", "-o", out.path])
             #expect(list.stdout.contains("paused"))
@@ -196,8 +196,7 @@ import Glibc
             try server.serve("slow/a.bin", sampleBytes(3_000_000, seed: 13))
             try server.serve("slow/b.bin", sampleBytes(3_000_000, seed: 14))
             let first = try FDLProcess(["get", server.url("slow/a.bin"), server.url("slow/b.bin"), "-o", out.path, "--json"])
-            try await first.waitForOutput(containing: #""event":"checkpoint""#)
-            first.send(SIGINT)
+            first.whenOutput(contains: #""event":"checkpoint""#) { first.send(SIGINT) }
             #expect(await first.exitStatus() == 130)
 
             let pause = try await FDLProcess.run(["pause", "a.bin", "-o", out.path])

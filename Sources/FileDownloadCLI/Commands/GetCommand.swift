@@ -80,6 +80,7 @@ public struct GetCommand: AsyncParsableCommand {
         for name in names where FileNameSanitizer.sanitize(name) != name || name.hasPrefix(".") {
             throw ValidationError("--name '\(name)' is not a plain file name (no '/', no leading '.')")
         }
+        guard Set(names).count == names.count else { throw ValidationError("each --name must be different") }
         guard (1...64).contains(jobs) else { throw ValidationError("-j must be between 1 and 64, not \(jobs)") }
         guard retry >= 0 else { throw ValidationError("--retry must be 0 or more, not \(retry)") }
         guard timeout > 0, timeout.isFinite else { throw ValidationError("--timeout must be a positive number of seconds") }

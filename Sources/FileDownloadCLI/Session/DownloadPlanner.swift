@@ -5,9 +5,10 @@ public import Foundation
 /// running the same command again continues where the last run stopped.
 ///
 /// For each URL, in order:
-/// 1. The id is the id of the stored download with the same URL (credentials ignored), else the
-///    file name (the `names` entry, or the sanitised last path component), made unique with
-///    `-2`, `-3`, ... before the extension. The destination is `outputDirectory/id`.
+/// 1. The id is the id of the stored download with the same URL (credentials ignored) and the same
+///    destination; else the `names` entry (which replaces a stored download of that name); else the
+///    sanitised last path component, made unique with `-2`, `-3`, ... before the extension. The
+///    destination is `outputDirectory/id`.
 /// 2. When the destination exists and matches the SHA-256 given, or no SHA-256 is given and the
 ///    stored download completed, the download is already complete.
 /// 3. Otherwise, when the stored download has bytes on disk that were checkpointed together with
@@ -36,15 +37,21 @@ public struct DownloadPlanner: Sendable {
             guard seenURLs.insert(key).inserted else { continue }
             let digest = index < sha256.count ? sha256[index]?.lowercased() : nil
             let name = index < names.count ? names[index] : nil
-            let record = records.first { $0.url.absoluteString == key && (name == nil || $0.id == name) }
+            // A stored download continues only if it fetched the same URL into the same place.
+            let record = records.first {
+                $0.url.absoluteString == key && (name == nil || $0.id == name)
+                    && $0.destination.standardizedFileURL == outputDirectory.appendingPathComponent($0.id).standardizedFileURL
+            }
             let id: String
             if let record {
                 id = record.id
+            } else if let name {
+                id = FileNameSanitizer.sanitize(name)  // the caller's choice replaces a stored download of that name
             } else {
-                id = Self.unique(FileNameSanitizer.sanitize(name ?? FileNameSanitizer.fileName(for: url)), taken: taken)
-                taken.insert(id)
+                id = Self.unique(FileNameSanitizer.sanitize(FileNameSanitizer.fileName(for: url)), taken: taken)
             }
-            let destination = record?.destination ?? outputDirectory.appendingPathComponent(id)
+            taken.insert(id)
+            let destination = outputDirectory.appendingPathComponent(id)
             var download = PlannedDownload(id: id, url: url, destination: destination, sha256: digest,
                                            resume: nil, alreadyComplete: false)
             let exists = FileManager.default.fileExists(atPath: destination.path)

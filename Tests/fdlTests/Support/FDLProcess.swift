@@ -13,6 +13,7 @@ final class FDLProcess: Sendable {
     let process: Process
     private let output = Shared<(text: String, waiters: [(String, CheckedContinuation<Void, any Error>)], ended: Bool)>(("", [], false))
     private let errors = Shared<String>("")
+    private let reactions = Shared<[(String, @Sendable () -> Void)]>([])
     private let finished: Task<Int32, Never>
 
     /// The path of the `fdl` built next to the test bundle.
@@ -64,14 +65,21 @@ final class FDLProcess: Sendable {
         let output = self.output
         let errors = self.errors
         let errorReader = errorPipe.fileHandleForReading
+        let reactions = self.reactions
         let outputDone = Self.drain(reader) { chunk in
-            let ready = output.withLock { state -> [CheckedContinuation<Void, any Error>] in
+            let (ready, text) = output.withLock { state -> ([CheckedContinuation<Void, any Error>], String) in
                 state.text += chunk
                 let (met, waiting) = state.waiters.partitioned { state.text.contains($0.0) }
                 state.waiters = waiting
-                return met.map(\.1)
+                return (met.map(\.1), state.text)
             }
             for continuation in ready { continuation.resume() }
+            let due = reactions.withLock { pending -> [@Sendable () -> Void] in
+                let (met, rest) = pending.partitioned { text.contains($0.0) }
+                pending = rest
+                return met.map(\.1)
+            }
+            for action in due { action() }
         }
         let errorDone = Self.drain(errorReader) { chunk in errors.withLock { $0 += chunk } }
         finished = Task.detached {
@@ -126,6 +134,18 @@ final class FDLProcess: Sendable {
             }
             if let immediate { continuation.resume(with: immediate) }
         }
+    }
+
+    /// Runs `action` on the thread that reads the output as soon as standard output contains
+    /// `text` (at once if it already does): for reactions that must not wait for a busy
+    /// cooperative pool, such as interrupting a transfer in the middle.
+    func whenOutput(contains text: String, _ action: @escaping @Sendable () -> Void) {
+        let now = output.withLock { state in
+            if state.text.contains(text) { return true }
+            reactions.withLock { $0.append((text, action)) }
+            return false
+        }
+        if now { action() }
     }
 
     /// Sends `signal` to the process.
