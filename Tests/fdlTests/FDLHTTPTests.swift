@@ -167,7 +167,7 @@ import Glibc
     }
 
     @Test func pauseAndResumeFromAnotherProcess() async throws {
-        try await withServer(slowRate: "400k") { server, out in
+        try await withServer(slowRate: "150k") { server, out in
             let data = try server.serve("slow/p.bin", sampleBytes(2_400_000, seed: 11))
             let running = try FDLProcess(["get", server.url("slow/p.bin"), "-o", out.path, "--json"])
             let pausing = Shared<FDLProcess?>(nil)

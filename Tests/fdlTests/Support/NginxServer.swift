@@ -6,8 +6,9 @@ import Glibc
 /// A real nginx on 127.0.0.1 and a free port, serving a directory the test fills.
 ///
 /// Files under `www/` are served as they are; files under `www/slow/` at `slowRate` bytes per
-/// second (nginx's `limit_rate`), so a test can interrupt a transfer in the middle. The access
-/// log records the status and the `Range` header of every request.
+/// second (nginx's `limit_rate`) unless the request has a `Range` header, so a test can interrupt
+/// a first transfer in the middle, and the resumed one is quick. The access log records the
+/// status and the `Range` header of every request.
 final class NginxServer: @unchecked Sendable {
     let directory: TemporaryDirectory
     let port: Int
@@ -52,7 +53,10 @@ final class NginxServer: @unchecked Sendable {
                 server {
                     listen 127.0.0.1:\(port);
                     root \(prefix)/www;
-                    location /slow/ { limit_rate \(slowRate); }
+                    location /slow/ {
+                        limit_rate \(slowRate);
+                        if ($http_range) { set $limit_rate 0; }
+                    }
                 }
             }
             """
