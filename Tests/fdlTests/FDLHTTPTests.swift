@@ -78,7 +78,7 @@ import Glibc
     }
 
     @Test func killedAndRunAgainItResumesAndTheFileIsByteExact() async throws {
-        try await withServer(slowRate: "400k") { server, out in
+        try await withServer(slowRate: "100k") { server, out in
             let data = try server.serve("slow/resume.bin", sampleBytes(2_000_000, seed: 5))
             let arguments = ["get", server.url("slow/resume.bin"), "-o", out.path, "--json"]
             let first = try FDLProcess(arguments)
@@ -100,7 +100,7 @@ import Glibc
     }
 
     @Test func ctrlCSavesTheStateAndExits130AndTheSameCommandFinishes() async throws {
-        try await withServer(slowRate: "400k") { server, out in
+        try await withServer(slowRate: "100k") { server, out in
             let one = try server.serve("slow/int.bin", sampleBytes(1_600_000, seed: 6))
             let two = try server.serve("slow/int2.bin", sampleBytes(1_400_000, seed: 12))
             let arguments = ["get", server.url("slow/int.bin"), server.url("slow/int2.bin"), "-o", out.path, "--json"]
@@ -124,7 +124,7 @@ import Glibc
     }
 
     @Test func aChangedRemoteFileIsFetchedAgainNotSpliced() async throws {
-        try await withServer(slowRate: "400k") { server, out in
+        try await withServer(slowRate: "100k") { server, out in
             try server.serve("slow/changing.bin", sampleBytes(2_400_000, seed: 7))
             let arguments = ["get", server.url("slow/changing.bin"), "-o", out.path, "--json"]
             let first = try FDLProcess(arguments)
@@ -167,7 +167,7 @@ import Glibc
     }
 
     @Test func pauseAndResumeFromAnotherProcess() async throws {
-        try await withServer(slowRate: "150k") { server, out in
+        try await withServer(slowRate: "100k") { server, out in
             let data = try server.serve("slow/p.bin", sampleBytes(2_400_000, seed: 11))
             let running = try FDLProcess(["get", server.url("slow/p.bin"), "-o", out.path, "--json"])
             let pausing = Shared<FDLProcess?>(nil)
@@ -192,7 +192,7 @@ import Glibc
     }
 
     @Test func withoutARunningFdlPauseAndCancelChangeTheStoredStateAndCancelDeletesTheBytes() async throws {
-        try await withServer(slowRate: "400k") { server, out in
+        try await withServer(slowRate: "100k") { server, out in
             try server.serve("slow/a.bin", sampleBytes(3_000_000, seed: 13))
             try server.serve("slow/b.bin", sampleBytes(3_000_000, seed: 14))
             let first = try FDLProcess(["get", server.url("slow/a.bin"), server.url("slow/b.bin"), "-o", out.path, "--json"])
