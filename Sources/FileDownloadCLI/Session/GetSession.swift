@@ -192,7 +192,11 @@ public actor GetSession {
     /// Applies control requests and redraws the display.
     func tick() async {
         guard let downloader, !interruptedBySignal else { return }
-        for request in ControlRequest.takeAll(from: state) where ids.contains(request.id) {
+        for request in ControlRequest.takeAll(from: state) {
+            guard ids.contains(request.id) else {
+                printer.log("\(request.id): not part of this run; \(request.action.rawValue) it after this fdl ends")
+                continue
+            }
             do {
                 switch request.action {
                 case .pause: _ = try await downloader.pause(request.id)
