@@ -16,6 +16,7 @@ let package = Package(
         // MARK: products of the HTTP transport
         .library(name: "FileDownloadHTTP", targets: ["FileDownloadHTTP"]),
         // MARK: products of the SFTP transport
+        .library(name: "FileDownloadSFTP", targets: ["FileDownloadSFTP"]),
         // MARK: products of the SQLite store
         .library(name: "FileDownloadSQLite", targets: ["FileDownloadSQLite"]),
         // MARK: products of the command line
@@ -91,6 +92,31 @@ let package = Package(
         ),
 
         // MARK: SFTP transport (CSSH2, FileDownloadSFTP, FileDownloadSFTPTests)
+        .systemLibrary(
+            name: "CSSH2",
+            pkgConfig: "libssh2",
+            providers: [.apt(["libssh2-1-dev"])]
+        ),
+        .target(
+            name: "FileDownloadSFTP",
+            dependencies: [
+                "FileDownload",
+                "CSSH2",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: strictSwift
+        ),
+        .testTarget(
+            name: "FileDownloadSFTPTests",
+            dependencies: ["FileDownload", "FileDownloadSFTP", "FileDownloadConformance"],
+            swiftSettings: strictSwift
+        ),
+        .executableTarget(
+            name: "bench-sftp",
+            dependencies: ["FileDownload", "FileDownloadSFTP"],
+            path: "Benchmarks/bench-sftp",
+            swiftSettings: strictSwift
+        ),
 
         // MARK: SQLite store (FileDownloadSQLite, FileDownloadSQLiteTests)
         .systemLibrary(

@@ -1,0 +1,132 @@
+#!/usr/bin/env bash
+# SFTP benchmark on loopback, side by side in one run (figures swing between runs on this VM:
+# compare the ratios, not the absolute numbers).
+#
+#   Benchmarks/sftp.sh [ROUNDS]      (default 3 rounds; each tool's best round is reported)
+#
+# Starts OpenSSH's sshd on a free 127.0.0.1 port with throwaway keys, then compares:
+#   1. one 1 GiB file:   bench-sftp (Downloader + SFTPTransport)  vs  OpenSSH sftp  vs  curl sftp://
+#   2. 500 files of 64 KiB: bench-sftp at 8 at a time  vs  one OpenSSH sftp batch (one session)
+# bench-sftp runs twice per case: through the Downloader (staging file, fsync of file and folder,
+# rename: what an app gets) and "raw" (SFTPTransport into a TransferSink: the transport's own cost).
+# Needs: openssh-server, openssh-client, curl (built with libssh2, as Debian's is), python3.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+rounds="${1:-3}"
+
+swift build -c release --product bench-sftp >/dev/null
+bench="$(swift build -c release --show-bin-path)/bench-sftp"
+
+work="$(mktemp -d /tmp/fdl-bench-sftp.XXXXXX)"
+sshd_pid=""
+cleanup() {
+    if [ -n "$sshd_pid" ]; then kill "$sshd_pid" 2>/dev/null || true; wait "$sshd_pid" 2>/dev/null || true; fi
+    rm -rf "$work"
+}
+trap cleanup EXIT
+mkdir -p /run/sshd "$work/data/small" "$work/out"
+chmod 755 "$work" "$work/data"
+
+ssh-keygen -q -t ed25519 -N '' -f "$work/host_key"
+ssh-keygen -q -t ed25519 -N '' -f "$work/id_ed25519"
+cp "$work/id_ed25519.pub" "$work/authorized_keys"
+port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+echo "[127.0.0.1]:$port $(cut -d' ' -f1,2 "$work/host_key.pub")" > "$work/known_hosts"
+cat > "$work/sshd_config" <<CONF
+Port $port
+ListenAddress 127.0.0.1
+HostKey $work/host_key
+PidFile $work/sshd.pid
+AuthorizedKeysFile $work/authorized_keys
+StrictModes no
+PermitRootLogin yes
+PasswordAuthentication no
+KbdInteractiveAuthentication no
+UsePAM no
+MaxStartups 100
+MaxSessions 50
+Subsystem sftp /usr/lib/openssh/sftp-server
+CONF
+/usr/sbin/sshd -f "$work/sshd_config" -D -e 2>"$work/sshd.log" &
+sshd_pid=$!
+for _ in $(seq 1 100); do
+    if python3 -c "import socket; socket.create_connection(('127.0.0.1', $port), 0.1)" 2>/dev/null; then break; fi
+    sleep 0.1
+done
+python3 -c "import socket; socket.create_connection(('127.0.0.1', $port), 0.1)" \
+    || { echo "sshd did not start on 127.0.0.1:$port:"; cat "$work/sshd.log"; exit 1; }
+
+echo "creating 1 GiB + 500 x 64 KiB of random data in $work/data"
+head -c $((1024 * 1024 * 1024)) /dev/urandom > "$work/data/big.bin"
+for i in $(seq 1 500); do head -c 65536 /dev/urandom > "$work/data/small/f$i.bin"; done
+: > "$work/small.list"; : > "$work/small.batch"
+for i in $(seq 1 500); do
+    echo "sftp://root@127.0.0.1:$port$work/data/small/f$i.bin" >> "$work/small.list"
+    echo "get $work/data/small/f$i.bin $work/out/" >> "$work/small.batch"
+done
+echo "get $work/data/big.bin $work/out/big.bin" > "$work/big.batch"
+hostsha="$(ssh-keygen -l -E sha256 -f "$work/host_key.pub" | awk '{print $2}' | sed 's/^SHA256://')"
+ssh_opts=(-q -i "$work/id_ed25519" -o "UserKnownHostsFile=$work/known_hosts" -o StrictHostKeyChecking=yes -o BatchMode=yes -P "$port")
+expected="$(sha256sum "$work/data/big.bin" | cut -d' ' -f1)"
+
+now() { date +%s.%N; }
+# run NAME COMMAND...: runs the command with an empty out folder, prints and records its seconds.
+declare -A best
+run() {
+    local name="$1"; shift
+    rm -rf "$work/out"; mkdir -p "$work/out"; sync
+    local start end
+    start="$(now)"
+    "$@" >/dev/null
+    end="$(now)"
+    local seconds
+    seconds="$(python3 -c "print(f'{$end - $start:.3f}')")"
+    if [ -z "${best[$name]:-}" ] || python3 -c "import sys; sys.exit(0 if $seconds < ${best[$name]} else 1)"; then
+        best[$name]="$seconds"
+    fi
+    echo "  $name: ${seconds}s"
+}
+check_big() {
+    local got; got="$(sha256sum "$1" | cut -d' ' -f1)"
+    [ "$got" = "$expected" ] || { echo "wrong bytes in $1"; exit 1; }
+}
+
+for round in $(seq 1 "$rounds"); do
+    echo "round $round: one 1 GiB file"
+    run "bench-sftp 1GiB" "$bench" --known-hosts "$work/known_hosts" --identity "$work/id_ed25519" --concurrency 1 \
+        --out "$work/out" "sftp://root@127.0.0.1:$port$work/data/big.bin"
+    check_big "$work/out/0-big.bin"
+    run "bench-sftp-raw 1GiB" "$bench" --raw --known-hosts "$work/known_hosts" --identity "$work/id_ed25519" --concurrency 1 \
+        --out "$work/out" "sftp://root@127.0.0.1:$port$work/data/big.bin"
+    check_big "$work/out/0-big.bin"
+    run "openssh-sftp 1GiB" sftp "${ssh_opts[@]}" -b "$work/big.batch" root@127.0.0.1
+    check_big "$work/out/big.bin"
+    run "curl-sftp 1GiB" curl -sS --key "$work/id_ed25519" --pubkey "$work/id_ed25519.pub" --hostpubsha256 "$hostsha" \
+        -o "$work/out/big.bin" "sftp://root@127.0.0.1:$port$work/data/big.bin"
+    check_big "$work/out/big.bin"
+    echo "round $round: 500 files of 64 KiB"
+    run "bench-sftp 500x64KiB" "$bench" --known-hosts "$work/known_hosts" --identity "$work/id_ed25519" --concurrency 8 \
+        --out "$work/out" --list "$work/small.list"
+    [ "$(ls "$work/out" | wc -l)" = 500 ] || { echo "bench-sftp did not write 500 files"; exit 1; }
+    run "bench-sftp-raw 500x64KiB" "$bench" --raw --known-hosts "$work/known_hosts" --identity "$work/id_ed25519" --concurrency 8 \
+        --out "$work/out" --list "$work/small.list"
+    [ "$(ls "$work/out" | wc -l)" = 500 ] || { echo "bench-sftp --raw did not write 500 files"; exit 1; }
+    run "openssh-sftp 500x64KiB" sftp "${ssh_opts[@]}" -b "$work/small.batch" root@127.0.0.1
+    [ "$(ls "$work/out" | wc -l)" = 500 ] || { echo "sftp did not write 500 files"; exit 1; }
+done
+
+mb() { python3 -c "print(f'{$1 / $2 / 1e6:.0f}')"; }
+ratio() { python3 -c "print(f'{$1 / $2:.2f}')"; }
+big=$((1024 * 1024 * 1024)); small=$((500 * 65536))
+echo
+echo "best of $rounds rounds (MB/s = 10^6 bytes/s); ratio = the other tool's time / bench-sftp's time (above 1: bench-sftp faster)"
+echo "| case | tool | seconds | MB/s | ratio vs bench-sftp (Downloader) | ratio vs bench-sftp --raw |"
+echo "|---|---|---|---|---|---|"
+for tool in bench-sftp bench-sftp-raw openssh-sftp curl-sftp; do
+    s="${best[$tool 1GiB]}"
+    echo "| 1 GiB file | $tool | $s | $(mb $big "$s") | $(ratio "$s" "${best[bench-sftp 1GiB]}") | $(ratio "$s" "${best[bench-sftp-raw 1GiB]}") |"
+done
+for tool in bench-sftp bench-sftp-raw openssh-sftp; do
+    s="${best[$tool 500x64KiB]}"
+    echo "| 500 x 64 KiB | $tool | $s | $(mb $small "$s") | $(ratio "$s" "${best[bench-sftp 500x64KiB]}") | $(ratio "$s" "${best[bench-sftp-raw 500x64KiB]}") |"
+done

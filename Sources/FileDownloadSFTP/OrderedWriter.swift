@@ -1,0 +1,45 @@
+import FileDownload
+import Foundation
+
+/// Writes the segments that several I/O threads read, to one sink, strictly in segment order, so
+/// the sink only ever holds a contiguous prefix of the file (a failure leaves nothing spliced).
+final class OrderedWriter: @unchecked Sendable {
+    private let sink: TransferSink
+    private let condition = NSCondition()
+    private var next = 0
+    private var failure: (any Error)?
+
+    init(sink: TransferSink) {
+        self.sink = sink
+    }
+
+    /// Waits until every segment before `segment` was written, then writes `bytes`.
+    /// - Throws: the first failure of any reader (reported with ``fail(_:)``), or the sink's error.
+    func write(segment: Int, _ bytes: UnsafeRawBufferPointer) throws {
+        condition.lock()
+        while next != segment && failure == nil { condition.wait() }
+        if let failure {
+            condition.unlock()
+            throw failure
+        }
+        condition.unlock()
+        do {
+            try sink.write(bytes)
+        } catch {
+            fail(error)
+            throw error
+        }
+        condition.lock()
+        next += 1
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Stops every reader waiting for its turn, with `error` (the first failure wins).
+    func fail(_ error: any Error) {
+        condition.lock()
+        if failure == nil { failure = error }
+        condition.broadcast()
+        condition.unlock()
+    }
+}

@@ -1,0 +1,217 @@
+import Crypto
+public import FileDownload
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Downloads `sftp://[user[:password]@]host[:port]/path` URLs over SSH with libssh2.
+///
+/// ```swift
+/// var transports = TransportRegistry()
+/// transports.register(SFTPTransport(), for: "sftp")
+/// ```
+///
+/// ## Paths
+/// The URL path is percent-decoded (spaces and UTF-8 are fine) and used as an absolute path;
+/// `sftp://host/~/file` names `file` in the login directory, as OpenSSH's `sftp` does.
+///
+/// ## Sessions
+/// SSH sessions are reused for later transfers with the same host, port, user and credential
+/// identity, at most ``Configuration/maxSessionsPerHost`` at once per host and port. Each session
+/// has its own I/O thread that makes every libssh2 call of that session; Swift's cooperative
+/// pool never blocks. A session found broken when reused is replaced once, before any byte is
+/// reported.
+///
+/// ## Host keys
+/// Verified against ``Configuration/knownHostsFile`` before authentication. An unknown key asks
+/// the one auth door (`AuthChallenge.Kind.unknownHostKey`) under ``HostKeyPolicy/strict``; a
+/// changed key fails with `DownloadError.Code.hostKeyMismatch` (not retryable) before any byte is
+/// written.
+///
+/// ## Resume
+/// The validator is `Validator.sizeAndModificationTime` from `fstat` of the open file. A request
+/// with an offset resumes (`seek` + read) only when its validator equals the current one;
+/// otherwise the head says `.restarted(.validatorChanged)` and the bytes start at zero. An
+/// offset equal to the size with a matching validator reports `.complete`.
+///
+/// ## Errors
+/// Connection refused or lost, timeouts: retryable. Authentication failure, host key unknown or
+/// changed, no such file (`.notFound`), permission denied (`.permissionDenied`): not retryable.
+public final class SFTPTransport: Transport {
+    private let pool: SessionPool
+
+    /// Creates a transport; no connection is made until the first transfer.
+    public init(configuration: Configuration = Configuration()) {
+        pool = SessionPool(configuration: configuration)
+    }
+
+    /// The configuration for the next sessions. Setting a different one closes idle sessions
+    /// now and busy ones when their transfer ends, so that no later transfer runs on a session
+    /// checked under the old host key rules or credentials.
+    public var configuration: Configuration {
+        get { pool.configuration }
+        set { pool.update(newValue) }
+    }
+
+    /// Resume with a size + mtime validator, authentication, the total length in the head, and
+    /// `TransferOptions.maxBytesPerSecond`.
+    public var capabilities: TransportCapabilities { [.resume, .validators, .authentication, .expectedLength, .rateLimit] }
+
+    /// How many SSH sessions this transport has opened since it was created: a measure of reuse.
+    public var sessionsOpened: Int { pool.connectionsMade }
+
+    /// Performs one attempt; see ``Transport`` for the contract and this type's overview for
+    /// what SFTP adds.
+    public func transfer(_ request: TransferRequest, into sink: TransferSink) async throws {
+        let target = try SFTPTarget(url: request.url)
+        var user = target.user
+        var explicit: Credential?
+        var identity = target.password.map { "password:" + Self.digest($0) } ?? ""
+        if user == nil {
+            if case .useCredential(let credential) = await request.authenticate(AuthChallenge(kind: .sshUser, url: request.url)) {
+                switch credential {
+                case .password(let name, let password):
+                    (user, explicit, identity) = (name, credential, "password:" + Self.digest(password))
+                case .privateKey(let name, let file, _):
+                    (user, explicit, identity) = (name, credential, "key:" + file)
+                case .agent(let name):
+                    (user, explicit, identity) = (name, credential, "agent")
+                default:
+                    break
+                }
+            }
+        }
+        let key = SessionKey(host: target.host, port: target.port,
+                             user: user ?? configuration.defaultUser ?? Self.localUser, credentialIdentity: identity)
+        let options = request.options
+        let credential = explicit
+        let authenticate: @Sendable (AuthChallenge) async -> AuthDisposition = { await request.authenticate($0) }
+        var replacedStaleSession = false
+        while true {
+            try Task.checkCancellation()
+            let connection = try await pool.checkout(key)
+            let reused = connection.isReady
+            let file: SSHConnection.OpenedFile
+            do {
+                file = try await IOJob.run(on: connection.thread,
+                                           idleTimeout: reused ? options.requestTimeout : options.connectTimeout,
+                                           totalTimeout: options.resourceTimeout,
+                                           authenticate: authenticate) { job in
+                    if !connection.isReady {
+                        try connection.connect(target: target, explicit: credential, job: job, url: request.url)
+                        job.setIdleTimeout(options.requestTimeout)
+                    }
+                    return try connection.prepare(path: target.path, request: request, sink: sink, job: job)
+                }
+            } catch {
+                let failure = release(connection, after: error)
+                if reused, !replacedStaleSession, sink.head == nil, failure.code == .connectionLost {
+                    replacedStaleSession = true
+                    continue
+                }
+                throw failure
+            }
+            let second = secondSession(for: file, key: key, options: options)
+            do {
+                if let second {
+                    try await streamInParallel(file, on: connection, and: second, target: target, request: request,
+                                               credential: credential, sink: sink, authenticate: authenticate)
+                    pool.checkin(second)
+                } else {
+                    try await IOJob.run(on: connection.thread, idleTimeout: options.requestTimeout,
+                                        totalTimeout: options.resourceTimeout, authenticate: authenticate) { job in
+                        try connection.stream(file, path: target.path, request: request, sink: sink, job: job)
+                    }
+                }
+                pool.checkin(connection)
+                return
+            } catch {
+                if let second { pool.discard(second) }
+                throw release(connection, after: error)
+            }
+        }
+    }
+
+    /// Hands `connection` back after a failed job: kept for SFTP status errors (the session is
+    /// fine), closed otherwise. Returns the error as a `DownloadError`.
+    private func release(_ connection: SSHConnection, after error: any Error) -> DownloadError {
+        let failure = DownloadError.wrapping(error)
+        if failure.code == .notFound || failure.code == .permissionDenied {
+            pool.checkin(connection)
+        } else {
+            pool.discard(connection)
+        }
+        return failure
+    }
+
+    /// A second session for a large file, when the configuration allows it and one is free now.
+    private func secondSession(for file: SSHConnection.OpenedFile, key: SessionKey, options: TransferOptions) -> SSHConnection? {
+        guard let start = file.start, let threshold = configuration.parallelThreshold,
+              options.maxBytesPerSecond == nil, file.size - start >= threshold else { return nil }
+        return pool.checkoutIfFree(key)
+    }
+
+    /// Streams `file` over two sessions: even segments on `first`, odd ones on `second`, written
+    /// in order. The first failure stops both; the sink then holds a contiguous prefix.
+    private func streamInParallel(_ file: SSHConnection.OpenedFile, on first: SSHConnection, and second: SSHConnection,
+                                  target: SFTPTarget, request: TransferRequest, credential: Credential?,
+                                  sink: TransferSink,
+                                  authenticate: @escaping @Sendable (AuthChallenge) async -> AuthDisposition) async throws {
+        let options = request.options
+        let writer = OrderedWriter(sink: sink)
+        let segmentSize: Int64 = 16 * 1024 * 1024
+        try await withTaskCancellationHandler {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    try await IOJob.run(on: first.thread, idleTimeout: options.requestTimeout,
+                                        totalTimeout: options.resourceTimeout, authenticate: authenticate) { job in
+                        do {
+                            first.closeHandle(file.handle, job: job)
+                            try first.streamSegments(file, path: target.path, parity: 0, segmentSize: segmentSize,
+                                                     writer: writer, job: job)
+                        } catch {
+                            writer.fail(error)
+                            throw error
+                        }
+                    }
+                }
+                group.addTask {
+                    try await IOJob.run(on: second.thread,
+                                        idleTimeout: second.isReady ? options.requestTimeout : options.connectTimeout,
+                                        totalTimeout: options.resourceTimeout, authenticate: authenticate) { job in
+                        do {
+                            if !second.isReady {
+                                try second.connect(target: target, explicit: credential, job: job, url: request.url)
+                                job.setIdleTimeout(options.requestTimeout)
+                            }
+                            try second.streamSegments(file, path: target.path, parity: 1, segmentSize: segmentSize,
+                                                      writer: writer, job: job)
+                        } catch {
+                            writer.fail(error)
+                            throw error
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+        } onCancel: {
+            writer.fail(DownloadError(.cancelled, "the transfer was cancelled"))
+        }
+    }
+
+    /// Closes every pooled session and returns once they have released libssh2 and ended their
+    /// threads. Transfers still running fail or finish; their sessions are closed when handed back.
+    public func shutdown() async {
+        await pool.shutdown()
+    }
+
+    private static func digest(_ secret: String) -> String {
+        SHA256.hash(data: Data(secret.utf8)).prefix(12).map { String(format: "%02x", $0) }.joined()
+    }
+
+    private static var localUser: String {
+        if let entry = getpwuid(geteuid()), let name = entry.pointee.pw_name { return String(cString: name) }
+        return ProcessInfo.processInfo.environment["USER"] ?? "root"
+    }
+}
