@@ -156,6 +156,7 @@ let package = Package(
             dependencies: [
                 "FileDownload",
                 "FileDownloadHTTP",
+                "FileDownloadSFTP",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -206,7 +207,8 @@ let package = Package(
         .testTarget(
             name: "ExamplesTests",
             dependencies: ["CustomTransportExample", "TestingWithMockExample", "EmbeddingExample", "FileDownload",
-                           "FileDownloadConformance", "FileDownloadMock", "FileDownloadHTTP", "FileDownloadSQLite"],
+                           "FileDownloadConformance", "FileDownloadMock", "FileDownloadHTTP", "FileDownloadSFTP",
+                           "FileDownloadSQLite"],
             swiftSettings: strictSwift
         ),
 

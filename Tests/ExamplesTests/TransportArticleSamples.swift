@@ -1,9 +1,10 @@
 import FileDownload
 import FileDownloadHTTP
+import FileDownloadSFTP
 import FileDownloadSQLite
 import Foundation
 
-// The code samples of the FileDownloadHTTP and FileDownloadSQLite articles and docs/persistence.md,
+// The code samples of the FileDownloadHTTP, FileDownloadSFTP and FileDownloadSQLite articles and docs/,
 // compiled here so that they keep compiling (DocumentationSnippetTests checks that they match).
 
 /// Compiled, never called.
@@ -30,5 +31,15 @@ func sqliteArticleSamples(transports: TransportRegistry) async throws {
     let store = try await SQLiteDownloadStore(path: "/var/lib/myapp/downloads.sqlite")
     let downloader = Downloader(transports: transports, store: store)
     try await downloader.restore()
+    // end-snippet
+}
+
+/// Compiled, never called.
+func sftpArticleSamples(myDelegate: any DownloaderDelegate) async throws {
+    // snippet: sftp-article-start
+    var transports = TransportRegistry()
+    transports.register(SFTPTransport(), for: "sftp")
+    let downloader = Downloader(transports: transports, delegate: myDelegate)
+    try await downloader.start(id: "logs", url: URL(string: "sftp://backup.example/var/log/big.log")!)
     // end-snippet
 }
