@@ -20,11 +20,15 @@ let package = Package(
         // MARK: products of the SQLite store
         .library(name: "FileDownloadSQLite", targets: ["FileDownloadSQLite"]),
         // MARK: products of the command line
+        .executable(name: "fdl", targets: ["fdl"]),
+        .library(name: "FileDownloadCLI", targets: ["FileDownloadCLI"]),
+        .plugin(name: "DownloadAssets", targets: ["DownloadAssets"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         // MARK: dependencies of the command line
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],
     targets: [
         // MARK: core
@@ -147,8 +151,66 @@ let package = Package(
         ),
 
         // MARK: command line (fdl, fdlTests)
+        .target(
+            name: "FileDownloadCLI",
+            dependencies: [
+                "FileDownload",
+                "FileDownloadHTTP",
+                "FileDownloadSFTP",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strictSwift
+        ),
+        .executableTarget(
+            name: "fdl",
+            dependencies: ["FileDownloadCLI"],
+            swiftSettings: strictSwift
+        ),
+        .plugin(
+            name: "DownloadAssets",
+            capability: .command(
+                intent: .custom(verb: "download-assets",
+                                description: "Fetch the files listed in assets.json that are missing or wrong"),
+                permissions: [
+                    .allowNetworkConnections(scope: .all(), reason: "Downloads the assets listed in assets.json"),
+                    .writeToPackageDirectory(reason: "Puts the downloaded assets at the paths assets.json names"),
+                ]
+            ),
+            dependencies: ["fdl"]
+        ),
+        .testTarget(
+            name: "fdlTests",
+            dependencies: ["FileDownloadCLI", "FileDownload", "fdl"],
+            swiftSettings: strictSwift
+        ),
 
         // MARK: examples
+        .executableTarget(
+            name: "CustomTransportExample",
+            dependencies: ["FileDownload"],
+            path: "Examples/CustomTransport",
+            swiftSettings: strictSwift
+        ),
+        .executableTarget(
+            name: "EmbeddingExample",
+            dependencies: ["FileDownload", "FileDownloadHTTP"],
+            path: "Examples/Embedding",
+            swiftSettings: strictSwift
+        ),
+        .executableTarget(
+            name: "TestingWithMockExample",
+            dependencies: ["FileDownload", "FileDownloadMock"],
+            path: "Examples/TestingWithMock",
+            swiftSettings: strictSwift
+        ),
+        .testTarget(
+            name: "ExamplesTests",
+            dependencies: ["CustomTransportExample", "TestingWithMockExample", "EmbeddingExample", "FileDownload",
+                           "FileDownloadConformance", "FileDownloadMock", "FileDownloadHTTP", "FileDownloadSFTP",
+                           "FileDownloadSQLite"],
+            swiftSettings: strictSwift
+        ),
 
         // MARK: benchmarks
         .executableTarget(

@@ -1,0 +1,30 @@
+public import ArgumentParser
+
+/// The `fdl` command: downloads files over HTTP(S) and SFTP, resumable across runs.
+public struct FDL: AsyncParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "fdl",
+        abstract: "Download files over HTTP(S) and SFTP; re-run the same command to resume.",
+        discussion: """
+            State lives in DIR/.fdl (DIR is -o, default the current directory). Running the same \
+            `fdl get` again after Ctrl-C or a crash continues from the bytes on disk, and starts \
+            over only when the remote file changed.
+
+            Exit codes:
+            \(ExitStatus.allCases.map { "  \($0.rawValue)  \($0.summary)" }.joined(separator: "\n"))
+            """,
+        subcommands: [GetCommand.self, ListCommand.self, PauseCommand.self, ResumeCommand.self, CancelCommand.self]
+    )
+
+    public init() {}
+}
+
+extension FDL {
+    /// Parses the process's arguments, runs the command and exits with its status. The whole of
+    /// the `fdl` executable.
+    public static func runAsMain() async {
+        SignalMask.unblockTermination()
+        let command: any AsyncParsableCommand.Type = FDL.self
+        await command.main()
+    }
+}

@@ -1,0 +1,61 @@
+public import ArgumentParser
+import FileDownload
+import Foundation
+
+/// `fdl list`: the downloads the state directory knows.
+public struct ListCommand: AsyncParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "list", abstract: "List the downloads kept in DIR/.fdl.")
+
+    @OptionGroup public var state: StateOptions
+
+    @Flag(help: "One JSON object per download and line.")
+    public var json = false
+
+    public init() {}
+
+    public func run() async throws {
+        let records: [DownloadRecord]
+        do {
+            records = try JSONFileDownloadStore.read(path: state.state.storePath).values
+                .sorted { ($0.queueOrder, $0.id) < ($1.queueOrder, $1.id) }
+        } catch let error as DownloadError {
+            Terminal.writeError("fdl: \(error.message)")
+            throw ExitCode(ExitStatus.stateUnavailable.rawValue)
+        }
+        if json {
+            for r in records {
+                var line = JSONEventLine(event: "download", id: r.id)
+                line.state = r.state.rawValue
+                line.url = r.url.absoluteString
+                line.destination = r.destination.path
+                line.receivedBytes = r.state == .completed ? (r.expectedLength ?? r.checkpointedBytes) : r.checkpointedBytes
+                line.expectedBytes = r.expectedLength
+                if !r.errorMessages.isEmpty { line.errorMessages = r.errorMessages }
+                Terminal.write(line.encoded() + "\n")
+            }
+            return
+        }
+        guard !records.isEmpty else {
+            Terminal.write("no downloads in \(state.url.path)\n")
+            return
+        }
+        Terminal.write(Self.table(records).joined(separator: "\n") + "\n")
+    }
+
+    /// The rows of the table: ID, STATE, BYTES, URL.
+    static func table(_ records: [DownloadRecord]) -> [String] {
+        let idWidth = max(2, records.map(\.id.count).max() ?? 2)
+        var lines = [Formatting.fit("ID", width: idWidth) + "  " + Formatting.fit("STATE", width: 11) + "  "
+            + Formatting.fit("BYTES", width: 22) + "  URL"]
+        for r in records {
+            let done = r.state == .completed ? (r.expectedLength ?? r.checkpointedBytes) : r.checkpointedBytes
+            let bytes = Formatting.bytes(done) + (r.expectedLength.map { "/" + Formatting.bytes($0) } ?? "")
+            var line = Formatting.fit(r.id, width: idWidth) + "  " + Formatting.fit(r.state.rawValue, width: 11) + "  "
+                + Formatting.fit(bytes, width: 22) + "  " + r.url.absoluteString
+            if let error = r.errorMessages.first, r.state == .failed || r.state == .interrupted { line += "  (\(error))" }
+            lines.append(line)
+        }
+        return lines
+    }
+}

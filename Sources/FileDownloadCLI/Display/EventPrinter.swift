@@ -1,0 +1,89 @@
+import FileDownload
+import Foundation
+
+/// Prints what happens during `fdl get` in the chosen ``OutputMode``. Owned and called by one
+/// session (not thread-safe by itself).
+///
+/// - terminal: log lines (done, failed, restarted, ...) scroll above a live frame that
+///   ``redraw(_:)`` replaces in place;
+/// - plain: log lines, and progress lines at most once per `plainProgressInterval` per download;
+/// - json: one ``JSONEventLine`` per event.
+final class EventPrinter {
+    let mode: OutputMode
+    private var frameLines = 0
+    private var lastProgressLine: [String: ContinuousClock.Instant] = [:]
+    private let plainProgressInterval: Duration = .seconds(1)
+    private let clock = ContinuousClock()
+    private let width: () -> Int
+
+    init(mode: OutputMode, width: @escaping () -> Int = { Terminal.width }) {
+        self.mode = mode
+        self.width = width
+    }
+
+    /// Reports a downloader event, with a hint when the error has an obvious remedy.
+    func print(_ event: DownloadEvent) {
+        if case .failed(let id, let error, _) = event, let hint = Self.hint(for: error) {
+            printEvent(event)
+            log("\(id): \(hint)")
+            return
+        }
+        printEvent(event)
+    }
+
+    /// What a person can do about `error`, when `fdl` knows.
+    static func hint(for error: DownloadError) -> String? {
+        switch error.code {
+        case .hostKeyUnknown: "to trust this host on first use and record its key, pass --accept-new-host-keys"
+        case .redirectRefused: "to follow redirects from https to http, pass --insecure-allow-http-downgrade"
+        case .validationFailed: "the file was discarded; check the --sha256 value or the source"
+        default: nil
+        }
+    }
+
+    private func printEvent(_ event: DownloadEvent) {
+        switch mode {
+        case .json:
+            if let line = JSONEventLine(event) { emit(line) }
+        case .plain:
+            if case .progress(let id, let p) = event {
+                let now = clock.now
+                if let last = lastProgressLine[id], now - last < plainProgressInterval { return }
+                lastProgressLine[id] = now
+                log(PlainLog.progressLine(id: id, p))
+            } else if let line = PlainLog.line(for: event) {
+                log(line)
+            }
+        case .terminal:
+            if case .progress = event { return }
+            if let line = PlainLog.line(for: event), !line.hasSuffix(": downloading") { log(line) }
+        }
+    }
+
+    /// Emits a JSON line (json mode only).
+    func emit(_ line: JSONEventLine) {
+        guard mode == .json else { return }
+        Terminal.write(line.encoded() + "\n")
+    }
+
+    /// Prints a line for a person (not in json mode), above the live frame in terminal mode.
+    func log(_ text: String) {
+        switch mode {
+        case .json:
+            return
+        case .plain:
+            Terminal.write(text + "\n")
+        case .terminal:
+            Terminal.write(ProgressRenderer.clear(lineCount: frameLines) + text + "\n")
+            frameLines = 0
+        }
+    }
+
+    /// Replaces the live frame (terminal mode only).
+    func redraw(_ snapshot: DisplaySnapshot) {
+        guard mode == .terminal else { return }
+        let lines = ProgressRenderer.lines(for: snapshot, width: width())
+        Terminal.write(ProgressRenderer.redraw(previousLineCount: frameLines, lines: lines))
+        frameLines = lines.count
+    }
+}

@@ -1,0 +1,58 @@
+/// Human-readable numbers for the progress display and the log lines. Pure functions.
+public enum Formatting {
+    /// Bytes in binary units with one decimal above 1 KiB: `512 B`, `1.5 KiB`, `20.0 MiB`.
+    public static func bytes(_ count: Int64) -> String {
+        let units = ["B", "KiB", "MiB", "GiB", "TiB", "PiB"]
+        var value = Double(max(0, count))
+        var unit = 0
+        while value >= 1024, unit < units.count - 1 {
+            value /= 1024
+            unit += 1
+        }
+        if unit == 0 { return "\(max(0, count)) B" }
+        return oneDecimal(value) + " " + units[unit]
+    }
+
+    /// A rate in bytes per second: `3.2 MiB/s`; `-` when unknown (zero or negative).
+    public static func rate(_ bytesPerSecond: Double) -> String {
+        guard bytesPerSecond > 0, bytesPerSecond.isFinite else { return "-" }
+        return bytes(Int64(bytesPerSecond.rounded())) + "/s"
+    }
+
+    /// A duration as `m:ss`, or `h:mm:ss` from one hour on; `--:--` when unknown.
+    public static func eta(_ duration: Duration?) -> String {
+        guard let duration, duration >= .zero else { return "--:--" }
+        let total = Int64(duration.components.seconds) + (duration.components.attoseconds > 0 ? 1 : 0)
+        let h = total / 3600, m = (total % 3600) / 60, s = total % 60
+        if h > 0 { return "\(h):\(pad2(m)):\(pad2(s))" }
+        return "\(m):\(pad2(s))"
+    }
+
+    /// A percentage of `fraction` (0...1), rounded down: `42%`.
+    public static func percent(_ fraction: Double) -> String {
+        "\(Int((min(1, max(0, fraction)) * 100 + 1e-9).rounded(.down)))%"
+    }
+
+    /// A bar of `width` cells between brackets, `#` for done and `.` for the rest:
+    /// `[#####.....]`. With an unknown size (`fraction == nil`) the cells are `?`.
+    public static func bar(_ fraction: Double?, width: Int) -> String {
+        let cells = max(1, width)
+        guard let fraction else { return "[" + String(repeating: "?", count: cells) + "]" }
+        let done = Int((min(1, max(0, fraction)) * Double(cells)).rounded(.down))
+        return "[" + String(repeating: "#", count: done) + String(repeating: ".", count: cells - done) + "]"
+    }
+
+    /// `text` cut to `width` characters (the last one an ellipsis) or padded with spaces.
+    public static func fit(_ text: String, width: Int) -> String {
+        guard width > 0 else { return "" }
+        if text.count > width { return String(text.prefix(width - 1)) + "…" }
+        return text + String(repeating: " ", count: width - text.count)
+    }
+
+    private static func oneDecimal(_ value: Double) -> String {
+        let tenths = Int64((value * 10).rounded())
+        return "\(tenths / 10).\(tenths % 10)"
+    }
+
+    private static func pad2(_ n: Int64) -> String { n < 10 ? "0\(n)" : "\(n)" }
+}

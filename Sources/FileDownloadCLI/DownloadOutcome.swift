@@ -1,0 +1,11 @@
+/// How one download of an `fdl` session ended, as far as the exit status is concerned.
+public enum DownloadOutcome: String, Sendable, Hashable, Codable {
+    /// Completed and verified, or already complete at the destination.
+    case completed
+    /// Failed for a reason other than verification.
+    case failed
+    /// Downloaded but rejected by SHA-256 or size verification.
+    case verificationFailed
+    /// Paused or cancelled on request.
+    case stopped
+}

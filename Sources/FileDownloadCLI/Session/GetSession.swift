@@ -1,0 +1,256 @@
+public import FileDownload
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// One run of `fdl get` (or `fdl resume`): plans the downloads against the state directory, runs
+/// them with a ``FileDownload/Downloader``, reports as it goes, and returns the exit status.
+///
+/// In order: creates and locks `DIR/.fdl` (another `fdl` holding it is an error); opens the store;
+/// plans each URL (continue, already complete, or fresh); starts them; then reports every event
+/// and redraws the display until every download of the command is completed, failed, paused or
+/// cancelled. Meanwhile it applies `fdl pause|resume|cancel` requests from the control directory.
+/// SIGINT and SIGTERM shut the downloader down (the bytes are flushed and the state saved) and
+/// end the session with ``ExitStatus/interrupted``.
+public actor GetSession {
+    let settings: GetSettings
+    let state: StateDirectory
+    let printer: EventPrinter
+    let transports: TransportRegistry
+    var downloader: Downloader?
+    var ids: [String] = []
+    var outcomes: [String: DownloadOutcome] = [:]
+    var interruptedBySignal = false
+    /// The shutdown a signal started; the session waits for it before it reports and exits.
+    var signalShutdown: Task<Void, Never>?
+
+    /// Prepares a session; nothing happens until ``run()``.
+    ///
+    /// - Throws: ``CLIError`` with ``ExitStatus/usage`` when a URL's scheme has no transport in
+    ///   this build.
+    public init(settings: GetSettings) throws {
+        self.settings = settings
+        self.state = StateDirectory(outputDirectory: settings.outputDirectory, path: settings.stateDirectory)
+        self.printer = EventPrinter(mode: settings.output)
+        self.transports = try TransportFactory.make(settings)
+        for url in settings.urls {
+            do {
+                _ = try transports.transport(for: url)
+            } catch let error as DownloadError {
+                throw CLIError(.usage, "\(url.redactingPassword): \(error.message)")
+            }
+        }
+    }
+
+    /// Runs the downloads and returns the exit status (see ``ExitStatus``).
+    ///
+    /// - Parameter resuming: ids of stored downloads to continue (for `fdl resume`), in addition
+    ///   to the settings' URLs.
+    /// - Throws: ``CLIError`` with ``ExitStatus/stateUnavailable`` when the state directory cannot
+    ///   be used.
+    public func run(resuming: [DownloadRecord] = []) async throws -> ExitStatus {
+        let lock: StateLock
+        do {
+            try state.create()
+            guard let held = try state.tryLock() else {
+                let holder = state.lockHolder.map { " (pid \($0))" } ?? ""
+                throw CLIError(.stateUnavailable,
+                               "another fdl is working in \(state.outputDirectory.path)\(holder); "
+                               + "use `fdl pause|resume|cancel ID -o \(state.outputDirectory.path)` or wait for it")
+            }
+            lock = held
+        } catch let error as DownloadError {
+            throw CLIError(.stateUnavailable, error.message)
+        }
+        defer { lock.release() }
+        let jsonCheckpoints = printer.mode == .json
+        let store: JSONFileDownloadStore
+        do {
+            store = try JSONFileDownloadStore(path: state.storePath) { id, bytes in
+                var line = JSONEventLine(event: "checkpoint", id: id)
+                line.bytes = bytes
+                // Checkpoints arrive on the store's executor; JSON lines are whole writes.
+                if jsonCheckpoints { Terminal.write(line.encoded() + "\n") }
+            }
+        } catch let error as DownloadError {
+            throw CLIError(.stateUnavailable, error.message)
+        }
+        var configuration = DownloaderConfiguration(
+            maxConcurrentDownloads: settings.concurrency,
+            retryPolicy: RetryPolicy(maxRetries: settings.retries),
+            downloadsDirectory: state.outputDirectory,
+            defaultTransferOptions: settings.transferOptions)
+        configuration.logger.logLevel = .critical
+        let downloader = Downloader(configuration: configuration, transports: transports, store: store,
+                                    delegate: CLIDelegate(headers: settings.headers))
+        self.downloader = downloader
+        let events = downloader.events()
+        installSignalHandlers()
+
+        let options = DownloadOptions(transfer: settings.transferOptions,
+                                      retryPolicy: RetryPolicy(maxRetries: settings.retries))
+        let planner = DownloadPlanner(outputDirectory: state.outputDirectory)
+        var plans = planner.plan(urls: settings.urls, sha256: settings.sha256, names: settings.names,
+                                 records: await store.loadAll(), options: options)
+        plans += resuming.map { record in
+            PlannedDownload(id: record.id, url: record.url, destination: record.destination,
+                            sha256: record.options.sha256,
+                            resume: DownloadPlanner.canContinue(record) ? ResumeData(
+                                id: record.id, url: record.url, destination: record.destination,
+                                partPath: record.partPath, bytesOnDisk: record.checkpointedBytes,
+                                validator: record.validator, expectedLength: record.expectedLength,
+                                options: record.options) : nil,
+                            alreadyComplete: false)
+        }
+        for plan in plans { await start(plan, options: options, downloader: downloader) }
+
+        let ticker = Task { [weak self] in
+            while !Task.isCancelled {
+                await self?.tick()
+                try? await Task.sleep(for: .milliseconds(250))
+            }
+        }
+        if !isSettled {
+            for await event in events {
+                handle(event)
+                // After a signal, read on until the shutdown ends the sequence: every download's
+                // last state is stored by then.
+                if isSettled, !interruptedBySignal { break }
+            }
+        }
+        ticker.cancel()
+        await ticker.value
+        if !interruptedBySignal { await tick() }
+        if let signalShutdown { await signalShutdown.value }
+        await downloader.shutdown()
+        let status = interruptedBySignal ? ExitStatus.interrupted : ExitStatus.combining(ids.compactMap { outcomes[$0] })
+        summarize(status)
+        return status
+    }
+
+    /// Starts one planned download, or reports it complete.
+    func start(_ plan: PlannedDownload, options: DownloadOptions, downloader: Downloader) async {
+        ids.append(plan.id)
+        var added = JSONEventLine(event: "added", id: plan.id)
+        added.url = plan.url.redactingPassword
+        added.destination = plan.destination.path
+        added.resumeFrom = plan.resume?.bytesOnDisk ?? 0
+        if plan.alreadyComplete {
+            outcomes[plan.id] = .completed
+            printer.emit(added)
+            var done = JSONEventLine(event: "completed", id: plan.id)
+            done.file = plan.destination.path
+            done.state = "alreadyComplete"
+            printer.emit(done)
+            printer.log("\(plan.id): already complete at \(plan.destination.path)")
+            return
+        }
+        printer.emit(added)
+        if let resume = plan.resume, resume.bytesOnDisk > 0 {
+            printer.log("\(plan.id): continuing from \(Formatting.bytes(resume.bytesOnDisk))")
+        }
+        do {
+            if let resume = plan.resume {
+                try await downloader.start(id: plan.id, resumeData: resume)
+            } else {
+                var own = options
+                own.sha256 = plan.sha256
+                try await downloader.start(id: plan.id, url: plan.url, destination: plan.destination, options: own)
+            }
+        } catch {
+            let error = DownloadError.wrapping(error)
+            outcomes[plan.id] = .failed
+            printer.print(.failed(id: plan.id, error: error, resumeData: nil))
+        }
+    }
+
+    /// Records final outcomes and prints the event.
+    func handle(_ event: DownloadEvent) {
+        if let id = event.id, !ids.contains(id) { return }
+        printer.print(event)
+        switch event {
+        case .completed(let id, _):
+            outcomes[id] = .completed
+        case .failed(let id, let error, _):
+            outcomes[id] = error.code == .validationFailed ? .verificationFailed : .failed
+        case .paused(let id, _), .cancelled(let id):
+            outcomes[id] = .stopped
+        case .interrupted(let id, _, let retryIn) where retryIn == nil && !interruptedBySignal:
+            outcomes[id] = .failed
+        case .resumed(let id), .stateChanged(let id, .waiting), .stateChanged(let id, .downloading):
+            outcomes[id] = nil
+        default:
+            break
+        }
+    }
+
+    var isSettled: Bool { ids.allSatisfy { outcomes[$0] != nil } }
+
+    /// Applies control requests and redraws the display.
+    func tick() async {
+        guard let downloader, !interruptedBySignal else { return }
+        for request in ControlRequest.takeAll(from: state) {
+            guard ids.contains(request.id) else {
+                printer.log("\(request.id): not part of this run; \(request.action.rawValue) it after this fdl ends")
+                continue
+            }
+            do {
+                switch request.action {
+                case .pause: _ = try await downloader.pause(request.id)
+                case .resume: try await downloader.resume(request.id)
+                case .cancel: try await downloader.cancel(request.id)
+                }
+            } catch {
+                printer.log("\(request.id): cannot \(request.action.rawValue): \(DownloadError.wrapping(error).message)")
+            }
+        }
+        guard printer.mode == .terminal else { return }
+        let infos = await downloader.downloads().filter { ids.contains($0.id) }
+        let total = await downloader.totalProgress
+        let rows = infos.filter { [.waiting, .downloading, .interrupted].contains($0.state) }.map { info in
+            DisplayRow(name: info.id, state: info.state.rawValue, receivedBytes: info.progress.receivedBytes,
+                       expectedBytes: info.progress.expectedBytes, bytesPerSecond: info.progress.bytesPerSecond,
+                       estimatedTimeRemaining: info.progress.estimatedTimeRemaining)
+        }
+        let totalRow = DisplayRow(name: "total", state: "total", receivedBytes: total.receivedOfKnownSize,
+                                  expectedBytes: total.expectedBytes > 0 ? total.expectedBytes : nil,
+                                  bytesPerSecond: total.bytesPerSecond,
+                                  estimatedTimeRemaining: total.estimatedTimeRemaining)
+        printer.redraw(DisplaySnapshot(
+            rows: rows, total: totalRow,
+            completedCount: ids.filter { outcomes[$0] == .completed }.count,
+            failedCount: ids.filter { outcomes[$0] == .failed || outcomes[$0] == .verificationFailed }.count))
+    }
+
+    /// The last words: a summary line (or JSON `summary` event).
+    func summarize(_ status: ExitStatus) {
+        let finals = ids.compactMap { outcomes[$0] }
+        var line = JSONEventLine(event: "summary")
+        line.completed = finals.filter { $0 == .completed }.count
+        line.failed = finals.filter { $0 == .failed || $0 == .verificationFailed }.count
+        line.stopped = finals.filter { $0 == .stopped }.count
+        line.exitCode = status.rawValue
+        printer.emit(line)
+        if status == .interrupted {
+            printer.log("interrupted: the state is saved in \(state.path); run the same command again to resume")
+        } else {
+            printer.log("\(line.completed ?? 0) completed, \(line.failed ?? 0) failed, \(line.stopped ?? 0) stopped (exit \(status.rawValue): \(status.summary))")
+        }
+    }
+
+    func installSignalHandlers() {
+        SignalWatcher.install { [weak self] _ in
+            Task { await self?.interrupt() }
+        }
+    }
+
+    /// Stops every download, keeping its bytes and state; the shutdown ends the event loop.
+    func interrupt() {
+        guard !interruptedBySignal, let downloader else { return }
+        interruptedBySignal = true
+        signalShutdown = Task { await downloader.shutdown() }
+    }
+}

@@ -1,0 +1,59 @@
+public import FileDownload
+public import Foundation
+
+/// What `fdl get` was asked to do, validated: independent of the argument parser so that the
+/// session can be driven from tests.
+public struct GetSettings: Sendable {
+    public var urls: [URL]
+    /// Where finished files go; the state lives in `outputDirectory/.fdl`.
+    public var outputDirectory: URL
+    /// Downloads at once.
+    public var concurrency: Int
+    /// Expected SHA-256 per URL, by position; `nil` entries (or a shorter array) check nothing.
+    public var sha256: [String?]
+    /// Automatic retries of transient failures per download.
+    public var retries: Int
+    /// Fail an attempt when no byte arrives for this long.
+    public var requestTimeout: Duration
+    /// Sent with every request; sensitive ones (Authorization, Cookie) are never stored.
+    public var headers: [HeaderField]
+    public var output: OutputMode
+    /// Allow HTTP redirects from https to http (off by default).
+    public var allowHTTPSDowngrade: Bool
+    /// SSH private key files to try, in order; empty for the usual `~/.ssh/id_*`.
+    public var identityFiles: [String]
+    /// The SSH known hosts file; `nil` for `~/.ssh/known_hosts`.
+    public var knownHostsFile: String?
+    /// Trust SSH hosts seen for the first time and record their keys (never a changed key).
+    public var acceptNewHostKeys: Bool
+    /// A file name per URL, by position; `nil` derives it from the URL.
+    public var names: [String?]
+    /// Where the state lives; `nil` for `outputDirectory/.fdl`.
+    public var stateDirectory: String?
+
+    public init(urls: [URL], outputDirectory: URL, concurrency: Int = 4, sha256: [String?] = [],
+                retries: Int = 5, requestTimeout: Duration = .seconds(60), headers: [HeaderField] = [],
+                output: OutputMode = .plain, allowHTTPSDowngrade: Bool = false, identityFiles: [String] = [],
+                knownHostsFile: String? = nil, acceptNewHostKeys: Bool = false, names: [String?] = [],
+                stateDirectory: String? = nil) {
+        self.stateDirectory = stateDirectory
+        self.urls = urls
+        self.outputDirectory = outputDirectory
+        self.concurrency = concurrency
+        self.sha256 = sha256
+        self.retries = retries
+        self.requestTimeout = requestTimeout
+        self.headers = headers
+        self.output = output
+        self.allowHTTPSDowngrade = allowHTTPSDowngrade
+        self.identityFiles = identityFiles
+        self.knownHostsFile = knownHostsFile
+        self.acceptNewHostKeys = acceptNewHostKeys
+        self.names = names
+    }
+
+    /// The transfer options every download of this command gets.
+    public var transferOptions: TransferOptions {
+        TransferOptions(headers: headers, requestTimeout: requestTimeout)
+    }
+}

@@ -1,0 +1,25 @@
+public import FileDownload
+public import Foundation
+
+/// One download `fdl get` will run, after matching the command line against the state directory.
+public struct PlannedDownload: Sendable, Hashable {
+    /// The id: the file name, made unique within the directory.
+    public var id: String
+    public var url: URL
+    public var destination: URL
+    public var sha256: String?
+    /// Set when the bytes of an earlier run can be continued.
+    public var resume: ResumeData?
+    /// The destination already holds the file (it matches the SHA-256 given, or an earlier run
+    /// completed it): nothing to download.
+    public var alreadyComplete: Bool
+
+    public init(id: String, url: URL, destination: URL, sha256: String?, resume: ResumeData?, alreadyComplete: Bool) {
+        self.id = id
+        self.url = url
+        self.destination = destination
+        self.sha256 = sha256
+        self.resume = resume
+        self.alreadyComplete = alreadyComplete
+    }
+}

@@ -1,0 +1,19 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The process's signal mask, as far as `fdl` cares.
+enum SignalMask {
+    /// Unblocks SIGINT and SIGTERM, which a parent may have left blocked (a child spawned from a
+    /// libdispatch thread inherits that thread's mask), so Ctrl-C and `kill` always reach fdl's
+    /// handler.
+    static func unblockTermination() {
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, SIGINT)
+        sigaddset(&set, SIGTERM)
+        sigprocmask(SIG_UNBLOCK, &set, nil)
+    }
+}

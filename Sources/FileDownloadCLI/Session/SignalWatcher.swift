@@ -1,0 +1,42 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Turns SIGINT and SIGTERM into calls of a Swift closure, on a thread of its own.
+///
+/// The signal handler only writes the signal number to a pipe (async-signal-safe); the watcher
+/// thread reads it and calls the closure. This works whatever the threads' signal masks are,
+/// unlike signalfd-based dispatch sources, and never lets the default action kill the process.
+enum SignalWatcher {
+    nonisolated(unsafe) private static var writeEnd: Int32 = -1
+
+    /// Installs the handler for SIGINT and SIGTERM (once per process) and calls `onSignal` with
+    /// each signal number received.
+    static func install(_ onSignal: @escaping @Sendable (Int32) -> Void) {
+        var ends: [Int32] = [-1, -1]
+        guard writeEnd < 0, pipe(&ends) == 0 else { return }
+        _ = fcntl(ends[1], F_SETFL, O_NONBLOCK)
+        writeEnd = ends[1]
+        var action = sigaction()
+        action.__sigaction_handler.sa_handler = { signalNumber in
+            var byte = UInt8(truncatingIfNeeded: signalNumber)
+            _ = write(SignalWatcher.writeEnd, &byte, 1)
+        }
+        sigemptyset(&action.sa_mask)
+        action.sa_flags = SA_RESTART
+        sigaction(SIGINT, &action, nil)
+        sigaction(SIGTERM, &action, nil)
+        SignalMask.unblockTermination()
+        let readEnd = ends[0]
+        Thread {
+            var byte: UInt8 = 0
+            while true {
+                let n = read(readEnd, &byte, 1)
+                if n == 1 { onSignal(Int32(byte)) } else if n < 0, errno == EINTR { continue } else { return }
+            }
+        }.start()
+    }
+}

@@ -1,0 +1,27 @@
+import FileDownload
+import FileDownloadHTTP
+import FileDownloadSFTP
+
+/// The transports `fdl` registers, configured from the command line.
+enum TransportFactory {
+    /// A registry with every transport this build of `fdl` has: HTTP(S) on libcurl and SFTP on
+    /// libssh2, with the command line's redirect and SSH settings.
+    ///
+    /// - Throws: ``CLIError`` with ``ExitStatus/failure`` when libcurl cannot start.
+    static func make(_ settings: GetSettings) throws -> TransportRegistry {
+        var registry = TransportRegistry()
+        var http = HTTPTransport.Configuration()
+        http.allowsHTTPSToHTTPRedirects = settings.allowHTTPSDowngrade
+        do {
+            registry.register(try HTTPTransport(configuration: http), for: "http", "https")
+        } catch {
+            throw CLIError(.failure, "cannot start the HTTP transport: \(DownloadError.wrapping(error).message)")
+        }
+        var ssh = SFTPTransport.Configuration()
+        if let knownHosts = settings.knownHostsFile { ssh.knownHostsFile = knownHosts }
+        if !settings.identityFiles.isEmpty { ssh.identityFiles = settings.identityFiles }
+        ssh.hostKeyPolicy = settings.acceptNewHostKeys ? .acceptNew : .strict
+        registry.register(SFTPTransport(configuration: ssh), for: "sftp")
+        return registry
+    }
+}

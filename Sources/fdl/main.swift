@@ -1,0 +1,3 @@
+import FileDownloadCLI
+
+await FDL.runAsMain()

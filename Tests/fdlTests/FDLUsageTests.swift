@@ -1,0 +1,43 @@
+import Foundation
+import Testing
+
+/// `fdl` run as a process: mistakes on the command line get exit code 64 and a message that
+/// says what to do, and nothing is downloaded or created.
+@Suite struct FDLUsageTests {
+    @Test(arguments: [
+        (["get"], "give at least one URL"),
+        (["get", "http://127.0.0.1:9/x", "--sha256", "1234"], "is not 64 hex digits"),
+        (["get", "127.0.0.1/file"], "is not a URL"),
+        (["get", "http://127.0.0.1:9/x", "--bogus"], "Unknown option '--bogus'"),
+        (["get", "gopher://127.0.0.1/x"], "no transport is registered for the scheme 'gopher'"),
+        (["frobnicate"], "Unexpected argument 'frobnicate'"),
+    ])
+    func usageErrorsExitWith64AndSayWhatIsWrong(arguments: [String], message: String) async throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let result = try await FDLProcess.run(arguments + ["-o", dir.path].filter { _ in arguments.first == "get" })
+        #expect(result.status == 64, "stderr: \(result.stderr)")
+        #expect(result.stderr.contains(message), "stderr: \(result.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
+    }
+
+    @Test func helpListsTheExitCodes() async throws {
+        let result = try await FDLProcess.run(["--help"])
+        #expect(result.status == 0)
+        for code in ["0  every download completed", "64  usage error", "65  a file failed SHA-256", "130  interrupted"] {
+            #expect(result.stdout.contains(code))
+        }
+    }
+
+    @Test func controlCommandsOnAnUnknownIdSayHowToFindTheIds() async throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let list = try await FDLProcess.run(["list", "-o", dir.path])
+        #expect(list.status == 0)
+        #expect(list.stdout.contains("no downloads in"))
+        let pause = try await FDLProcess.run(["pause", "nope", "-o", dir.path])
+        #expect(pause.status == 64)
+        #expect(pause.stderr.contains("no download has the id 'nope'"))
+        #expect(pause.stderr.contains("fdl list"))
+    }
+}

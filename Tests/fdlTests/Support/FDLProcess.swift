@@ -1,0 +1,191 @@
+import Foundation
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The `fdl` executable of this build, run as a child process the way a person or script runs it.
+///
+/// Standard output goes to a pipe (not a terminal) or, with `terminal: true`, to a
+/// pseudo-terminal of the given width, so `fdl` draws its live display. Output is collected as it
+/// comes; ``waitForOutput(containing:)`` awaits a piece of it without polling.
+final class FDLProcess: Sendable {
+    let process: Process
+    private let output = Shared<(text: String, waiters: [(String, CheckedContinuation<Void, any Error>)], ended: Bool)>(("", [], false))
+    private let errors = Shared<String>("")
+    private let reactions = Shared<[(String, @Sendable () -> Void)]>([])
+    private let finished: Task<Int32, Never>
+
+    /// The path of the `fdl` built next to the test bundle.
+    static var executable: String {
+        get throws {
+            let bundleDir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+            var candidates = [bundleDir.appendingPathComponent("fdl").path]
+            let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .deletingLastPathComponent().deletingLastPathComponent()
+            candidates.append(packageRoot.appendingPathComponent(".build/debug/fdl").path)
+            guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+                throw TestFailure("the fdl executable was not built (looked at \(candidates)); run `swift build --build-tests`")
+            }
+            return found
+        }
+    }
+
+    /// Starts `fdl arguments...`.
+    init(_ arguments: [String], terminal: Bool = false, columns: Int = 100) throws {
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: try Self.executable)
+        process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["COLUMNS"] = nil
+        process.environment = environment
+        process.standardInput = FileHandle.nullDevice
+        let errorPipe = Pipe()
+        process.standardError = errorPipe
+        let reader: FileHandle
+        var keepOpen: FileHandle?
+        if terminal {
+            var primary: Int32 = -1, secondary: Int32 = -1
+            var size = winsize(ws_row: 40, ws_col: UInt16(columns), ws_xpixel: 0, ws_ypixel: 0)
+            guard openpty(&primary, &secondary, nil, nil, &size) == 0 else {
+                throw TestFailure("openpty failed: errno \(errno)")
+            }
+            process.standardOutput = FileHandle(fileDescriptor: secondary, closeOnDealloc: true)
+            reader = FileHandle(fileDescriptor: primary, closeOnDealloc: true)
+            keepOpen = nil
+        } else {
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            reader = pipe.fileHandleForReading
+            keepOpen = pipe.fileHandleForWriting
+        }
+        let exits = try process.start()
+        try? keepOpen?.close()
+        if terminal, let secondary = process.standardOutput as? FileHandle { try? secondary.close() }
+        let output = self.output
+        let errors = self.errors
+        let errorReader = errorPipe.fileHandleForReading
+        let reactions = self.reactions
+        let outputDone = Self.drain(reader) { chunk in
+            let (ready, text) = output.withLock { state -> ([CheckedContinuation<Void, any Error>], String) in
+                state.text += chunk
+                let (met, waiting) = state.waiters.partitioned { state.text.contains($0.0) }
+                state.waiters = waiting
+                return (met.map(\.1), state.text)
+            }
+            for continuation in ready { continuation.resume() }
+            let due = reactions.withLock { pending -> [@Sendable () -> Void] in
+                let (met, rest) = pending.partitioned { text.contains($0.0) }
+                pending = rest
+                return met.map(\.1)
+            }
+            for action in due { action() }
+        }
+        let errorDone = Self.drain(errorReader) { chunk in errors.withLock { $0 += chunk } }
+        finished = Task.detached {
+            // Awaited, not waitUntilExit(): blocking would starve the 2-thread cooperative pool.
+            var status: Int32 = -1
+            for await code in exits { status = code }
+            await outputDone.value
+            await errorDone.value
+            let left = output.withLock { state -> [CheckedContinuation<Void, any Error>] in
+                state.ended = true
+                defer { state.waiters = [] }
+                return state.waiters.map(\.1)
+            }
+            for continuation in left { continuation.resume(throwing: TestFailure("fdl ended before printing the awaited text")) }
+            return status
+        }
+    }
+
+    /// Reads `handle` on a thread of its own until end of file (or EIO, the end of a pseudo-terminal).
+    private static func drain(_ handle: FileHandle, _ body: @escaping @Sendable (String) -> Void) -> Task<Void, Never> {
+        let fd = handle.fileDescriptor
+        return Task.detached {
+            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+                Thread {
+                    var buffer = [UInt8](repeating: 0, count: 65_536)
+                    while true {
+                        let n = read(fd, &buffer, buffer.count)
+                        if n < 0, errno == EINTR { continue }
+                        if n <= 0 { break }
+                        body(String(decoding: buffer[0..<n], as: UTF8.self))
+                    }
+                    withExtendedLifetime(handle) {}
+                    done.resume()
+                }.start()
+            }
+        }
+    }
+
+    /// Everything written to standard output so far.
+    var stdout: String { output.withLock { $0.text } }
+    /// Everything written to standard error so far.
+    var stderr: String { errors.withLock { $0 } }
+
+    /// Returns once standard output contains `text`; throws if `fdl` ends first.
+    func waitForOutput(containing text: String) async throws {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            let immediate: Result<Void, any Error>? = output.withLock { state in
+                if state.text.contains(text) { return .success(()) }
+                if state.ended { return .failure(TestFailure("fdl ended without printing '\(text)'")) }
+                state.waiters.append((text, continuation))
+                return nil
+            }
+            if let immediate { continuation.resume(with: immediate) }
+        }
+    }
+
+    /// Runs `action` on the thread that reads the output as soon as standard output contains
+    /// `text` (at once if it already does): for reactions that must not wait for a busy
+    /// cooperative pool, such as interrupting a transfer in the middle.
+    func whenOutput(contains text: String, _ action: @escaping @Sendable () -> Void) {
+        let now = output.withLock { state in
+            if state.text.contains(text) { return true }
+            reactions.withLock { $0.append((text, action)) }
+            return false
+        }
+        if now { action() }
+    }
+
+    /// Sends `signal` to the process.
+    func send(_ signal: Int32) { kill(process.processIdentifier, signal) }
+
+    /// Waits for the process to end and returns its exit status (128 + n when killed by signal n).
+    func exitStatus() async -> Int32 {
+        let status = await finished.value
+        return process.terminationReason == .uncaughtSignal ? 128 + status : status
+    }
+
+    /// Runs `fdl arguments...` to the end.
+    static func run(_ arguments: [String], terminal: Bool = false) async throws -> (status: Int32, stdout: String, stderr: String) {
+        let fdl = try FDLProcess(arguments, terminal: terminal)
+        let status = await fdl.exitStatus()
+        return (status, fdl.stdout, fdl.stderr)
+    }
+
+    /// The JSON objects of `--json` output, one per line.
+    var jsonLines: [[String: Any]] {
+        stdout.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+    }
+}
+
+extension Array {
+    /// The elements that satisfy `predicate`, and the rest, in order.
+    func partitioned(by predicate: (Element) -> Bool) -> (matching: [Element], rest: [Element]) {
+        var matching: [Element] = [], rest: [Element] = []
+        for element in self {
+            if predicate(element) { matching.append(element) } else { rest.append(element) }
+        }
+        return (matching, rest)
+    }
+}
+
+/// A value behind a lock that closures can share.
+final class Shared<Value: Sendable>: Sendable {
+    private let mutex: Mutex<Value>
+    init(_ value: Value) { mutex = Mutex(value) }
+    func withLock<R>(_ body: (inout sending Value) throws -> sending R) rethrows -> sending R { try mutex.withLock(body) }
+}

@@ -1,0 +1,112 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A real nginx on 127.0.0.1 and a free port, serving a directory the test fills.
+///
+/// Files under `www/` are served as they are; files under `www/slow/` at `slowRate` bytes per
+/// second (nginx's `limit_rate`) unless the request has a `Range` header, so a test can interrupt
+/// a first transfer in the middle, and the resumed one is quick. The access log records the
+/// status and the `Range` header of every request.
+final class NginxServer: @unchecked Sendable {
+    let directory: TemporaryDirectory
+    let port: Int
+    private let process: Process
+
+    /// The directory the server serves.
+    var root: URL { directory.file("www") }
+
+    /// `http://127.0.0.1:PORT/` + `path`.
+    func url(_ path: String) -> String { "http://127.0.0.1:\(port)/\(path)" }
+
+    /// Starts nginx (from Debian's `nginx-light` or `nginx`) and waits until it accepts connections.
+    ///
+    /// - Throws: a ``TestFailure`` naming the missing package or nginx's error output.
+    init(slowRate: String = "512k") async throws {
+        guard let nginx = ["/usr/sbin/nginx", "/usr/bin/nginx"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+            throw TestFailure("nginx is not installed: apt-get install -y nginx-light")
+        }
+        directory = try TemporaryDirectory("nginx")
+        port = try LoopbackPort.free()
+        let prefix = directory.path
+        for sub in ["www/slow", "tmp", "logs"] {
+            try FileManager.default.createDirectory(atPath: "\(prefix)/\(sub)", withIntermediateDirectories: true)
+        }
+        let config = """
+            daemon off;
+            master_process off;
+            worker_processes 1;
+            pid \(prefix)/nginx.pid;
+            error_log \(prefix)/logs/error.log warn;
+            events { worker_connections 64; }
+            http {
+                log_format ranges '$status "$request" range="$http_range" if_range="$http_if_range" bytes=$body_bytes_sent';
+                access_log \(prefix)/logs/access.log ranges;
+                client_body_temp_path \(prefix)/tmp/body;
+                proxy_temp_path \(prefix)/tmp/proxy;
+                fastcgi_temp_path \(prefix)/tmp/fastcgi;
+                uwsgi_temp_path \(prefix)/tmp/uwsgi;
+                scgi_temp_path \(prefix)/tmp/scgi;
+                default_type application/octet-stream;
+                sendfile on;
+                server {
+                    listen 127.0.0.1:\(port);
+                    root \(prefix)/www;
+                    location /slow/ {
+                        limit_rate \(slowRate);
+                        if ($http_range) { set $limit_rate 0; }
+                    }
+                }
+            }
+            """
+        try config.write(toFile: "\(prefix)/nginx.conf", atomically: true, encoding: .utf8)
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: nginx)
+        process.arguments = ["-p", prefix, "-c", "\(prefix)/nginx.conf", "-e", "\(prefix)/logs/error.log"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        _ = try process.start()
+        do {
+            try await LoopbackPort.waitUntilAccepting(port, server: "nginx")
+        } catch {
+            let log = (try? String(contentsOfFile: "\(prefix)/logs/error.log", encoding: .utf8)) ?? ""
+            stop()
+            throw TestFailure("\(error); nginx said: \(log)")
+        }
+    }
+
+    /// Writes `data` at `path` under the served directory and returns it.
+    @discardableResult
+    func serve(_ path: String, _ data: Data) throws -> Data {
+        let file = root.appendingPathComponent(path)
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try data.write(to: file)
+        return data
+    }
+
+    /// The access log lines so far.
+    var accessLog: [String] {
+        ((try? String(contentsOfFile: directory.path + "/logs/access.log", encoding: .utf8)) ?? "")
+            .split(separator: "\n").map(String.init)
+    }
+
+    /// Stops nginx and removes its directory. SIGKILL, because a child of the test process
+    /// inherits its blocked signal mask (libdispatch blocks SIGTERM in its threads); no waiting,
+    /// Foundation reaps it.
+    func stop() {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        directory.remove()
+    }
+}
+
+/// Deterministic test content: `count` bytes of a simple pattern seeded by `seed`.
+func sampleBytes(_ count: Int, seed: UInt8 = 7) -> Data {
+    var bytes = [UInt8](repeating: 0, count: count)
+    var state = UInt32(seed) &* 2_654_435_761 &+ 1
+    for i in 0..<count {
+        state = state &* 1_664_525 &+ 1_013_904_223
+        bytes[i] = UInt8(truncatingIfNeeded: state >> 24)
+    }
+    return Data(bytes)
+}
