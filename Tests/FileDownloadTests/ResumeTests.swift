@@ -130,6 +130,16 @@ struct ResumeTests {
         await h.cleanUp()
     }
 
+    @Test("resume data cannot aim the staging file away from its destination")
+    func foreignStagingPath() async throws {
+        let h = Harness()
+        let data = ResumeData(id: "a", url: h.url("a"), destination: h.file("a"), partPath: "/tmp/elsewhere.part",
+                              bytesOnDisk: 0, validator: nil, expectedLength: nil, options: DownloadOptions())
+        await #expect(throws: DownloadError.self) { try await h.downloader.start(id: "a", resumeData: data.encoded()) }
+        #expect(await h.downloader.downloads().isEmpty)
+        await h.cleanUp()
+    }
+
     @Test("resume data round-trips and holds no secret")
     func noSecrets() async throws {
         let h = Harness()

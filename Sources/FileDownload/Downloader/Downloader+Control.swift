@@ -78,8 +78,9 @@ extension Downloader {
     /// The bytes to keep are the smaller of the resume data's count and the staging file's real
     /// length; when the staging file is gone the download starts from zero.
     ///
-    /// - Throws: ``DownloadError/Code/invalidResumeData`` when `resumeData` cannot be read (nothing
-    ///   changes), ``DownloadError/Code/duplicateIdentifier``, ``DownloadError/Code/unsupportedScheme``.
+    /// - Throws: ``DownloadError/Code/invalidResumeData`` when `resumeData` cannot be read or names a
+    ///   staging file that is not its destination's plus ``DownloaderConfiguration/stagingSuffix``
+    ///   (nothing changes), ``DownloadError/Code/duplicateIdentifier``, ``DownloadError/Code/unsupportedScheme``.
     public func start(id: String, resumeData: Data) async throws {
         try start(id: id, resumeData: ResumeData(decoding: resumeData))
     }
@@ -88,6 +89,11 @@ extension Downloader {
     public func start(id: String, resumeData: ResumeData) throws {
         try checkAccepting()
         try checkNew(id: id)
+        // The staging file must be the destination's, so resume data cannot aim writes elsewhere.
+        guard resumeData.partPath == resumeData.destination.standardizedFileURL.path + configuration.stagingSuffix else {
+            throw DownloadError(.invalidResumeData,
+                                "the resume data's staging file \(resumeData.partPath) does not belong to its destination \(resumeData.destination.path)")
+        }
         _ = try transports.transport(for: resumeData.url)
         if let other = writer(of: resumeData.partPath) {
             throw DownloadError(.invalidDestination, "the download '\(other)' already writes to \(resumeData.partPath)")
