@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs the Debian packages swift-file-download builds and tests with, if any is missing.
-# Runs `apt-get update` once, and only when something has to be installed. Needs root.
+# Runs `apt-get update` once, and only when something has to be installed. Uses sudo when not root.
 set -euo pipefail
 
 packages=(
@@ -27,9 +27,10 @@ done
 
 if [ ${#missing[@]} -gt 0 ]; then
   echo "installing: ${missing[*]}"
-  export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq
-  apt-get install -y -qq --no-install-recommends "${missing[@]}"
+  sudo=""
+  if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+  $sudo env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+  $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
 else
   echo "all system packages present"
 fi
