@@ -39,9 +39,7 @@ struct DownloadEntry {
     var speed = SpeedEstimator()
     let nativeProgress: Progress
 
-    var retryPolicy: RetryPolicy?  { options.retryPolicy }
-
-    func progress(at now: Duration? = nil) -> DownloadProgress {
+    func progress() -> DownloadProgress {
         let sink = attempt?.currentSink
         let received = sink?.fileLength ?? bytesOnDisk
         let expected = sink?.head?.expectedLength ?? expectedLength ?? options.expectedSize

@@ -221,7 +221,7 @@ extension Downloader {
         retrying.remove(id)
         if e.state != .completed { FileValidation.remove(path: e.partPath) }
         entries[id] = nil
-        journal.post(.remove(id: id, events: []))
+        journal.post(.remove(id: id))
         refreshRootProgress(force: true)
     }
 

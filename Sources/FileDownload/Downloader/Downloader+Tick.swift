@@ -77,8 +77,8 @@ extension Downloader {
             events.append(.totalProgress(total))
         }
         if !events.isEmpty { journal.post(.publish(events)) }
-        for id in running { updateProgress(of: id) }
-        refreshRootProgress(force: true)
+        for id in running { if let e = entries[id] { updateNativeProgress(e) } }
+        refreshRootProgress(force: true, total: total)
         schedule()
     }
 
@@ -138,29 +138,24 @@ extension Downloader {
     /// Brings the `Foundation.Progress` of `id` up to date, and the root's when it is due. Only
     /// ever from the actor: concurrent updates of `completedUnitCount` lose increments on Linux.
     func updateProgress(of id: String) {
-        if let e = entries[id] {
-            let p = e.progress()
-            Self.set(e.nativeProgress, total: p.expectedBytes ?? -1, completed: p.receivedBytes)
-        }
+        if let e = entries[id] { updateNativeProgress(e) }
         refreshRootProgress(force: running.isEmpty)
     }
 
-    /// Recomputes the root progress (a pass over every download) at most once per progress
-    /// interval, or now when `force`.
-    func refreshRootProgress(force: Bool) {
+    func updateNativeProgress(_ e: DownloadEntry) {
+        let p = e.progress()
+        Self.set(e.nativeProgress, total: p.expectedBytes ?? -1, completed: p.receivedBytes)
+    }
+
+    /// Sets the root progress from the total (``computeTotal(now:)``, a pass over every download)
+    /// at most once per progress interval, or now when `force`; `total` saves the pass when the
+    /// caller has just made it.
+    func refreshRootProgress(force: Bool, total: TotalProgress? = nil) {
         let now = clock.now()
         if !force, let last = lastRootUpdate, now - last < configuration.progressInterval { return }
         lastRootUpdate = now
-        var total: Int64 = 0
-        var done: Int64 = 0
-        for e in entries.values where e.state != .cancelled {
-            let p = e.progress()
-            if let expected = p.expectedBytes {
-                total += expected
-                done += min(p.receivedBytes, expected)
-            }
-        }
-        Self.set(rootProgress, total: total, completed: done)
+        let total = total ?? computeTotal(now: now)
+        Self.set(rootProgress, total: total.expectedBytes, completed: total.receivedOfKnownSize)
     }
 
     /// Sets both counts, working around swift-corelibs-foundation, which traps when a

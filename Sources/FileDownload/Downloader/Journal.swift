@@ -9,7 +9,7 @@ final class Journal: Sendable {
         case save(DownloadRecord, flush: TransferSink?, events: [DownloadEvent])
         /// Flush the sink, then checkpoint its length.
         case checkpoint(id: String, sink: TransferSink, validator: Validator?)
-        case remove(id: String, events: [DownloadEvent])
+        case remove(id: String)
         case publish([DownloadEvent])
         case barrier(CheckedContinuation<Void, Never>)
     }
@@ -44,13 +44,12 @@ final class Journal: Sendable {
                     } catch {
                         logger.warning("checkpoint failed", metadata: ["id": "\(id)", "error": "\(error)"])
                     }
-                case .remove(let id, let events):
+                case .remove(let id):
                     if let store {
                         do { try await store.remove(id: id) } catch {
                             logger.error("the store could not remove a download", metadata: ["id": "\(id)", "error": "\(error)"])
                         }
                     }
-                    hub.publish(events)
                 case .publish(let events):
                     hub.publish(events)
                 case .barrier(let continuation):

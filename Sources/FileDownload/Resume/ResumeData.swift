@@ -32,9 +32,7 @@ public struct ResumeData: Sendable, Hashable, Codable {
         self.bytesOnDisk = bytesOnDisk
         self.validator = validator
         self.expectedLength = expectedLength
-        var safe = options
-        safe.transfer = options.transfer.withoutSecrets
-        self.options = safe
+        self.options = options.withoutSecrets
     }
 
     /// The JSON form to keep wherever the caller likes.

@@ -44,9 +44,7 @@ public struct DownloadRecord: Sendable, Hashable, Codable {
         self.validator = validator
         self.checkpointedBytes = checkpointedBytes
         self.expectedLength = expectedLength
-        var safe = options
-        safe.transfer = options.transfer.withoutSecrets
-        self.options = safe
+        self.options = options.withoutSecrets
         self.queueOrder = queueOrder
         self.errorCode = errorCode
         self.errorMessages = errorMessages

@@ -6,7 +6,7 @@ import Synchronization
 final class EventRecorder: Sendable {
     private struct State {
         var events: [DownloadEvent] = []
-        var waiters: [(predicate: @Sendable (DownloadEvent) -> Bool, from: Int, continuation: CheckedContinuation<DownloadEvent, Never>)] = []
+        var waiters: [(predicate: @Sendable (DownloadEvent) -> Bool, continuation: CheckedContinuation<DownloadEvent, Never>)] = []
     }
 
     private final class Box: Sendable {
@@ -44,7 +44,7 @@ final class EventRecorder: Sendable {
         await withCheckedContinuation { continuation in
             let found = box.state.withLock { s -> DownloadEvent? in
                 if from < s.events.count, let hit = s.events[from...].first(where: predicate) { return hit }
-                s.waiters.append((predicate, from, continuation))
+                s.waiters.append((predicate, continuation))
                 return nil
             }
             if let found { continuation.resume(returning: found) }
