@@ -53,6 +53,11 @@ let package = Package(
             dependencies: ["FileDownload"],
             swiftSettings: strictSwift
         ),
+        .target(
+            name: "FileDownloadTestSupport",
+            path: "Tests/TestSupport",
+            swiftSettings: strictSwift
+        ),
         .testTarget(
             name: "FileDownloadTests",
             dependencies: ["FileDownload", "FileDownloadMock", "FileDownloadConformance"],
@@ -77,7 +82,7 @@ let package = Package(
         ),
         .testTarget(
             name: "FileDownloadHTTPTests",
-            dependencies: [
+            dependencies: ["FileDownloadTestSupport", 
                 "FileDownload", "FileDownloadHTTP", "FileDownloadConformance", "FileDownloadMock",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
@@ -108,7 +113,7 @@ let package = Package(
         ),
         .testTarget(
             name: "FileDownloadSFTPTests",
-            dependencies: ["FileDownload", "FileDownloadSFTP", "FileDownloadConformance"],
+            dependencies: ["FileDownloadTestSupport", "FileDownload", "FileDownloadSFTP", "FileDownloadConformance"],
             swiftSettings: strictSwift
         ),
         .executableTarget(
@@ -131,7 +136,7 @@ let package = Package(
         ),
         .testTarget(
             name: "FileDownloadSQLiteTests",
-            dependencies: [
+            dependencies: ["FileDownloadTestSupport", 
                 "FileDownloadSQLite", "FileDownload", "FileDownloadMock", "CSQLite", "fdl-crash-helper",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
@@ -181,7 +186,7 @@ let package = Package(
         ),
         .testTarget(
             name: "fdlTests",
-            dependencies: ["FileDownloadCLI", "FileDownload", "fdl"],
+            dependencies: ["FileDownloadTestSupport", "FileDownloadCLI", "FileDownload", "fdl"],
             swiftSettings: strictSwift
         ),
 

@@ -1,5 +1,6 @@
 import FileDownload
 import FileDownloadHTTP
+import FileDownloadTestSupport
 import Foundation
 import Testing
 
@@ -138,7 +139,7 @@ struct HTTPTransportAuthRedirectTests {
     func connectionRefused() async throws {
         try await HTTPFixture.with { fx in
             let transport = try HTTPTransport()
-            let port = try ServerProcess.freePort()
+            let port = try LoopbackPort.free()
             let error = await #expect(throws: DownloadError.self) {
                 try await fx.attempt(transport, URL(string: "http://127.0.0.1:\(port)/x")!, into: try fx.staging())
             }

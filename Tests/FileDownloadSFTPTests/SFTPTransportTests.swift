@@ -1,5 +1,6 @@
 import FileDownload
 @testable import FileDownloadSFTP
+import FileDownloadTestSupport
 import Foundation
 import Synchronization
 import Testing
@@ -366,7 +367,7 @@ struct SFTPTransportTests {
 
     @Test("connection refused is connectionFailed and retryable")
     func refused() async throws {
-        let port = try SSHServer.freePort()
+        let port = try LoopbackPort.free()
         let transport = SFTPTransport(configuration: .init(knownHostsFile: "/nonexistent", identityFiles: [], useAgent: false))
         let error = await #expect(throws: DownloadError.self) {
             _ = try await Fixtures.fetch(transport, URL(string: "sftp://127.0.0.1:\(port)/x")!)

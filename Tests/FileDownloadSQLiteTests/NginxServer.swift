@@ -1,3 +1,4 @@
+import FileDownloadTestSupport
 import Foundation
 
 /// nginx serving a directory on 127.0.0.1 with a per-connection rate limit, started by the test
@@ -18,7 +19,7 @@ final class NginxServer {
     init(root: URL, bytesPerSecond: Int) async throws {
         prefix = FileManager.default.temporaryDirectory.appending(path: "fdl-nginx-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: prefix.appending(path: "logs"), withIntermediateDirectories: true)
-        port = try LoopbackPort.free()
+        port = UInt16(try LoopbackPort.free())
         baseURL = URL(string: "http://127.0.0.1:\(port)/")!
         let config = """
             daemon off;
@@ -56,7 +57,7 @@ final class NginxServer {
         }
         let clock = ContinuousClock()
         let deadline = clock.now + .seconds(10)
-        while !LoopbackPort.accepts(port) {
+        while !LoopbackPort.accepts(Int(port)) {
             guard process.isRunning, clock.now < deadline else {
                 let log = (try? String(contentsOf: prefix.appending(path: "logs/error.log"), encoding: .utf8)) ?? ""
                 stop()

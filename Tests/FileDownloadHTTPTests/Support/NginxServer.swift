@@ -1,3 +1,4 @@
+import FileDownloadTestSupport
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -14,11 +15,11 @@ final class NginxServer: Sendable {
     private let process: ServerProcess
 
     init(root: URL, certificates: TestCertificates, prefix: URL) throws {
-        let httpPort = try ServerProcess.freePort()
-        var httpsPort = try ServerProcess.freePort()
-        while httpsPort == httpPort { httpsPort = try ServerProcess.freePort() }
-        var mutualTLSPort = try ServerProcess.freePort()
-        while mutualTLSPort == httpPort || mutualTLSPort == httpsPort { mutualTLSPort = try ServerProcess.freePort() }
+        let httpPort = try LoopbackPort.free()
+        var httpsPort = try LoopbackPort.free()
+        while httpsPort == httpPort { httpsPort = try LoopbackPort.free() }
+        var mutualTLSPort = try LoopbackPort.free()
+        while mutualTLSPort == httpPort || mutualTLSPort == httpsPort { mutualTLSPort = try LoopbackPort.free() }
         let p = prefix.path
         let user = geteuid() == 0 ? "user root;" : ""
         let config = """

@@ -1,3 +1,4 @@
+import FileDownloadTestSupport
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -57,49 +58,12 @@ final class ServerProcess: @unchecked Sendable {
     func waitForPort(_ port: Int, seconds: Double = 10) throws {
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
-            if Self.canConnect(port) { return }
+            if LoopbackPort.accepts(port) { return }
             if !process.isRunning {
                 throw TestServerError("\(process.executableURL!.path) exited: \(stderrText)")
             }
             usleep(20_000)
         }
         throw TestServerError("\(process.executableURL!.path) does not accept connections on 127.0.0.1:\(port) after \(seconds) s: \(stderrText)")
-    }
-
-    static func canConnect(_ port: Int) -> Bool {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
-        var address = loopback(port: port)
-        return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-            }
-        }
-    }
-
-    /// A port on 127.0.0.1 that was free a moment ago (bind to port 0, read it, close).
-    static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw TestServerError("socket() failed") }
-        defer { close(fd) }
-        var address = loopback(port: 0)
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard bound == 0 else { throw TestServerError("cannot bind 127.0.0.1:0") }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
-
-    private static func loopback(port: Int) -> sockaddr_in {
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        return address
     }
 }

@@ -1,3 +1,4 @@
+import FileDownloadTestSupport
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -50,7 +51,7 @@ final class SSHServer: @unchecked Sendable {
             + String(contentsOfFile: encryptedClientKey + ".pub", encoding: .utf8)
         try authorized.write(toFile: folder.appendingPathComponent("authorized_keys").path, atomically: true, encoding: .utf8)
 
-        port = try Self.freePort()
+        port = try LoopbackPort.free()
         knownHosts = folder.appendingPathComponent("known_hosts").path
         try Self.knownHostsLine(port: port, publicKeyFile: hostKey + ".pub")
             .write(toFile: knownHosts, atomically: true, encoding: .utf8)
@@ -172,41 +173,10 @@ final class SSHServer: @unchecked Sendable {
                 stopped = true
                 throw SSHServerError("/usr/sbin/sshd (Debian package openssh-server) exited at start (status \(status)); its log:\n\(logText)")
             }
-            if Self.canConnect(port: port) { return }
+            if LoopbackPort.accepts(port) { return }
             usleep(20_000)
         }
         throw SSHServerError("sshd did not accept connections on 127.0.0.1:\(port) within 10 s; its log:\n\(logText)")
-    }
-
-    private static func canConnect(port: Int) -> Bool {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-            }
-        }
-    }
-
-    static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let ok = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
-            }
-        }
-        guard ok else { throw SSHServerError("cannot find a free port on 127.0.0.1") }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 
     static func children(of parent: Int32) -> [Int32] {
