@@ -80,29 +80,7 @@ public final class HTTPTransport: Transport {
 
     /// Performs one attempt; see the type's documentation for the order of events.
     public func transfer(_ request: TransferRequest, into sink: TransferSink) async throws {
-        guard let scheme = request.url.scheme?.lowercased(), scheme == "http" || scheme == "https",
-              let host = request.url.host, !host.isEmpty,
-              var components = URLComponents(url: request.url, resolvingAgainstBaseURL: false) else {
-            throw DownloadError(.invalidURL, "\(request.url.redactingPassword) is not an http or https URL with a host")
-        }
-        components.user = nil
-        components.password = nil
-        guard let plainURL = components.string else {
-            throw DownloadError(.invalidURL, "\(request.url.redactingPassword) cannot be sent")
-        }
-        // Kept until a response is actually used, so a failure before any response (refused
-        // connection) does not make the next attempt ask for the unusable range again.
-        let restartReason = pendingRestarts.withLock { $0[request.downloadID] }
-        let weakValidator = request.validator.map { !$0.isStrong } ?? false
-        let context = CurlTransfer.Context(
-            offset: request.offset,
-            validator: request.validator,
-            sentRange: request.offset > 0 && restartReason == nil && !weakValidator,
-            restartReason: restartReason ?? .resumeUnsupported,
-            requestURL: plainURL,
-            allowsHTTPSToHTTPRedirects: configuration.allowsHTTPSToHTTPRedirects,
-            followsRedirects: configuration.maxRedirects > 0
-        )
+        let (context, host, restartReason) = try plan(request)
 
         var serverAuth: HTTPAuthentication?
         var proxyAuth: HTTPAuthentication?
@@ -154,6 +132,35 @@ public final class HTTPTransport: Transport {
     }
 
     // MARK: helpers
+
+    /// Checks the URL and plans the exchange. Synchronous, so its temporaries stay off the task's
+    /// own allocator (a thousand waiting transfers each keep their async frame).
+    private func plan(_ request: TransferRequest) throws -> (CurlTransfer.Context, String, RestartReason?) {
+        guard let scheme = request.url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+              let host = request.url.host, !host.isEmpty,
+              var components = URLComponents(url: request.url, resolvingAgainstBaseURL: false) else {
+            throw DownloadError(.invalidURL, "\(request.url.redactingPassword) is not an http or https URL with a host")
+        }
+        components.user = nil
+        components.password = nil
+        guard let plainURL = components.string else {
+            throw DownloadError(.invalidURL, "\(request.url.redactingPassword) cannot be sent")
+        }
+        // Kept until a response is actually used, so a failure before any response (refused
+        // connection) does not make the next attempt ask for the unusable range again.
+        let restartReason = pendingRestarts.withLock { $0[request.downloadID] }
+        let weakValidator = request.validator.map { !$0.isStrong } ?? false
+        let context = CurlTransfer.Context(
+            offset: request.offset,
+            validator: request.validator,
+            sentRange: request.offset > 0 && restartReason == nil && !weakValidator,
+            restartReason: restartReason ?? .resumeUnsupported,
+            requestURL: plainURL,
+            allowsHTTPSToHTTPRedirects: configuration.allowsHTTPSToHTTPRedirects,
+            followsRedirects: configuration.maxRedirects > 0
+        )
+        return (context, host, restartReason)
+    }
 
     /// Builds the easy handle of one exchange.
     private func makeTransfer(

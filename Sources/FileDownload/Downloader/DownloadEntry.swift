@@ -37,7 +37,9 @@ struct DownloadEntry {
     var lastCheckpointAt: Duration = .zero
     var lastCheckpointBytes: Int64 = -1
     var speed = SpeedEstimator()
-    let nativeProgress: Progress
+    /// Made on the first ``Downloader/nativeProgress(for:)`` call (most callers never ask, and
+    /// thousands of idle `Progress` objects cost memory); updated from then on.
+    var nativeProgress: Progress?
 
     func progress() -> DownloadProgress {
         let sink = attempt?.currentSink

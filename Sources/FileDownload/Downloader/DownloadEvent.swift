@@ -12,6 +12,9 @@ public import Foundation
 /// never above the expected size. When an attempt ends, a last progress event fires if the bytes
 /// changed since the previous one; on completion that event always fires and reports the whole
 /// file. After ``completed(id:file:)`` or ``cancelled(id:)`` nothing more is said of that id.
+///
+/// The cases that carry resume data or an error are `indirect` (boxed), so that the frequent
+/// ones (states and progress) stay small in event buffers: an event takes about 80 bytes, not 450.
 public enum DownloadEvent: Sendable {
     case stateChanged(id: String, state: DownloadState)
     case progress(id: String, DownloadProgress)
@@ -21,12 +24,12 @@ public enum DownloadEvent: Sendable {
     /// A paused, interrupted or failed download was asked to continue (HWIFileDownload's
     /// "resume requested"); ``stateChanged(id:state:)`` to waiting or downloading follows.
     case resumed(id: String)
-    case paused(id: String, resumeData: ResumeData?)
+    indirect case paused(id: String, resumeData: ResumeData?)
     /// A retryable failure; `retryIn` is the delay before the automatic retry, `nil` when none will
     /// happen (retries exhausted lead to ``failed(id:error:resumeData:)`` instead).
-    case interrupted(id: String, error: DownloadError, retryIn: Duration?)
+    indirect case interrupted(id: String, error: DownloadError, retryIn: Duration?)
     case completed(id: String, file: URL)
-    case failed(id: String, error: DownloadError, resumeData: ResumeData?)
+    indirect case failed(id: String, error: DownloadError, resumeData: ResumeData?)
     case cancelled(id: String)
     /// The number of downloads with an attempt running changed (HWIFileDownload's network
     /// activity indicator count).

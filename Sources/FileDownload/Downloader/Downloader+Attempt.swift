@@ -2,7 +2,10 @@ import Foundation
 
 extension Downloader {
     /// What an attempt task needs, copied out of the entry so it runs without the actor.
-    struct AttemptContext: Sendable {
+    ///
+    /// A class: the attempt's task, its closures and its async frames hold one reference instead
+    /// of a 400-byte copy each (with a thousand downloads running, that is memory).
+    final class AttemptContext: Sendable {
         let id: String
         let url: URL
         let partPath: String
@@ -14,6 +17,22 @@ extension Downloader {
         let attempt: Int
         let capabilities: TransportCapabilities
         let synchronize: Bool
+
+        init(id: String, url: URL, partPath: String, destination: URL, options: DownloadOptions,
+             bytesOnDisk: Int64, validator: Validator?, restartFromZero: Bool, attempt: Int,
+             capabilities: TransportCapabilities, synchronize: Bool) {
+            self.id = id
+            self.url = url
+            self.partPath = partPath
+            self.destination = destination
+            self.options = options
+            self.bytesOnDisk = bytesOnDisk
+            self.validator = validator
+            self.restartFromZero = restartFromZero
+            self.attempt = attempt
+            self.capabilities = capabilities
+            self.synchronize = synchronize
+        }
     }
 
     /// How an attempt task ended.
@@ -76,46 +95,83 @@ extension Downloader {
     }
 
     /// One attempt, away from the actor: options, staging file, transfer, validation, move.
+    ///
+    /// Three stages in three functions on purpose: an async function's frame lives until it
+    /// returns, so keeping the preparation's and the validation's locals out of the function that
+    /// waits on the transfer keeps what each of a thousand slow downloads pins small.
     static func runAttempt(
         _ ctx: AttemptContext, handle: AttemptHandle, transport: any Transport, delegate: (any DownloaderDelegate)?
     ) async -> AttemptOutcome {
-        var sink: TransferSink?
-        defer { sink?.seal() }
+        let prepared: (TransferSink, TransferRequest)
         do {
             var options = ctx.options.transfer
             if let delegate { options = await delegate.customizeTransfer(options, id: ctx.id, url: ctx.url) }
-            let directory = (ctx.partPath as NSString).deletingLastPathComponent
-            if !FileValidation.isDirectory(path: directory) { try FileValidation.createDirectory(path: directory) }
-            let onDisk = FileValidation.size(ofFileAt: ctx.partPath) ?? 0
-            var offset = ctx.restartFromZero ? 0 : min(onDisk, ctx.bytesOnDisk)
-            if !ctx.capabilities.contains(.resume) { offset = 0 }
-            // Never resume without a strong validator from a transport that has them: the remote file
-            // could have changed and its bytes would be spliced onto old ones.
-            if offset > 0, ctx.capabilities.contains(.validators), !(ctx.validator?.isStrong ?? false) { offset = 0 }
-            let id = ctx.id
-            let expectedSize = ctx.options.expectedSize
-            let opened = try TransferSink(path: ctx.partPath, requestedOffset: offset) { head in
-                try Downloader.checkHead(head, id: id, expectedSize: expectedSize, delegate: delegate)
+            guard let ready = try prepareAttempt(ctx, options: options, handle: handle, delegate: delegate) else {
+                return .stopped
             }
-            sink = opened
-            handle.sink.withLock { $0 = opened }
+            prepared = ready
+        } catch {
             if handle.stopReason.withLock({ $0 }) != nil { return .stopped }
-            let request = TransferRequest(
-                downloadID: ctx.id, url: ctx.url, offset: offset, validator: offset > 0 ? ctx.validator : nil,
-                options: options, attempt: ctx.attempt,
-                authenticate: { challenge in
-                    handle.challengesInFlight.add(1, ordering: .relaxed)
-                    defer { handle.challengesInFlight.subtract(1, ordering: .relaxed) }
-                    return await delegate?.download(ctx.id, didReceive: challenge) ?? .performDefaultHandling
-                }
-            )
-            try await transport.transfer(request, into: opened)
-            opened.seal()
+            return .failed(DownloadError.wrapping(error))
+        }
+        let sink = prepared.0
+        defer { sink.seal() }
+        do {
+            try await transport.transfer(prepared.1, into: sink)
+        } catch {
+            sink.seal()
             if handle.stopReason.withLock({ $0 }) != nil { return .stopped }
-            guard let head = opened.head else {
+            return .failed(DownloadError.wrapping(error))
+        }
+        sink.seal()
+        return await finishAttempt(ctx, sink: sink, handle: handle, delegate: delegate)
+    }
+
+    /// Staging directory, offset, sink and request of an attempt; `nil` when it was stopped
+    /// meanwhile. Synchronous, so its locals live on the thread's stack, not in the task's.
+    private static func prepareAttempt(
+        _ ctx: AttemptContext, options: TransferOptions, handle: AttemptHandle, delegate: (any DownloaderDelegate)?
+    ) throws -> (TransferSink, TransferRequest)? {
+        let directory = (ctx.partPath as NSString).deletingLastPathComponent
+        if !FileValidation.isDirectory(path: directory) { try FileValidation.createDirectory(path: directory) }
+        let onDisk = FileValidation.size(ofFileAt: ctx.partPath) ?? 0
+        var offset = ctx.restartFromZero ? 0 : min(onDisk, ctx.bytesOnDisk)
+        if !ctx.capabilities.contains(.resume) { offset = 0 }
+        // Never resume without a strong validator from a transport that has them: the remote file
+        // could have changed and its bytes would be spliced onto old ones.
+        if offset > 0, ctx.capabilities.contains(.validators), !(ctx.validator?.isStrong ?? false) { offset = 0 }
+        let id = ctx.id
+        let expectedSize = ctx.options.expectedSize
+        let sink = try TransferSink(path: ctx.partPath, requestedOffset: offset) { head in
+            try Downloader.checkHead(head, id: id, expectedSize: expectedSize, delegate: delegate)
+        }
+        handle.sink.withLock { $0 = sink }
+        if handle.stopReason.withLock({ $0 }) != nil {
+            sink.seal()
+            return nil
+        }
+        let request = TransferRequest(
+            downloadID: id, url: ctx.url, offset: offset, validator: offset > 0 ? ctx.validator : nil,
+            options: options, attempt: ctx.attempt,
+            authenticate: { challenge in
+                handle.challengesInFlight.add(1, ordering: .relaxed)
+                defer { handle.challengesInFlight.subtract(1, ordering: .relaxed) }
+                return await delegate?.download(id, didReceive: challenge) ?? .performDefaultHandling
+            }
+        )
+        return (sink, request)
+    }
+
+    /// After a transfer returned: length, validation, flush and the move to the destination.
+    private static func finishAttempt(
+        _ ctx: AttemptContext, sink: TransferSink, handle: AttemptHandle, delegate: (any DownloaderDelegate)?
+    ) async -> AttemptOutcome {
+        do {
+            if handle.stopReason.withLock({ $0 }) != nil { return .stopped }
+            guard let head = sink.head else {
                 return .failed(DownloadError(.protocolViolation, "the transport finished without reporting a head"))
             }
-            let length = opened.fileLength
+            let length = sink.fileLength
             if let total = head.expectedLength, length != total {
                 return .failed(DownloadError(.protocolViolation,
                                              "the transfer ended after \(length) of \(total) bytes", isRetryable: true))

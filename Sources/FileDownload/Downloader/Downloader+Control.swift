@@ -38,7 +38,7 @@ extension Downloader {
         let entry = DownloadEntry(
             id: id, url: url, destination: chosen.standardizedFileURL, partPath: partPath,
             options: options ?? DownloadOptions(transfer: configuration.defaultTransferOptions),
-            state: .notStarted, queueOrder: takeQueueOrder(), nativeProgress: makeNativeProgress(id: id)
+            state: .notStarted, queueOrder: takeQueueOrder()
         )
         entries[id] = entry
         partWriters[partPath] = id
@@ -100,8 +100,7 @@ extension Downloader {
         }
         var entry = DownloadEntry(
             id: id, url: resumeData.url, destination: resumeData.destination, partPath: resumeData.partPath,
-            options: resumeData.options, state: .notStarted, queueOrder: takeQueueOrder(),
-            nativeProgress: makeNativeProgress(id: id)
+            options: resumeData.options, state: .notStarted, queueOrder: takeQueueOrder()
         )
         let onDisk = FileValidation.size(ofFileAt: resumeData.partPath) ?? 0
         entry.bytesOnDisk = min(onDisk, resumeData.bytesOnDisk)

@@ -32,8 +32,7 @@ extension Downloader {
         for record in records where entries[record.id] == nil {
             var e = DownloadEntry(
                 id: record.id, url: record.url, destination: record.destination, partPath: record.partPath,
-                options: record.options, state: record.state, queueOrder: record.queueOrder,
-                nativeProgress: makeNativeProgress(id: record.id)
+                options: record.options, state: record.state, queueOrder: record.queueOrder
             )
             e.validator = record.validator
             e.expectedLength = record.expectedLength

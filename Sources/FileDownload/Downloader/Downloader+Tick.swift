@@ -143,8 +143,9 @@ extension Downloader {
     }
 
     func updateNativeProgress(_ e: DownloadEntry) {
+        guard let native = e.nativeProgress else { return }
         let p = e.progress()
-        Self.set(e.nativeProgress, total: p.expectedBytes ?? -1, completed: p.receivedBytes)
+        Self.set(native, total: p.expectedBytes ?? -1, completed: p.receivedBytes)
     }
 
     /// Sets the root progress from the total (``computeTotal(now:)``, a pass over every download)

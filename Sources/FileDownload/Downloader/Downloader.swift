@@ -155,7 +155,18 @@ public actor Downloader {
     /// interval. Calling its `cancel()`, `pause()` or `resume()` cancels, pauses or resumes the
     /// download (later, from another thread; errors such as "already paused" are ignored). Its
     /// `isPaused` reflects those calls, not ``state(of:)``.
-    public func nativeProgress(for id: String) -> Progress? { entries[id]?.nativeProgress }
+    ///
+    /// The object is made on the first call for `id` (set to the download's current progress) and
+    /// the same object is returned from then on; downloads nobody asks about carry none.
+    public func nativeProgress(for id: String) -> Progress? {
+        guard var e = entries[id] else { return nil }
+        if let native = e.nativeProgress { return native }
+        let native = makeNativeProgress(id: id)
+        e.nativeProgress = native
+        entries[id] = e
+        updateNativeProgress(e)
+        return native
+    }
 
     /// Samples every running download now: progress events, speed, timeouts and due retries, as
     /// the downloader does by itself every ``DownloaderConfiguration/progressInterval``.
