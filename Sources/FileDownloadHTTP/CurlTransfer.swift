@@ -137,7 +137,7 @@ final class CurlTransfer: @unchecked Sendable {
 
     private func receiveHeader(_ bytes: UnsafeRawBufferPointer) -> Bool {
         if began { return true }  // trailers
-        response.consume(line: String(decoding: bytes, as: UTF8.self))
+        response.consume(line: bytes)
         if response.isComplete, context.followsRedirects, response.isFollowableRedirect {
             return checkRedirect()
         }

@@ -12,18 +12,53 @@ struct ResponseHead: Sendable {
     /// Feeds one raw header line (status line, field, or the empty line). A status line starts a
     /// new response, so the fields of redirects and interim responses are dropped.
     mutating func consume(line raw: String) {
-        let line = raw.trimmingCharacters(in: .whitespacesAndNewlines)
-        if line.hasPrefix("HTTP/") {
+        var raw = raw
+        raw.withUTF8 { consume(line: UnsafeRawBufferPointer($0)) }
+    }
+
+    /// The same, straight from libcurl's header callback: works on the bytes (ASCII whitespace,
+    /// `:` and the status digits), so a header costs two small strings, not a Foundation round trip
+    /// per line on the I/O thread that every transfer shares.
+    mutating func consume(line bytes: UnsafeRawBufferPointer) {
+        var start = bytes.startIndex, end = bytes.endIndex
+        while start < end, Self.isSpace(bytes[start]) { start += 1 }
+        while end > start, Self.isSpace(bytes[end - 1]) { end -= 1 }
+        let line = UnsafeRawBufferPointer(rebasing: bytes[start..<end])
+        if line.starts(with: Self.httpPrefix) {
             self = ResponseHead()
-            let parts = line.split(separator: " ", maxSplits: 2)
-            statusCode = parts.count > 1 ? Int(parts[1]) ?? 0 : 0
+            // "HTTP/1.1 206 Partial Content": the code is the digits after the first space.
+            guard var i = line.firstIndex(of: UInt8(ascii: " ")) else { return }
+            while i < line.endIndex, line[i] == UInt8(ascii: " ") { i += 1 }
+            var code = 0, digits = 0
+            while i < line.endIndex, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(line[i]), digits < 3 {
+                code = code * 10 + Int(line[i] - UInt8(ascii: "0"))
+                digits += 1
+                i += 1
+            }
+            statusCode = digits == 3 && (i == line.endIndex || line[i] == UInt8(ascii: " ")) ? code : 0
         } else if line.isEmpty {
             isComplete = true
-        } else if let colon = line.firstIndex(of: ":") {
-            let name = line[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
-            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-            fields.append((name, value))
+        } else if let colon = line.firstIndex(of: UInt8(ascii: ":")) {
+            var nameEnd = colon
+            while nameEnd > line.startIndex, Self.isSpace(line[nameEnd - 1]) { nameEnd -= 1 }
+            var valueStart = colon + 1
+            while valueStart < line.endIndex, Self.isSpace(line[valueStart]) { valueStart += 1 }
+            let name = String(decoding: UnsafeRawBufferPointer(rebasing: line[line.startIndex..<nameEnd]), as: UTF8.self)
+            let value = String(decoding: UnsafeRawBufferPointer(rebasing: line[valueStart..<line.endIndex]), as: UTF8.self)
+            fields.append((Self.lowercasedASCII(name), value))
         }
+    }
+
+    private static let httpPrefix: [UInt8] = Array("HTTP/".utf8)
+
+    private static func isSpace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09 || byte == 0x0D || byte == 0x0A
+    }
+
+    /// Field names are ASCII tokens; anything else is kept as it is.
+    private static func lowercasedASCII(_ name: String) -> String {
+        guard name.utf8.contains(where: { (0x41...0x5A).contains($0) }) else { return name }
+        return String(decoding: name.utf8.map { (0x41...0x5A).contains($0) ? $0 + 0x20 : $0 }, as: UTF8.self)
     }
 
     /// The last value of the field `name` (lowercase).

@@ -40,15 +40,14 @@ struct CrashRecoveryTests {
         for run in 1...Self.kills {
             let delay = Int.random(in: 150...650, using: &random)
             moments.append(delay)
-            let helper = try HelperProcess(arguments, output: work.url.appending(path: "run\(run).log"))
-            try await Task.sleep(for: .milliseconds(delay)) // the random moment of the kill
-            try #require(!helper.hasExited, """
-                run \(run) ended before its kill at \(delay) ms; the files are too small or the \
-                rate too high for 25 kills. Output:\n\(helper.outputText)
+            // The helper kills itself at the random moment, timed by its own clock.
+            let helper = try HelperProcess(arguments + ["--kill-after-ms", "\(delay)"],
+                                           output: work.url.appending(path: "run\(run).log"))
+            let status = try await helper.waitForExit(limit: .seconds(30))
+            try #require(status == SIGKILL, """
+                run \(run) ended with \(status) before its kill at \(delay) ms; the files are too small or \
+                the rate too high for 25 kills. Output:\n\(helper.outputText)
                 """)
-            helper.killHard()
-            let status = try await helper.waitForExit(limit: .seconds(10))
-            #expect(status == SIGKILL, "run \(run) ended with \(status), not by SIGKILL")
         }
         print("killed after (ms): \(moments.map(String.init).joined(separator: " "))")
 

@@ -142,7 +142,7 @@ extension Downloader {
         if offset > 0, ctx.capabilities.contains(.validators), !(ctx.validator?.isStrong ?? false) { offset = 0 }
         let id = ctx.id
         let expectedSize = ctx.options.expectedSize
-        let sink = try TransferSink(path: ctx.partPath, requestedOffset: offset) { head in
+        let sink = try TransferSink(path: ctx.partPath, requestedOffset: offset, startsWriteback: ctx.synchronize) { head in
             try Downloader.checkHead(head, id: id, expectedSize: expectedSize, delegate: delegate)
         }
         handle.sink.withLock { $0 = sink }
@@ -182,8 +182,17 @@ extension Downloader {
                 return .invalid(error)
             }
             if handle.stopReason.withLock({ $0 }) != nil { return .stopped }
-            if ctx.synchronize { try FileValidation.synchronize(path: ctx.partPath) }
-            try FileValidation.moveAtomically(from: ctx.partPath, to: ctx.destination.path, synchronize: ctx.synchronize)
+            let part = ctx.partPath, destination = ctx.destination.path
+            if ctx.synchronize {
+                // Flush, move, flush the directory: on a thread of its own, so that concurrent
+                // completions flush together and the cooperative pool keeps running.
+                try await BlockingFileWork.shared.run {
+                    try FileValidation.synchronize(path: part)
+                    try FileValidation.moveAtomically(from: part, to: destination, synchronize: true)
+                }
+            } else {
+                try FileValidation.moveAtomically(from: part, to: destination, synchronize: false)
+            }
             return .completed(ctx.destination)
         } catch {
             if handle.stopReason.withLock({ $0 }) != nil { return .stopped }
@@ -214,7 +223,8 @@ extension Downloader {
         }
         if let want = ctx.options.sha256?.lowercased() {
             do {
-                let got = try FileValidation.sha256(ofFileAt: ctx.partPath)
+                let path = ctx.partPath
+                let got = try await BlockingFileWork.shared.run { try FileValidation.sha256(ofFileAt: path) }
                 if got != want {
                     return DownloadError(.validationFailed, "the SHA-256 of the file is \(got) but \(want) was expected")
                 }

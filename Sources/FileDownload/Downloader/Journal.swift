@@ -25,7 +25,7 @@ final class Journal: Sendable {
                 switch item {
                 case .save(let record, let flush, let events):
                     if let flush {
-                        do { try flush.synchronize() } catch {
+                        do { try await BlockingFileWork.shared.run { try flush.synchronize() } } catch {
                             logger.warning("flush before saving failed", metadata: ["id": "\(record.id)", "error": "\(error)"])
                         }
                     }
@@ -39,7 +39,7 @@ final class Journal: Sendable {
                     guard let store else { continue }
                     let bytes = sink.fileLength
                     do {
-                        try sink.synchronize()
+                        try await BlockingFileWork.shared.run { try sink.synchronize() }
                         try await store.checkpoint(id: id, bytes: bytes, validator: validator)
                     } catch {
                         logger.warning("checkpoint failed", metadata: ["id": "\(id)", "error": "\(error)"])

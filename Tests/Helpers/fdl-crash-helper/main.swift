@@ -1,7 +1,7 @@
 // fdl-crash-helper: a real process for the crash and disk tests of FileDownloadRecoveryTests.
 //
 //   fdl-crash-helper --store PATH --base URL --dir DIR [--file NAME[@DIR]]... [--concurrency N]
-//                    [--checkpoint-ms N] [--fsize-limit BYTES]
+//                    [--checkpoint-ms N] [--fsize-limit BYTES] [--kill-after-ms N]
 //
 // Opens the SQLite store at PATH, restores the downloads it holds, adds every --file not yet
 // known (URL = base + NAME, destination = DIR/NAME, or the directory after @), resumes every
@@ -11,7 +11,9 @@
 //   RESULT <id> <state> <error code or -> <bytes in the .part file or -1> <error message or ->
 //
 // --fsize-limit sets RLIMIT_FSIZE (and ignores SIGXFSZ) so that writes past BYTES fail with EFBIG.
-// The tests SIGKILL this process at random moments and start it again.
+// --kill-after-ms makes the process SIGKILL itself N ms after it started: the crash test's random
+// moments, timed by this process's own clock, so a busy test runner (whose sleeps can overshoot by
+// seconds when every test runs at once) cannot give a run more time than its moment.
 
 import FileDownload
 import FileDownloadHTTP
@@ -26,6 +28,7 @@ struct Arguments {
     var concurrency = 4
     var checkpointInterval = Duration.milliseconds(250)
     var fileSizeLimit: UInt64?
+    var killAfter: Int?
 
     init(_ list: [String]) {
         var it = list.makeIterator()
@@ -44,6 +47,7 @@ struct Arguments {
             case "--concurrency": concurrency = Int(value(flag)) ?? concurrency
             case "--checkpoint-ms": checkpointInterval = .milliseconds(Int(value(flag)) ?? 250)
             case "--fsize-limit": fileSizeLimit = UInt64(value(flag))
+            case "--kill-after-ms": killAfter = Int(value(flag))
             default: fail("unknown argument \(flag)")
             }
         }
@@ -66,6 +70,13 @@ func isSettled(_ state: DownloadState?, retryDue: Bool) -> Bool {
 }
 
 let arguments = Arguments(Array(CommandLine.arguments.dropFirst()))
+if let milliseconds = arguments.killAfter {
+    let thread = Thread {
+        usleep(useconds_t(milliseconds) * 1000)  // the moment of the crash, not a wait for an event
+        kill(getpid(), SIGKILL)
+    }
+    thread.start()
+}
 if let limit = arguments.fileSizeLimit {
     signal(SIGXFSZ, SIG_IGN)
     var rl = rlimit(rlim_cur: rlim_t(limit), rlim_max: rlim_t(limit))
