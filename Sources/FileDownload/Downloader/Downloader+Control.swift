@@ -31,12 +31,13 @@ extension Downloader {
             throw DownloadError(.invalidDestination, "the destination \(chosen) is not a file URL")
         }
         try checkNew(id: id)  // the delegate call let other calls in
-        let partPath = chosen.standardizedFileURL.path + configuration.stagingSuffix
+        let standardized = chosen.standardizedFileURL
+        let partPath = standardized.path + configuration.stagingSuffix
         if let other = writer(of: partPath) {
             throw DownloadError(.invalidDestination, "the download '\(other)' already writes to \(chosen.path)")
         }
         let entry = DownloadEntry(
-            id: id, url: url, destination: chosen.standardizedFileURL, partPath: partPath,
+            id: id, url: url, destination: standardized, partPath: partPath,
             options: options ?? DownloadOptions(transfer: configuration.defaultTransferOptions),
             state: .notStarted, queueOrder: takeQueueOrder()
         )

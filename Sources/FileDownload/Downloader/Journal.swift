@@ -14,64 +14,69 @@ final class Journal: Sendable {
         case barrier(CheckedContinuation<Void, Never>)
     }
 
-    private let feed: AsyncStream<Item>.Continuation
+    private let queue = JournalQueue()
     private let task: Task<Void, Never>
 
     init(store: (any DownloadStore)?, hub: EventHub, logger: Logger) {
-        let (stream, feed) = AsyncStream<Item>.makeStream(bufferingPolicy: .unbounded)
-        self.feed = feed
-        task = Task {
-            for await item in stream {
-                switch item {
-                case .save(let record, let flush, let events):
-                    if let flush {
-                        do { try await BlockingFileWork.shared.run { try flush.synchronize() } } catch {
-                            logger.warning("flush before saving failed", metadata: ["id": "\(record.id)", "error": "\(error)"])
+        task = Task { [queue] in
+            while let batch = await queue.next() {
+                for item in batch {
+                    switch item {
+                    case .save(let record, let flush, let events):
+                        if let flush {
+                            do { try await BlockingFileWork.shared.run { try flush.synchronize() } } catch {
+                                logger.warning("flush before saving failed", metadata: ["id": "\(record.id)", "error": "\(error)"])
+                            }
                         }
-                    }
-                    if let store {
-                        do { try await store.save(record) } catch {
-                            logger.error("the store could not save a download", metadata: ["id": "\(record.id)", "error": "\(error)"])
+                        if let store {
+                            do { try await store.save(record) } catch {
+                                logger.error("the store could not save a download", metadata: ["id": "\(record.id)", "error": "\(error)"])
+                            }
                         }
-                    }
-                    hub.publish(events)
-                case .checkpoint(let id, let sink, let validator):
-                    guard let store else { continue }
-                    let bytes = sink.fileLength
-                    do {
-                        try await BlockingFileWork.shared.run { try sink.synchronize() }
-                        try await store.checkpoint(id: id, bytes: bytes, validator: validator)
-                    } catch {
-                        logger.warning("checkpoint failed", metadata: ["id": "\(id)", "error": "\(error)"])
-                    }
-                case .remove(let id):
-                    if let store {
-                        do { try await store.remove(id: id) } catch {
-                            logger.error("the store could not remove a download", metadata: ["id": "\(id)", "error": "\(error)"])
+                        hub.publish(events)
+                    case .checkpoint(let id, let sink, let validator):
+                        guard let store else { continue }
+                        let bytes = sink.fileLength
+                        do {
+                            try await BlockingFileWork.shared.run { try sink.synchronize() }
+                            try await store.checkpoint(id: id, bytes: bytes, validator: validator)
+                        } catch {
+                            logger.warning("checkpoint failed", metadata: ["id": "\(id)", "error": "\(error)"])
                         }
+                    case .remove(let id):
+                        if let store {
+                            do { try await store.remove(id: id) } catch {
+                                logger.error("the store could not remove a download", metadata: ["id": "\(id)", "error": "\(error)"])
+                            }
+                        }
+                    case .publish(let events):
+                        hub.publish(events)
+                    case .barrier(let continuation):
+                        continuation.resume()
                     }
-                case .publish(let events):
-                    hub.publish(events)
-                case .barrier(let continuation):
-                    continuation.resume()
                 }
             }
         }
     }
 
+    deinit {
+        queue.finish()  // a downloader dropped without shutdown() lets the consumer end
+    }
+
     func post(_ item: Item) {
-        feed.yield(item)
+        queue.post(item)
     }
 
     /// Returns when everything posted before has been handled.
     func drain() async {
         await withCheckedContinuation { continuation in
-            feed.yield(.barrier(continuation))
+            queue.post(.barrier(continuation))
         }
     }
 
+    /// Handles what was posted, then ends the consumer.
     func finish() async {
-        feed.finish()
+        queue.finish()
         await task.value
     }
 }
