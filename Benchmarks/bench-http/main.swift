@@ -7,7 +7,8 @@
 //                                     and time how long until transfer returns; prints median and max
 //
 // Environment: FDL_RAW=1 uses the transport alone (no Downloader), FDL_NO_SYNC=1 makes the
-// Downloader skip its fsync before the rename, FDL_BUFFER sets the receive buffer in bytes.
+// Downloader skip its fsync before the rename, FDL_BUFFER sets the receive buffer in bytes,
+// FDL_IO_THREADS the transport's I/O threads.
 // Peak memory is measured from outside (/usr/bin/time -v). Not a test: no assertions beyond
 // "every download completed", which it checks and reports through the exit status.
 import FileDownload
@@ -57,6 +58,9 @@ struct BenchHTTP {
         var configuration = HTTPTransport.Configuration()
         if let text = ProcessInfo.processInfo.environment["FDL_BUFFER"], let size = Int(text) {
             configuration.receiveBufferSize = size
+        }
+        if let text = ProcessInfo.processInfo.environment["FDL_IO_THREADS"], let count = Int(text) {
+            configuration.ioThreads = count
         }
         return configuration
     }

@@ -28,6 +28,11 @@ final class CurlMulti: @unchecked Sendable {
     private let queue = Mutex(Queue())
     /// The running transfers by easy handle. I/O thread only.
     private var active: [UnsafeMutableRawPointer: CurlTransfer] = [:]
+    /// Transfers handed to `perform` that have not returned yet (any thread).
+    private let performing = Atomic<Int>(0)
+
+    /// How many transfers this thread has now; the transport starts new ones on the least busy.
+    var load: Int { performing.load(ordering: .relaxed) }
 
     init() throws {
         guard Self.globalInit, let multi = curl_multi_init() else {
@@ -42,7 +47,9 @@ final class CurlMulti: @unchecked Sendable {
     /// Runs `transfer` to its end. Task cancellation removes it from the multi handle on the I/O
     /// thread within one wake-up and returns ``CurlTransfer/Outcome/cancelled``.
     func perform(_ transfer: CurlTransfer) async -> CurlTransfer.Outcome {
-        await withTaskCancellationHandler {
+        performing.add(1, ordering: .relaxed)
+        defer { performing.subtract(1, ordering: .relaxed) }
+        return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 transfer.install(continuation)
                 if !enqueue(.add(transfer)) { transfer.finish(.cancelled) }

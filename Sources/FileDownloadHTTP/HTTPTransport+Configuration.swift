@@ -1,3 +1,5 @@
+import Foundation
+
 extension HTTPTransport {
     /// Settings shared by every transfer of one ``HTTPTransport``.
     ///
@@ -35,6 +37,12 @@ extension HTTPTransport {
         /// libcurl's receive buffer per transfer in bytes (16 KiB to 512 KiB): bigger buffers mean
         /// fewer, larger writes on fast links. Default 512 KiB.
         public var receiveBufferSize: Int
+        /// How many I/O threads (each with its own libcurl multi handle and connection cache) run
+        /// the transfers. A new transfer goes to the thread with the fewest running. Each thread
+        /// does its transfers' receiving and writing, so with many files at once more threads use
+        /// more cores. Default (`nil` in the initializer): the number of active processors, at
+        /// most 4. Clamped to 1...16.
+        public var ioThreads: Int
 
         /// Creates a configuration; every parameter has the strict default described on its property.
         public init(
@@ -48,7 +56,8 @@ extension HTTPTransport {
             asksForServerTrust: Bool = true,
             maxAuthenticationAttempts: Int = 3,
             userAgent: String = "swift-file-download/1.0",
-            receiveBufferSize: Int = 512 * 1024
+            receiveBufferSize: Int = 512 * 1024,
+            ioThreads: Int? = nil
         ) {
             self.maxRedirects = maxRedirects
             self.allowsHTTPSToHTTPRedirects = allowsHTTPSToHTTPRedirects
@@ -61,6 +70,7 @@ extension HTTPTransport {
             self.maxAuthenticationAttempts = maxAuthenticationAttempts
             self.userAgent = userAgent
             self.receiveBufferSize = receiveBufferSize
+            self.ioThreads = min(max(ioThreads ?? min(4, ProcessInfo.processInfo.activeProcessorCount), 1), 16)
         }
     }
 }

@@ -10,7 +10,8 @@ import Synchronization
 /// transports.register(try HTTPTransport(), for: "http", "https")
 /// ```
 ///
-/// One transport owns one libcurl multi handle and one I/O thread that runs every transfer of
+/// One transport owns a few libcurl multi handles, each run by one I/O thread
+/// (``Configuration/ioThreads``); a transfer runs on the thread that had the fewest when it began
 /// the transport; connections are reused between transfers. Body bytes go from libcurl's write
 /// callback straight into the ``TransferSink`` on that thread. Swift's cooperative pool is never
 /// blocked: `transfer` awaits the I/O thread.
@@ -51,7 +52,7 @@ import Synchronization
 public final class HTTPTransport: Transport {
     /// The settings of this transport.
     public let configuration: Configuration
-    private let multi: CurlMulti
+    private let multis: [CurlMulti]
     /// Downloads whose next attempt must ask for the whole file, and why.
     private let pendingRestarts = Mutex<[String: RestartReason]>([:])
 
@@ -61,11 +62,11 @@ public final class HTTPTransport: Transport {
     ///   initialised.
     public init(configuration: Configuration = Configuration()) throws {
         self.configuration = configuration
-        self.multi = try CurlMulti()
+        self.multis = try (0..<configuration.ioThreads).map { _ in try CurlMulti() }
     }
 
     deinit {
-        multi.requestStop()
+        for multi in multis { multi.requestStop() }
     }
 
     /// Resume, validators, authentication, rate limit, custom headers and expected length.
@@ -75,7 +76,7 @@ public final class HTTPTransport: Transport {
 
     /// Cancels running transfers and stops the I/O thread. The transport must not be used after.
     public func shutdown() async {
-        await multi.shutdown()
+        for multi in multis { await multi.shutdown() }
     }
 
     /// Performs one attempt; see the type's documentation for the order of events.
@@ -90,7 +91,7 @@ public final class HTTPTransport: Transport {
             try Task.checkCancellation()
             let transfer = try makeTransfer(request, sink: sink, context: context,
                                             serverAuth: serverAuth, proxyAuth: proxyAuth, trustsServer: trustsServer)
-            let outcome = await multi.perform(transfer)
+            let outcome = await leastBusy().perform(transfer)
             guard case .completed(let code) = outcome else {
                 throw DownloadError(.cancelled, "the transfer of \(request.url.redactingPassword) was cancelled")
             }
@@ -132,6 +133,11 @@ public final class HTTPTransport: Transport {
     }
 
     // MARK: helpers
+
+    /// The I/O thread with the fewest transfers (the first of equals).
+    private func leastBusy() -> CurlMulti {
+        multis.min { $0.load < $1.load } ?? multis[0]
+    }
 
     /// Checks the URL and plans the exchange. Synchronous, so its temporaries stay off the task's
     /// own allocator (a thousand waiting transfers each keep their async frame).
