@@ -23,6 +23,12 @@ public struct DownloaderConfiguration: Sendable {
     /// Whether a finished file is flushed to disk (`fsync`) before it is renamed onto its
     /// destination, and the directory after, so that a crash never leaves a destination with
     /// missing bytes. Default `true`; turn it off only for data you can fetch again.
+    ///
+    /// When on, the staging file is also handed to the kernel's writeback every 8 MiB while it
+    /// downloads (see ``TransferSink/init(path:requestedOffset:startsWriteback:validateHead:)``),
+    /// so the flush at the end waits only for the tail; the flushes and the rename run on a few
+    /// threads of their own, never on Swift's cooperative pool, so several finishing downloads
+    /// flush together.
     public var synchronizesFiles: Bool
     /// Seed for the retry jitter; `nil` draws from the system. Set it for reproducible tests.
     public var jitterSeed: UInt64?
