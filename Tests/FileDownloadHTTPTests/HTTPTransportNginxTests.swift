@@ -130,4 +130,24 @@ struct HTTPTransportNginxTests {
             await without.shutdown()
         }
     }
+
+    @Test("twelve transfers at once over three I/O threads all arrive byte-exact; ioThreads is clamped to 1...16")
+    func severalIOThreads() async throws {
+        #expect(HTTPTransport.Configuration(ioThreads: 0).ioThreads == 1)
+        #expect(HTTPTransport.Configuration(ioThreads: 99).ioThreads == 16)
+        #expect(HTTPTransport.Configuration().ioThreads == min(4, ProcessInfo.processInfo.activeProcessorCount))
+        try await HTTPFixture.with(nginx: true) { fx in
+            let transport = try HTTPTransport(configuration: .init(ioThreads: 3))
+            let url = fx.nginx!.url("small.bin")
+            let stagings = try (0..<12).map { _ in try fx.staging() }
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for (i, staging) in stagings.enumerated() {
+                    group.addTask { try await fx.attempt(transport, url, into: staging, id: "t\(i)") }
+                }
+                try await group.waitForAll()
+            }
+            for staging in stagings { #expect(try TestFiles.sha256(staging) == fx.smallSHA) }
+            await transport.shutdown()
+        }
+    }
 }

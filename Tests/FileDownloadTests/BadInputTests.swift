@@ -104,4 +104,16 @@ struct BadInputTests {
         #expect(h.contents(notADirectory) == Data("x".utf8))
         await h.cleanUp()
     }
+
+    @Test("after shutdown new work is refused, and settle() and a second shutdown return at once")
+    func afterShutdown() async throws {
+        let h = Harness()
+        await h.downloader.shutdown()
+        let refused = await code { try await h.downloader.start(id: "late", url: URL(string: "mock://host/late")!) }
+        #expect(refused == .invalidState)
+        await h.downloader.settle()  // the journal is finished: its barrier is released, not lost
+        await h.downloader.shutdown()
+        #expect(await h.downloader.downloads().isEmpty)
+        await h.cleanUp()
+    }
 }

@@ -73,7 +73,9 @@ struct ProgressTests {
         #expect(h.downloader.rootProgress.completedUnitCount == 100_000)
         #expect(abs(h.downloader.rootProgress.fractionCompleted - 0.1) < 1e-9)
         let small = try #require(await h.downloader.nativeProgress(for: "small"))
-        #expect(small.fractionCompleted == 1)
+        #expect(small.fractionCompleted == 1)  // made on this first call, from the current state
+        #expect(await h.downloader.nativeProgress(for: "small") === small)
+        #expect(await h.downloader.nativeProgress(for: "unknown") == nil)
         h.clock.advance(by: .milliseconds(100))
         await h.downloader.refresh()
         await h.downloader.settle()
