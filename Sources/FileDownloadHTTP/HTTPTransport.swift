@@ -11,10 +11,10 @@ import Synchronization
 /// ```
 ///
 /// One transport owns a few libcurl multi handles, each run by one I/O thread
-/// (``Configuration/ioThreads``); a transfer runs on the thread that had the fewest when it began
-/// the transport; connections are reused between transfers. Body bytes go from libcurl's write
-/// callback straight into the ``TransferSink`` on that thread. Swift's cooperative pool is never
-/// blocked: `transfer` awaits the I/O thread.
+/// (``Configuration/ioThreads``); a transfer runs on the thread that had the fewest transfers when
+/// it began, and connections are reused between transfers on the same thread. Body bytes go from
+/// libcurl's write callback straight into the ``TransferSink`` on that thread. Swift's cooperative
+/// pool is never blocked: `transfer` awaits the I/O thread.
 ///
 /// ## An attempt, in order
 /// 1. The request carries `Accept-Encoding: identity` (offsets are bytes of the file), the
