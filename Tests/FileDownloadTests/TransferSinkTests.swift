@@ -63,4 +63,38 @@ struct TransferSinkTests {
         #expect(restarted.writebackRangesStarted == 1)
         #expect(restarted.fileLength == 8 << 20)
     }
+
+    /// Allocated bytes (st_blocks) and size of the file at `path`.
+    private func allocation(_ path: String) -> (allocated: Int64, size: Int64) {
+        var st = stat()
+        guard stat(path, &st) == 0 else { return (-1, -1) }
+        return (Int64(st.st_blocks) * 512, Int64(st.st_size))
+    }
+
+    @Test("an announced 20 MiB is reserved on disk at the head, the size stays the bytes written")
+    func preallocation() throws {
+        let path = temporaryPath()  // the temporary directory is on ext4 here, which has fallocate
+        defer { unlink(path) }
+        let sink = try TransferSink(path: path, requestedOffset: 0)
+        try sink.begin(TransferHead(disposition: .restarted(.resumeUnsupported), expectedLength: 20 << 20))
+        let reserved = allocation(path)
+        #expect(reserved.size == 0)
+        #expect(reserved.allocated >= 20 << 20)
+        let written = try write(sink, megabytes: 20)
+        sink.seal()
+        #expect(allocation(path).size == 20 << 20)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == Data(written))
+    }
+
+    @Test("small files and unknown lengths reserve nothing")
+    func noPreallocation() throws {
+        for expected in [Int64(64 << 10), nil] {
+            let path = temporaryPath()
+            defer { unlink(path) }
+            let sink = try TransferSink(path: path, requestedOffset: 0)
+            try sink.begin(TransferHead(disposition: .restarted(.resumeUnsupported), expectedLength: expected))
+            sink.seal()
+            #expect(allocation(path).allocated == 0)
+        }
+    }
 }

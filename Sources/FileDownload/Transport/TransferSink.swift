@@ -37,6 +37,8 @@ public final class TransferSink: Sendable {
 
     /// How many bytes are handed to the kernel's writeback at once (see `startsWriteback`).
     public static let writebackChunk: Int64 = 8 << 20
+    /// From how many announced bytes still to come ``begin(_:)`` reserves the disk space for them.
+    public static let preallocationThreshold: Int64 = 8 << 20
 
     /// Opens (creating if needed) the staging file at `path` for an attempt that starts at
     /// `requestedOffset`.
@@ -102,6 +104,12 @@ public final class TransferSink: Sendable {
     /// may throw, e.g. for a rejected status); then acts on the disposition: ``ResumeDisposition/resumed(at:)``
     /// must name ``requestedOffset`` and keeps the bytes; ``ResumeDisposition/restarted(_:)`` cuts
     /// the file to zero; ``ResumeDisposition/complete`` keeps the bytes and refuses any body.
+    /// Last, when the head announces a total length and at least ``preallocationThreshold`` bytes
+    /// are still to come, their disk space is reserved (`fallocate(2)` with `FALLOC_FL_KEEP_SIZE`:
+    /// the file's size stays the bytes written, so resuming works as before). The file then lies
+    /// in few extents and the writes that follow spend less in the file system. Best effort: where
+    /// the call is missing or fails (a full disk, a file system without it) nothing changes, and a
+    /// full disk is reported by the write that meets it, after the bytes that fitted.
     ///
     /// - Throws: ``DownloadError``; the transport must stop and rethrow it.
     public func begin(_ head: TransferHead) throws {
@@ -127,7 +135,13 @@ public final class TransferSink: Sendable {
         case .complete:
             complete.store(true, ordering: .relaxed)
         }
-        if let total = head.expectedLength { expected.store(total, ordering: .relaxed) }
+        if let total = head.expectedLength {
+            expected.store(total, ordering: .relaxed)
+            let start = length.load(ordering: .relaxed)
+            if head.disposition != .complete, total - start >= Self.preallocationThreshold, let reserve = Self.fallocate {
+                _ = reserve(fd, 1 /* FALLOC_FL_KEEP_SIZE */, start, total - start)
+            }
+        }
         receivedHead.withLock { $0 = head }
         begun.store(true, ordering: .releasing)
         activity.add(1, ordering: .relaxed)
@@ -184,6 +198,16 @@ public final class TransferSink: Sendable {
             }
         }
     }
+
+    /// `fallocate(2)`, looked up at run time: Swift's Glibc module does not declare it.
+    private static let fallocate: (@convention(c) (Int32, Int32, Int64, Int64) -> Int32)? = {
+        #if os(Linux)
+        guard let symbol = dlsym(nil, "fallocate") else { return nil }
+        return unsafeBitCast(symbol, to: (@convention(c) (Int32, Int32, Int64, Int64) -> Int32).self)
+        #else
+        return nil
+        #endif
+    }()
 
     /// `sync_file_range(2)`, looked up at run time: Swift's Glibc module does not declare it.
     private static let syncFileRange: (@convention(c) (Int32, Int64, Int64, UInt32) -> Int32)? = {
