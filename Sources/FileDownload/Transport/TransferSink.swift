@@ -199,25 +199,19 @@ public final class TransferSink: Sendable {
         }
     }
 
-    /// `fallocate(2)`, looked up at run time: Swift's Glibc module does not declare it.
-    private static let fallocate: (@convention(c) (Int32, Int32, Int64, Int64) -> Int32)? = {
-        #if os(Linux)
-        guard let symbol = dlsym(nil, "fallocate") else { return nil }
-        return unsafeBitCast(symbol, to: (@convention(c) (Int32, Int32, Int64, Int64) -> Int32).self)
-        #else
-        return nil
-        #endif
-    }()
+    /// `fallocate(2)` and `sync_file_range(2)`, looked up at run time: Swift's Glibc module does
+    /// not declare them (they need `_GNU_SOURCE`). `nil` where the C library lacks them.
+    private static let fallocate = cFunction("fallocate", as: (@convention(c) (Int32, Int32, Int64, Int64) -> Int32).self)
+    private static let syncFileRange = cFunction("sync_file_range", as: (@convention(c) (Int32, Int64, Int64, UInt32) -> Int32).self)
 
-    /// `sync_file_range(2)`, looked up at run time: Swift's Glibc module does not declare it.
-    private static let syncFileRange: (@convention(c) (Int32, Int64, Int64, UInt32) -> Int32)? = {
+    private static func cFunction<F>(_ name: String, as type: F.Type) -> F? {
         #if os(Linux)
-        guard let symbol = dlsym(nil, "sync_file_range") else { return nil }
-        return unsafeBitCast(symbol, to: (@convention(c) (Int32, Int64, Int64, UInt32) -> Int32).self)
+        guard let symbol = dlsym(nil, name) else { return nil }
+        return unsafeBitCast(symbol, to: type)
         #else
         return nil
         #endif
-    }()
+    }
 
     /// How many ranges were handed to the kernel's writeback (see `startsWriteback`).
     public var writebackRangesStarted: Int { writebackRanges.load(ordering: .relaxed) }
