@@ -25,6 +25,7 @@ static inline unsigned long ccurl_auth_basic(void) { return CURLAUTH_BASIC; }
 static inline unsigned long ccurl_auth_digest(void) { return CURLAUTH_DIGEST; }
 static inline unsigned long ccurl_auth_bearer(void) { return CURLAUTH_BEARER; }
 static inline long ccurl_max_read_size(void) { return CURL_MAX_READ_SIZE; }
+static inline long ccurl_max_write_size(void) { return CURL_MAX_WRITE_SIZE; }
 static inline int ccurl_errorsize(void) { return CURL_ERROR_SIZE; }
 
 #endif

@@ -28,6 +28,8 @@ final class CurlMulti: @unchecked Sendable {
     private let queue = Mutex(Queue())
     /// The running transfers by easy handle. I/O thread only.
     private var active: [UnsafeMutableRawPointer: CurlTransfer] = [:]
+    /// Gathers the pieces of fast reads into large writes. I/O thread only.
+    private let gatherer = BodyGatherer(largestPiece: Int(ccurl_max_write_size()))
     /// Transfers handed to `perform` that have not returned yet (any thread).
     private let performing = Atomic<Int>(0)
 
@@ -111,6 +113,7 @@ final class CurlMulti: @unchecked Sendable {
                     if transfer.cancelRequested.load(ordering: .acquiring) || stopping {
                         transfer.finish(.cancelled)
                     } else if curl_multi_add_handle(multi, transfer.easy) == CURLM_OK {
+                        transfer.gatherer = gatherer
                         active[transfer.easy] = transfer
                     } else {
                         transfer.finish(.completed(CURLE_FAILED_INIT))
@@ -127,6 +130,7 @@ final class CurlMulti: @unchecked Sendable {
                 return
             }
             curl_multi_perform(multi, &running)
+            gatherer.flush()  // nothing waits in the buffer while the thread sleeps
             var left: Int32 = 0
             while let message = curl_multi_info_read(multi, &left) {
                 guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle else { continue }

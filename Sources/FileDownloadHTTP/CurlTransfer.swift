@@ -47,6 +47,8 @@ final class CurlTransfer: @unchecked Sendable {
     private(set) var restartNextAttempt: RestartReason?
     /// Set when the final response was a 401 (`false`) or 407 (`true`).
     private(set) var challengeFromProxy: Bool?
+    /// The I/O thread's gatherer of fast body pieces, set when the thread takes the transfer.
+    var gatherer: BodyGatherer?
 
     /// Creates the easy handle; the caller sets its options with ``set(_:_:)`` and friends.
     init(sink: TransferSink, context: Context) throws {
@@ -115,8 +117,10 @@ final class CurlTransfer: @unchecked Sendable {
         self.continuation = continuation
     }
 
-    /// Resumes the waiting task exactly once. I/O thread only (or before hand-over).
+    /// Writes what the gatherer holds of this transfer, then resumes the waiting task exactly
+    /// once. I/O thread only (or before hand-over). A failed write becomes ``failure``.
     func finish(_ outcome: Outcome) {
+        gatherer?.flush(for: self)
         continuation?.resume(returning: outcome)
         continuation = nil
     }
@@ -169,14 +173,26 @@ final class CurlTransfer: @unchecked Sendable {
         return true
     }
 
+    /// Body bytes: full 16 KiB pieces (a fast read) go through the thread's ``BodyGatherer``,
+    /// other pieces straight into the sink.
     private func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        if failure != nil { return false }  // a gathered write of this transfer failed
         if !began, !beginHead() { return false }
         if discardsBody { return true }
+        if let gatherer, bytes.count == gatherer.largestPiece || gatherer.holds(self) {
+            return gatherer.append(bytes, for: self)
+        }
+        return writeToSink(bytes)
+    }
+
+    /// Writes body bytes into the sink; `false`, with ``failure`` set, when the sink refused them.
+    /// I/O thread only.
+    func writeToSink(_ bytes: UnsafeRawBufferPointer) -> Bool {
         do {
             try sink.write(bytes)
             return true
         } catch {
-            failure = DownloadError.wrapping(error)
+            if failure == nil { failure = DownloadError.wrapping(error) }
             return false
         }
     }
