@@ -102,26 +102,47 @@ check_count() {
 
 wants() { case " $CASES " in *" $1 "*) return 0;; esac; return 1; }
 
-# 1) one 1 GiB file; every tool once per round, alternating, so drifts hit all alike
-wants big && for _ in $(seq 1 "$ROUNDS"); do
-    measure cp_big cp "$WORK/www/big.bin" "$WORK/out/big.bin"
-    measure fdl_big "$BENCH" one "$BASE/big.bin" "$WORK/out/big.bin"; check_big fdl
-    measure fdl_nosync_big env FDL_NO_SYNC=1 "$BENCH" one "$BASE/big.bin" "$WORK/out/big.bin"; check_big fdl-nosync
-    measure fdl_raw_big env FDL_RAW=1 "$BENCH" one "$BASE/big.bin" "$WORK/out/big.bin"; check_big fdl-raw
-    measure curl_big curl -s -o "$WORK/out/big.bin" "$BASE/big.bin"; check_big curl
+# in_rotation ROUND NAME...: runs the functions NAME... once each, starting at the ROUND-th, so no
+# tool always follows the same one (the row that waits for the disk, fsync, suffers when it comes
+# right after a copy whose writeback the virtual disk is still digesting).
+in_rotation() {
+    local round=$1; shift
+    local names=("$@") n=$# k
+    for k in $(seq 0 $((n - 1))); do "${names[$(((k + round) % n))]}"; done
+}
+
+# 1) one 1 GiB file; every tool once per round, in rotating order, so drifts hit all alike
+big_cp() { measure cp_big cp "$WORK/www/big.bin" "$WORK/out/big.bin"; rm -f "$WORK/out/big.bin"; }
+big_fdl() { measure fdl_big "$BENCH" one "$BASE/big.bin" "$WORK/out/big.bin"; check_big fdl; }
+big_nosync() { measure fdl_nosync_big env FDL_NO_SYNC=1 "$BENCH" one "$BASE/big.bin" "$WORK/out/big.bin"; check_big fdl-nosync; }
+big_raw() { measure fdl_raw_big env FDL_RAW=1 "$BENCH" one "$BASE/big.bin" "$WORK/out/big.bin"; check_big fdl-raw; }
+big_curl() { measure curl_big curl -s -o "$WORK/out/big.bin" "$BASE/big.bin"; check_big curl; }
+big_aria() {
     measure aria_big aria2c -q -x1 -s1 --file-allocation=none --allow-overwrite=true -d "$WORK/out" -o big.bin "$BASE/big.bin"
     check_big aria2c
+}
+wants big && for round in $(seq 1 "$ROUNDS"); do
+    in_rotation "$round" big_cp big_fdl big_nosync big_raw big_curl big_aria
 done
 
 # 2) SMALL_COUNT files of 64 KiB, 16 at a time
-wants small && for _ in $(seq 1 "$ROUNDS"); do
-    measure cp_small cp -r "$WORK/www/small" "$WORK/out/small"
-    measure fdl_small "$BENCH" many "$WORK/small.list" "$WORK/out" 16; check_count fdl "$SMALL_COUNT"
-    measure fdl_nosync_small env FDL_NO_SYNC=1 "$BENCH" many "$WORK/small.list" "$WORK/out" 16; check_count fdl-nosync "$SMALL_COUNT"
-    measure fdl_raw_small env FDL_RAW=1 "$BENCH" many "$WORK/small.list" "$WORK/out" 16; check_count fdl-raw "$SMALL_COUNT"
-    measure aria_small aria2c -q -j16 --file-allocation=none -d "$WORK/out" -i "$WORK/small.list"; check_count aria2c "$SMALL_COUNT"
+small_cp() { measure cp_small cp -r "$WORK/www/small" "$WORK/out/small"; }
+small_fdl() { measure fdl_small "$BENCH" many "$WORK/small.list" "$WORK/out" 16; check_count fdl "$SMALL_COUNT"; }
+small_nosync() {
+    measure fdl_nosync_small env FDL_NO_SYNC=1 "$BENCH" many "$WORK/small.list" "$WORK/out" 16
+    check_count fdl-nosync "$SMALL_COUNT"
+}
+small_raw() { measure fdl_raw_small env FDL_RAW=1 "$BENCH" many "$WORK/small.list" "$WORK/out" 16; check_count fdl-raw "$SMALL_COUNT"; }
+small_aria() {
+    measure aria_small aria2c -q -j16 --file-allocation=none -d "$WORK/out" -i "$WORK/small.list"
+    check_count aria2c "$SMALL_COUNT"
+}
+small_curl() {
     measure curl_small sh -c "xargs -P16 -n $((SMALL_COUNT / 16)) curl -s --output-dir '$WORK/out' --remote-name-all < '$WORK/small.list'"
     check_count curl "$SMALL_COUNT"
+}
+wants small && for round in $(seq 1 "$ROUNDS"); do
+    in_rotation "$round" small_cp small_fdl small_nosync small_raw small_aria small_curl
 done
 
 # 3) SLOW_COUNT concurrent slow (8 KiB/s) downloads of 64 KiB: peak memory, and one alone for the
