@@ -115,11 +115,10 @@ extension Downloader {
             return .failed(DownloadError.wrapping(error))
         }
         let sink = prepared.0
-        defer { sink.seal() }
         do {
             try await transport.transfer(prepared.1, into: sink)
         } catch {
-            sink.seal()
+            sink.seal()  // nothing of this attempt is written from here on
             if handle.stopReason.withLock({ $0 }) != nil { return .stopped }
             return .failed(DownloadError.wrapping(error))
         }
