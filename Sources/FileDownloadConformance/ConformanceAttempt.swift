@@ -26,10 +26,7 @@ struct ConformanceAttempt {
         let path = directory.appendingPathComponent("conformance-\(name)").path
         try existing.write(to: URL(fileURLWithPath: path))
         let sink = try TransferSink(path: path, requestedOffset: Int64(existing.count)) { head in
-            if head.disposition != .complete, let status = head.statusCode,
-               let error = DownloadError.forStatus(status, retryAfter: head.retryAfter) {
-                throw error
-            }
+            try Downloader.checkHead(head, id: name, expectedSize: nil, delegate: nil)
             onHead(head)
         }
         return (path, sink)

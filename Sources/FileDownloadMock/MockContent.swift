@@ -43,7 +43,7 @@ public enum MockContent: Sendable, Hashable, CustomStringConvertible {
             hasher.update(data: bytes(in: offset..<min(size, offset + piece)))
             offset += piece
         }
-        return hasher.finalize().map { String(format: "%02x", $0) }.joined()
+        return FileValidation.hex(hasher.finalize())
     }
 
     /// The strong entity tag a ``MockResource`` reports when none is configured: it changes
@@ -74,7 +74,7 @@ public enum MockContent: Sendable, Hashable, CustomStringConvertible {
             var position = offset
             // A partial word at the start or end goes byte-wise; whole words are stored at once.
             while written < count {
-                let word = Self.splitmix64(seed: seed, index: UInt64(position / 8)).littleEndian
+                let word = SplitMix64.output(seed: seed, index: UInt64(position / 8)).littleEndian
                 let skip = Int(position % 8)
                 let take = min(8 - skip, count - written)
                 if take == 8 {
@@ -90,14 +90,6 @@ public enum MockContent: Sendable, Hashable, CustomStringConvertible {
             }
         }
         return count
-    }
-
-    /// Output number `index` of the splitmix64 generator started at `seed`.
-    static func splitmix64(seed: UInt64, index: UInt64) -> UInt64 {
-        var z = seed &+ (index &+ 1) &* 0x9e37_79b9_7f4a_7c15
-        z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
-        z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
-        return z ^ (z >> 31)
     }
 
     public var description: String {

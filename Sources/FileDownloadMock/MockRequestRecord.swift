@@ -40,7 +40,8 @@ public struct MockRequestRecord: Sendable, CustomStringConvertible {
     public var head: TransferHead?
     /// The scripted attempt used, if any.
     public var script: MockAttempt?
-    /// Body bytes written to the sink in this attempt.
+    /// Body bytes written to the sink in this attempt (brought up to date before each wait on the
+    /// clock and when the body ends).
     public var bytesDelivered: Int64
     /// How it ended.
     public var outcome: Outcome

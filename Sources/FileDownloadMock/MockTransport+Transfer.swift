@@ -95,11 +95,24 @@ extension MockTransport {
         let rate = request.options.maxBytesPerSecond.flatMap { $0 > 0 ? $0 : nil }
         var position = start
         var previousChunk = 0
+        // Counted here and published to the record (a lock and a URL hash) only before each wait
+        // and at the end, not per chunk: whoever reads the record then sees every written byte.
+        var unpublished: Int64 = 0
+        func publish() {
+            guard unpublished > 0 else { return }
+            let delivered = unpublished
+            updateRecord(request.url, index) { $0.bytesDelivered += delivered }
+            unpublished = 0
+        }
+        defer { publish() }
         while position < end {
             if previousChunk > 0 {
                 var wait = resource.chunkDelay ?? .zero
                 if let rate { wait = max(wait, .seconds(Double(previousChunk) / Double(rate))) }
-                if wait > .zero { try await clock.sleep(for: wait, tolerance: nil) }
+                if wait > .zero {
+                    publish()
+                    try await clock.sleep(for: wait, tolerance: nil)
+                }
             }
             try Task.checkCancellation()
             let count = resource.content.fill(
@@ -108,7 +121,7 @@ extension MockTransport {
             try sink.write(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
             position += Int64(count)
             previousChunk = count
-            updateRecord(request.url, index) { $0.bytesDelivered += Int64(count) }
+            unpublished += Int64(count)
         }
     }
 

@@ -10,7 +10,6 @@ final class AttemptHandle: Sendable {
         case fail(DownloadError)
     }
 
-    let generation: Int
     let startedAt: Duration
     /// Set once the transfer task exists.
     let task = Mutex<Task<Void, Never>?>(nil)
@@ -20,8 +19,7 @@ final class AttemptHandle: Sendable {
     /// Challenges being answered right now; the idle timeout does not run meanwhile.
     let challengesInFlight = Atomic<Int>(0)
 
-    init(generation: Int, startedAt: Duration) {
-        self.generation = generation
+    init(startedAt: Duration) {
         self.startedAt = startedAt
     }
 

@@ -21,9 +21,6 @@ struct DownloadEntry {
     /// When the automatic retry of an interrupted download is due (downloader clock).
     var retryAt: Duration?
     var attempt: AttemptHandle?
-    var generation = 0
-    /// Set when the next attempt must start from zero.
-    var restartFromZero = false
     var createdAt = Date()
 
     // Progress and timeouts.
@@ -44,7 +41,7 @@ struct DownloadEntry {
     func progress() -> DownloadProgress {
         let sink = attempt?.currentSink
         let received = sink?.fileLength ?? bytesOnDisk
-        let expected = sink?.head?.expectedLength ?? expectedLength ?? options.expectedSize
+        let expected = sink?.announcedLength ?? expectedLength ?? options.expectedSize
         return DownloadProgress(
             receivedBytes: expected.map { min(received, $0) } ?? received,
             expectedBytes: expected,

@@ -13,13 +13,12 @@ extension Downloader {
         let options: DownloadOptions
         let bytesOnDisk: Int64
         let validator: Validator?
-        let restartFromZero: Bool
         let attempt: Int
         let capabilities: TransportCapabilities
         let synchronize: Bool
 
         init(id: String, url: URL, partPath: String, destination: URL, options: DownloadOptions,
-             bytesOnDisk: Int64, validator: Validator?, restartFromZero: Bool, attempt: Int,
+             bytesOnDisk: Int64, validator: Validator?, attempt: Int,
              capabilities: TransportCapabilities, synchronize: Bool) {
             self.id = id
             self.url = url
@@ -28,7 +27,6 @@ extension Downloader {
             self.options = options
             self.bytesOnDisk = bytesOnDisk
             self.validator = validator
-            self.restartFromZero = restartFromZero
             self.attempt = attempt
             self.capabilities = capabilities
             self.synchronize = synchronize
@@ -58,9 +56,8 @@ extension Downloader {
             return
         }
         let now = clock.now()
-        e.generation += 1
         e.attempts += 1
-        let handle = AttemptHandle(generation: e.generation, startedAt: now)
+        let handle = AttemptHandle(startedAt: now)
         e.attempt = handle
         e.state = .downloading
         e.headSeen = false
@@ -75,11 +72,10 @@ extension Downloader {
         }
         let context = AttemptContext(
             id: id, url: e.url, partPath: e.partPath, destination: e.destination, options: e.options,
-            bytesOnDisk: e.bytesOnDisk, validator: e.validator, restartFromZero: e.restartFromZero,
+            bytesOnDisk: e.bytesOnDisk, validator: e.validator,
             attempt: e.attempts, capabilities: transport.capabilities,
             synchronize: configuration.synchronizesFiles
         )
-        e.restartFromZero = false
         entries[id] = e
         running.insert(id)
         persist(e, flush: nil, events: [
@@ -133,12 +129,12 @@ extension Downloader {
     ) throws -> (TransferSink, TransferRequest)? {
         let directory = (ctx.partPath as NSString).deletingLastPathComponent
         if !FileValidation.isDirectory(path: directory) { try FileValidation.createDirectory(path: directory) }
-        let onDisk = FileValidation.size(ofFileAt: ctx.partPath) ?? 0
-        var offset = ctx.restartFromZero ? 0 : min(onDisk, ctx.bytesOnDisk)
-        if !ctx.capabilities.contains(.resume) { offset = 0 }
+        var offset = ctx.capabilities.contains(.resume) ? ctx.bytesOnDisk : 0
         // Never resume without a strong validator from a transport that has them: the remote file
         // could have changed and its bytes would be spliced onto old ones.
         if offset > 0, ctx.capabilities.contains(.validators), !(ctx.validator?.isStrong ?? false) { offset = 0 }
+        // Only a resume looks at the file (a first attempt costs no stat): never past its end.
+        if offset > 0 { offset = min(offset, FileValidation.size(ofFileAt: ctx.partPath) ?? 0) }
         let id = ctx.id
         let expectedSize = ctx.options.expectedSize
         let sink = try TransferSink(path: ctx.partPath, requestedOffset: offset, startsWriteback: ctx.synchronize) { head in
@@ -183,10 +179,11 @@ extension Downloader {
             if handle.stopReason.withLock({ $0 }) != nil { return .stopped }
             let part = ctx.partPath, destination = ctx.destination.path
             if ctx.synchronize {
-                // Flush, move, flush the directory: on a thread of its own, so that concurrent
-                // completions flush together and the cooperative pool keeps running.
+                // Flush (through the sink's descriptor), move, flush the directory: on a thread of
+                // its own, so that concurrent completions flush together and the cooperative pool
+                // keeps running.
                 try await BlockingFileWork.shared.run {
-                    try FileValidation.synchronize(path: part)
+                    try sink.synchronize()
                     try FileValidation.moveAtomically(from: part, to: destination, synchronize: true)
                 }
             } else {
@@ -200,10 +197,11 @@ extension Downloader {
     }
 
     /// The head check the sink runs before the first body byte: status (delegate or 2xx) and size.
-    static func checkHead(_ head: TransferHead, id: String, expectedSize: Int64?, delegate: (any DownloaderDelegate)?) throws {
+    /// The conformance suite runs the same check (no delegate, no expected size).
+    package static func checkHead(_ head: TransferHead, id: String, expectedSize: Int64?, delegate: (any DownloaderDelegate)?) throws {
         if head.disposition != .complete {
             let status = head.statusCode
-            let valid = delegate?.isValidStatus(status, id: id) ?? (status.map { (200..<300).contains($0) } ?? true)
+            let valid = delegate?.isValidStatus(status, id: id) ?? acceptsByDefault(status)
             if !valid {
                 let code = status ?? 0
                 throw DownloadError.forStatus(code, retryAfter: head.retryAfter)
@@ -213,6 +211,12 @@ extension Downloader {
         if let want = expectedSize, let total = head.expectedLength, want != total {
             throw DownloadError(.validationFailed, "the server announced \(total) bytes but \(want) were expected")
         }
+    }
+
+    /// The status check without a delegate (and ``DownloaderDelegate``'s default): 2xx, or no
+    /// status at all (protocols without one).
+    static func acceptsByDefault(_ status: Int?) -> Bool {
+        status.map { (200..<300).contains($0) } ?? true
     }
 
     /// Size, SHA-256 and delegate checks of a finished staging file; `nil` when it passes.

@@ -59,6 +59,7 @@ extension Downloader {
             }
             emitProgress(&e, now: now, force: false, events: &events)
             entries[id] = e
+            updateNativeProgress(e)
         }
         for id in retrying {
             guard let e = entries[id], e.state == .interrupted, let due = e.retryAt else {
@@ -77,7 +78,6 @@ extension Downloader {
             events.append(.totalProgress(total))
         }
         if !events.isEmpty { journal.post(.publish(events)) }
-        for id in running { if let e = entries[id] { updateNativeProgress(e) } }
         refreshRootProgress(force: true, total: total)
         schedule()
     }

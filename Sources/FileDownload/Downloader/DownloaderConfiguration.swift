@@ -20,7 +20,7 @@ public struct DownloaderConfiguration: Sendable {
     public var defaultTransferOptions: TransferOptions
     /// Whether ``Downloader/restore()`` resumes downloads that were running when the process died.
     public var resumeInterruptedOnRestore: Bool
-    /// Whether a finished file is flushed to disk (`fsync`) before it is renamed onto its
+    /// Whether a finished file is flushed to disk (`fdatasync`) before it is renamed onto its
     /// destination, and the directory after, so that a crash never leaves a destination with
     /// missing bytes. Default `true`; turn it off only for data you can fetch again.
     ///

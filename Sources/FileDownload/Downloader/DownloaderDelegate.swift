@@ -84,8 +84,7 @@ extension DownloaderDelegate {
     public func destination(forID id: String, remoteURL: URL, proposed: URL) async -> URL { proposed }
     public func validateFile(at file: URL, id: String) async -> Bool { true }
     public func isValidStatus(_ status: Int?, id: String) -> Bool {
-        guard let status else { return true }
-        return (200..<300).contains(status)
+        Downloader.acceptsByDefault(status)
     }
     public func customizeTransfer(_ options: TransferOptions, id: String, url: URL) async -> TransferOptions { options }
     public func download(_ id: String, didReceive challenge: AuthChallenge) async -> AuthDisposition {

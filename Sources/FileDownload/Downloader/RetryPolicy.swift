@@ -38,9 +38,7 @@ public struct RetryPolicy: Sendable, Hashable, Codable {
 
     /// The delay before retry `retry` (1-based), given a random number `unit` in 0..<1.
     public func delay(beforeRetry retry: Int, unit: Double) -> Duration {
-        let base = Double(initialDelay.components.seconds) + Double(initialDelay.components.attoseconds) / 1e18
-        let cap = Double(maxDelay.components.seconds) + Double(maxDelay.components.attoseconds) / 1e18
-        let raw = min(cap, base * pow(multiplier, Double(max(0, retry - 1))))
+        let raw = min(maxDelay.seconds, initialDelay.seconds * pow(multiplier, Double(max(0, retry - 1))))
         let spread = raw * jitter * (unit * 2 - 1)
         return .milliseconds(Int64(max(0, raw + spread) * 1000))
     }

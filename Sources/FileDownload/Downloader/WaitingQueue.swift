@@ -12,8 +12,6 @@ struct WaitingQueue: Sendable {
 
     private var heap: [Item] = []
 
-    var isEmpty: Bool { heap.isEmpty }
-    var count: Int { heap.count }
 
     mutating func push(id: String, priority: Int, order: Int64) {
         heap.append(Item(priority: priority, order: order, id: id))

@@ -5,9 +5,9 @@ import Glibc
 #endif
 
 /// Checks a finished staging file before it is moved to its destination.
-enum FileValidation {
+package enum FileValidation {
     /// The lowercase hex SHA-256 of the file at `path`, read in 1 MiB blocks.
-    static func sha256(ofFileAt path: String) throws -> String {
+    package static func sha256(ofFileAt path: String) throws -> String {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw DownloadError.fileSystem(errno: errno, "cannot read \(path) to check it") }
         defer { close(fd) }
@@ -24,7 +24,12 @@ enum FileValidation {
             if n == 0 { break }
             hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
         }
-        return hasher.finalize().map { String(format: "%02x", $0) }.joined()
+        return hex(hasher.finalize())
+    }
+
+    /// Bytes (a digest) as lowercase hex.
+    package static func hex(_ bytes: some Sequence<UInt8>) -> String {
+        bytes.map { String(format: "%02x", $0) }.joined()
     }
 
     /// The size of the file at `path`, or `nil` when there is none.
@@ -32,14 +37,6 @@ enum FileValidation {
         var st = stat()
         guard stat(path, &st) == 0 else { return nil }
         return Int64(st.st_size)
-    }
-
-    /// Flushes the file at `path` to disk.
-    static func synchronize(path: String) throws {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw DownloadError.fileSystem(errno: errno, "cannot open \(path) to flush it") }
-        defer { close(fd) }
-        if fsync(fd) != 0 { throw DownloadError.fileSystem(errno: errno, "cannot flush \(path)") }
     }
 
     /// Moves `from` to `to` atomically (same file system), replacing `to`, and flushes the directory.

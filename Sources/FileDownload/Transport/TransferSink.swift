@@ -235,6 +235,13 @@ public final class TransferSink: Sendable {
     /// Increases with every head and write; the downloader's idle timeout watches it.
     public var activityCount: UInt64 { activity.load(ordering: .relaxed) }
 
+    /// The total length the head announced (``TransferHead/expectedLength``), read without the
+    /// head's lock; `nil` before the head or when it announced none.
+    public var announcedLength: Int64? {
+        let total = expected.load(ordering: .relaxed)
+        return total >= 0 ? total : nil
+    }
+
     /// The head, once ``begin(_:)`` succeeded.
     public var head: TransferHead? { receivedHead.withLock { $0 } }
 

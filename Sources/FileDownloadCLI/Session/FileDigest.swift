@@ -1,21 +1,10 @@
-import Crypto
-import Foundation
+import FileDownload
 
 /// SHA-256 of files on disk, read in 1 MiB pieces.
 public enum FileDigest {
     /// The lowercase hex SHA-256 of the file at `path`, or `nil` when it cannot be read.
     @Sendable public static func sha256(_ path: String) -> String? {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
-        defer { try? handle.close() }
-        var hasher = SHA256()
-        do {
-            while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
-                hasher.update(data: chunk)
-            }
-        } catch {
-            return nil
-        }
-        return hasher.finalize().map { String(format: "%02x", $0) }.joined()
+        try? FileValidation.sha256(ofFileAt: path)
     }
 
     /// Whether `text` is 64 hex digits.
