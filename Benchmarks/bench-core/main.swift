@@ -91,7 +91,7 @@ await downloader.shutdown()
 
 func ms(_ d: Duration) -> String { String(format: "%.0f ms", d.seconds * 1000) }
 func us(_ d: Duration, _ n: Int) -> String { String(format: "%.1f µs", d.seconds * 1e6 / Double(n)) }
-extension Duration { var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 } }
+extension Duration { var seconds: Double { self / .seconds(1) } }
 
 print("downloads: \(count) of \(size) bytes, \(concurrency) at a time, fsync \(synchronize ? "on" : "off"); completed \(completed), failed \(failed), events \(eventCount)")
 print("raw transport:  \(ms(rawTime)) wall, \(us(rawTime, count)) per file, peak RSS \(String(format: "%.1f", rawRSS)) MiB")

@@ -49,8 +49,7 @@ struct BenchHTTP {
     }
 
     static func seconds(since start: ContinuousClock.Instant) -> Double {
-        let d = ContinuousClock.now - start
-        return Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
+        (ContinuousClock.now - start) / .seconds(1)
     }
 
     /// The transport configuration; `FDL_BUFFER` overrides the receive buffer size (bytes).

@@ -88,7 +88,7 @@ func runRaw(_ arguments: Arguments, _ transport: SFTPTransport) async throws {
         return total
     }
     let elapsed = clock.now - start
-    let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    let seconds = elapsed / .seconds(1)
     await transport.shutdown()
     print(String(format: "files=%d bytes=%lld seconds=%.3f MB/s=%.1f sessions=%d (raw transport)",
                  arguments.urls.count, bytes, seconds, Double(bytes) / seconds / 1e6, transport.sessionsOpened))
@@ -136,7 +136,7 @@ do {
         if remaining.isEmpty { break }
     }
     let elapsed = clock.now - start
-    let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    let seconds = elapsed / .seconds(1)
     var bytes: Int64 = 0
     for url in destinations.values {
         bytes += (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int64) ?? 0

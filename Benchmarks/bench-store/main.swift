@@ -19,7 +19,7 @@ struct Figures {
 }
 
 func seconds(_ duration: Duration) -> Double {
-    Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    duration / .seconds(1)
 }
 
 func measure(_ body: () async throws -> Void) async rethrows -> Double {

@@ -20,9 +20,11 @@ final class BodyGatherer {
     /// The transfer whose bytes are in the buffer.
     private var owner: CurlTransfer?
 
+    /// `capacity` is rounded down to whole pieces (at least one): a gathered read then always
+    /// fits exactly, and the buffer is written when it is full.
     init(largestPiece: Int, capacity: Int = 512 * 1024) {
         self.largestPiece = largestPiece
-        self.capacity = max(capacity, largestPiece)
+        self.capacity = max(1, capacity / largestPiece) * largestPiece
     }
 
     deinit {
@@ -35,9 +37,8 @@ final class BodyGatherer {
     /// Takes a piece of `transfer`'s body; `false` when writing `transfer`'s bytes failed (the
     /// transfer's failure says why).
     func append(_ bytes: UnsafeRawBufferPointer, for transfer: CurlTransfer) -> Bool {
+        precondition(bytes.count <= largestPiece, "libcurl never hands over more than CURL_MAX_WRITE_SIZE")
         if owner !== transfer { flush() }
-        if count + bytes.count > capacity, !flush() { return false }
-        if bytes.count > capacity { return transfer.writeToSink(bytes) }
         let buffer = self.buffer ?? {
             let made = UnsafeMutableRawBufferPointer.allocate(byteCount: capacity, alignment: 64)
             self.buffer = made

@@ -75,11 +75,7 @@ final class CurlMulti: @unchecked Sendable {
 
     /// Asks the I/O thread to cancel every transfer and stop, without waiting.
     func requestStop() {
-        queue.withLock { q in
-            guard !q.stopping else { return }
-            q.stopping = true
-            curl_multi_wakeup(multi)
-        }
+        queue.withLock { markStopping(&$0) }
     }
 
     /// Cancels every transfer, stops the I/O thread and releases the multi handle.
@@ -88,14 +84,19 @@ final class CurlMulti: @unchecked Sendable {
             let done = queue.withLock { q -> Bool in
                 if q.stopped { return true }
                 q.stopWaiters.append(continuation)
-                if !q.stopping {
-                    q.stopping = true
-                    curl_multi_wakeup(multi)
-                }
+                markStopping(&q)
                 return false
             }
             if done { continuation.resume() }
         }
+    }
+
+    /// Sets `stopping` and wakes the thread, once; call under the queue's lock, so the wake-up
+    /// never reaches a multi handle that was already cleaned up.
+    private func markStopping(_ q: inout Queue) {
+        guard !q.stopping else { return }
+        q.stopping = true
+        curl_multi_wakeup(multi)
     }
 
     // MARK: the I/O thread
@@ -103,9 +104,11 @@ final class CurlMulti: @unchecked Sendable {
     private func run() {
         var running: Int32 = 0
         while true {
-            let (commands, stopping) = queue.withLock { q in
-                defer { q.commands.removeAll(keepingCapacity: true) }
-                return (q.commands, q.stopping)
+            // Swapped out, not copied: an empty queue then costs no allocation per wake-up.
+            var commands: [Command] = []
+            let stopping = queue.withLock { q in
+                swap(&commands, &q.commands)
+                return q.stopping
             }
             for command in commands {
                 switch command {
@@ -119,10 +122,7 @@ final class CurlMulti: @unchecked Sendable {
                         transfer.finish(.completed(CURLE_FAILED_INIT))
                     }
                 case .cancel(let transfer):
-                    if active.removeValue(forKey: transfer.easy) != nil {
-                        curl_multi_remove_handle(multi, transfer.easy)
-                        transfer.finish(.cancelled)
-                    }
+                    end(transfer.easy, .cancelled)
                 }
             }
             if stopping {
@@ -134,20 +134,21 @@ final class CurlMulti: @unchecked Sendable {
             var left: Int32 = 0
             while let message = curl_multi_info_read(multi, &left) {
                 guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle else { continue }
-                let result = message.pointee.data.result
-                curl_multi_remove_handle(multi, easy)
-                active.removeValue(forKey: easy)?.finish(.completed(result))
+                end(easy, .completed(message.pointee.data.result))
             }
             curl_multi_poll(multi, nil, 0, 1000, nil)
         }
     }
 
+    /// Takes a running transfer out of the multi handle, then lets its task go on with `outcome`.
+    private func end(_ easy: UnsafeMutableRawPointer, _ outcome: CurlTransfer.Outcome) {
+        guard let transfer = active.removeValue(forKey: easy) else { return }
+        curl_multi_remove_handle(multi, easy)
+        transfer.finish(outcome)
+    }
+
     private func stop() {
-        for (easy, transfer) in active {
-            curl_multi_remove_handle(multi, easy)
-            transfer.finish(.cancelled)
-        }
-        active.removeAll()
+        for easy in Array(active.keys) { end(easy, .cancelled) }
         let waiters = queue.withLock { q in
             q.stopped = true
             // Transfers queued after the last look are refused, never left waiting.

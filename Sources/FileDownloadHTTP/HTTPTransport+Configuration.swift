@@ -34,8 +34,9 @@ extension HTTPTransport {
         public var maxAuthenticationAttempts: Int
         /// The `User-Agent` sent when ``TransferOptions/userAgent`` is `nil`.
         public var userAgent: String
-        /// libcurl's receive buffer per transfer in bytes (16 KiB to 512 KiB): bigger buffers mean
-        /// fewer, larger writes on fast links. Default 512 KiB.
+        /// libcurl's receive buffer per transfer in bytes (16 KiB up to libcurl's `CURL_MAX_READ_SIZE`,
+        /// 10 MiB in Debian 12's libcurl): bigger buffers mean fewer, larger reads from the socket on
+        /// fast links (writes are gathered up to 512 KiB either way). Default 512 KiB.
         public var receiveBufferSize: Int
         /// How many I/O threads (each with its own libcurl multi handle and connection cache) run
         /// the transfers. A new transfer goes to the thread with the fewest running. Each thread

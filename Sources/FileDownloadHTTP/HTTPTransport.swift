@@ -185,7 +185,7 @@ public final class HTTPTransport: Transport {
         t.set(CURLOPT_NOSIGNAL, 1)
         t.set(CURLOPT_FOLLOWLOCATION, context.followsRedirects ? 1 : 0)
         t.set(CURLOPT_MAXREDIRS, configuration.maxRedirects)
-        t.set(CURLOPT_BUFFERSIZE, min(max(configuration.receiveBufferSize, 16 * 1024), Int(ccurl_max_read_size())))
+        t.set(CURLOPT_BUFFERSIZE, min(max(configuration.receiveBufferSize, Int(ccurl_max_write_size())), Int(ccurl_max_read_size())))
         t.set(CURLOPT_CONNECTTIMEOUT_MS, max(1, Self.milliseconds(options.connectTimeout)))
         t.set(CURLOPT_LOW_SPEED_LIMIT, 1)
         t.set(CURLOPT_LOW_SPEED_TIME, max(1, (Self.milliseconds(options.requestTimeout) + 999) / 1000))

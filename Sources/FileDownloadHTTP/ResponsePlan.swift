@@ -35,10 +35,10 @@ enum ResponsePlan: Sendable {
             suggestedFilename: response.suggestedFilename,
             retryAfter: response.retryAfter
         )
-        let changed: Bool = {
-            guard let validator, let now = response.validator(ofKind: validator.kind) else { return false }
-            return now.value != validator.value
-        }()
+        // The response's validator of the remembered kind, when it differs from the remembered one.
+        let changedTo: Validator? = validator.flatMap { old in
+            response.validator(ofKind: old.kind).flatMap { $0.value != old.value ? $0 : nil }
+        }
 
         switch status {
         case 206:
@@ -51,10 +51,10 @@ enum ResponsePlan: Sendable {
             if first == 0 {
                 head.disposition = offset == 0 ? .resumed(at: 0) : .restarted(sentRange ? .rangeMismatch : restartReason)
             } else if sentRange, first == offset {
-                if changed {
+                if let changedTo, let validator {
                     return .restartNextAttempt(.validatorChanged, DownloadError(
                         .protocolViolation,
-                        "the server sent a range of a changed file (validator \(validator!.value) is now \(response.validator(ofKind: validator!.kind)!.value))",
+                        "the server sent a range of a changed file (validator \(validator.value) is now \(changedTo.value))",
                         isRetryable: true, statusCode: status))
                 }
                 head.disposition = .resumed(at: offset)
@@ -85,7 +85,7 @@ enum ResponsePlan: Sendable {
                 if !sentRange {
                     head.disposition = .restarted(restartReason)
                 } else {
-                    head.disposition = .restarted(changed ? .validatorChanged : .rangeIgnored)
+                    head.disposition = .restarted(changedTo != nil ? .validatorChanged : .rangeIgnored)
                 }
             }
         }

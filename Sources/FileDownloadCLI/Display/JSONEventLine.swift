@@ -95,7 +95,6 @@ public struct JSONEventLine: Sendable, Hashable, Codable {
     }
 
     static func seconds(_ d: Duration) -> Double {
-        let s = Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
-        return (s * 1000).rounded() / 1000
+        (d / .milliseconds(1)).rounded() / 1000
     }
 }
