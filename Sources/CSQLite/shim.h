@@ -9,8 +9,4 @@ static inline int csqlite_bind_text(sqlite3_stmt *stmt, int index, const char *t
     return sqlite3_bind_text(stmt, index, text, byteCount, SQLITE_TRANSIENT);
 }
 
-static inline int csqlite_bind_blob(sqlite3_stmt *stmt, int index, const void *bytes, int byteCount) {
-    return sqlite3_bind_blob(stmt, index, bytes, byteCount, SQLITE_TRANSIENT);
-}
-
 #endif

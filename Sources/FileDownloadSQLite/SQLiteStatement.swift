@@ -63,9 +63,6 @@ final class SQLiteStatement {
         sqlite3_clear_bindings(handle)
     }
 
-    /// Rows the last `INSERT`, `UPDATE` or `DELETE` changed.
-    var changes: Int { Int(sqlite3_changes(connection.handle)) }
-
     // MARK: columns
 
     func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }

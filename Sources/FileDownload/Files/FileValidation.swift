@@ -40,7 +40,7 @@ package enum FileValidation {
     }
 
     /// Moves `from` to `to` atomically (same file system), replacing `to`, and flushes the directory.
-    static func moveAtomically(from: String, to: String, synchronize: Bool = true) throws {
+    package static func moveAtomically(from: String, to: String, synchronize: Bool = true) throws {
         if rename(from, to) != 0 {
             throw DownloadError.fileSystem(errno: errno, "cannot move \(from) to \(to)")
         }

@@ -14,7 +14,7 @@ public actor InMemoryDownloadStore: DownloadStore {
     }
 
     public func loadAll() -> [DownloadRecord] {
-        records.values.sorted { ($0.queueOrder, $0.id) < ($1.queueOrder, $1.id) }
+        records.values.sorted { $0.isListed(before: $1) }
     }
 
     public func save(_ record: DownloadRecord) {
@@ -24,11 +24,7 @@ public actor InMemoryDownloadStore: DownloadStore {
 
     public func checkpoint(id: String, bytes: Int64, validator: Validator?) {
         checkpointCount += 1
-        guard var r = records[id] else { return }
-        r.checkpointedBytes = bytes
-        r.validator = validator
-        r.updatedAt = Date()
-        records[id] = r
+        records[id]?.checkpoint(bytes: bytes, validator: validator)
     }
 
     public func remove(id: String) {

@@ -8,7 +8,7 @@ enum ControlCommandRunner {
     /// Applies `action` to download `id` in `state`.
     ///
     /// - Returns: `nil` when the request was handled (printed), or the record to run in the
-    ///   foreground (resume with no running `fdl`), with the lock to release first.
+    ///   foreground (resume with no running `fdl`); the state lock is released by then.
     static func perform(_ action: ControlRequest.Action, id: String, state: StateDirectory) async throws -> DownloadRecord? {
         let records: [String: DownloadRecord]
         do {
@@ -28,7 +28,8 @@ enum ControlCommandRunner {
             throw fail(.stateUnavailable, error.message)
         }
         guard let lock else {
-            return try await ask(action, id: id, state: state)
+            try await ask(action, id: id, state: state)
+            return nil
         }
         defer { lock.release() }
         switch (action, record.state) {
@@ -54,7 +55,7 @@ enum ControlCommandRunner {
     }
 
     /// Leaves a request for the running `fdl` and waits (at most 10 s) until it took it.
-    static func ask(_ action: ControlRequest.Action, id: String, state: StateDirectory) async throws -> DownloadRecord? {
+    static func ask(_ action: ControlRequest.Action, id: String, state: StateDirectory) async throws {
         let path: String
         do {
             path = try ControlRequest(action: action, id: id).post(to: state)
@@ -71,7 +72,6 @@ enum ControlCommandRunner {
             throw fail(.stateUnavailable, "the fdl that holds \(state.outputDirectory.path) (\(holder)) did not take the request within 10 s")
         }
         Terminal.write("\(id): asked the running fdl (\(holder)) to \(action.rawValue) it\n")
-        return nil
     }
 
     static func save(_ record: DownloadRecord, state: StateDirectory) async throws {

@@ -119,14 +119,7 @@ public struct GetCommand: AsyncParsableCommand {
     }
 
     public func run() async throws {
-        let session: GetSession
-        do {
-            session = try GetSession(settings: try settings())
-        } catch let error as CLIError {
-            Terminal.writeError("fdl: \(error.message)")
-            throw ExitCode(error.status.rawValue)
-        }
-        try await Self.finish { try await session.run() }
+        try await Self.finish { try await GetSession(settings: try settings()).run() }
     }
 
     /// Runs `body`, prints a ``CLIError``'s message, and exits with the status.

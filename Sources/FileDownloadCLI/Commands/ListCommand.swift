@@ -17,8 +17,7 @@ public struct ListCommand: AsyncParsableCommand {
     public func run() async throws {
         let records: [DownloadRecord]
         do {
-            records = try JSONFileDownloadStore.read(path: state.state.storePath).values
-                .sorted { ($0.queueOrder, $0.id) < ($1.queueOrder, $1.id) }
+            records = try await JSONFileDownloadStore(path: state.state.storePath).loadAll()
         } catch let error as DownloadError {
             Terminal.writeError("fdl: \(error.message)")
             throw ExitCode(ExitStatus.stateUnavailable.rawValue)
@@ -29,7 +28,7 @@ public struct ListCommand: AsyncParsableCommand {
                 line.state = r.state.rawValue
                 line.url = r.url.absoluteString
                 line.destination = r.destination.path
-                line.receivedBytes = r.state == .completed ? (r.expectedLength ?? r.checkpointedBytes) : r.checkpointedBytes
+                line.receivedBytes = r.bytesDone
                 line.expectedBytes = r.expectedLength
                 if !r.errorMessages.isEmpty { line.errorMessages = r.errorMessages }
                 Terminal.write(line.encoded() + "\n")
@@ -49,8 +48,7 @@ public struct ListCommand: AsyncParsableCommand {
         var lines = [Formatting.fit("ID", width: idWidth) + "  " + Formatting.fit("STATE", width: 11) + "  "
             + Formatting.fit("BYTES", width: 22) + "  URL"]
         for r in records {
-            let done = r.state == .completed ? (r.expectedLength ?? r.checkpointedBytes) : r.checkpointedBytes
-            let bytes = Formatting.bytes(done) + (r.expectedLength.map { "/" + Formatting.bytes($0) } ?? "")
+            let bytes = Formatting.bytes(r.bytesDone) + (r.expectedLength.map { "/" + Formatting.bytes($0) } ?? "")
             var line = Formatting.fit(r.id, width: idWidth) + "  " + Formatting.fit(r.state.rawValue, width: 11) + "  "
                 + Formatting.fit(bytes, width: 22) + "  " + r.url.absoluteString
             if let error = r.errorMessages.first, r.state == .failed || r.state == .interrupted { line += "  (\(error))" }

@@ -23,12 +23,10 @@ final class EventPrinter {
 
     /// Reports a downloader event, with a hint when the error has an obvious remedy.
     func print(_ event: DownloadEvent) {
-        if case .failed(let id, let error, _) = event, let hint = Self.hint(for: error) {
-            printEvent(event)
-            log("\(id): \(hint)")
-            return
-        }
         printEvent(event)
+        if case .failed(let id, let error, _) = event, let hint = Self.hint(for: error) {
+            log("\(id): \(hint)")
+        }
     }
 
     /// What a person can do about `error`, when `fdl` knows.

@@ -60,17 +60,26 @@ public struct DownloadPlanner: Sendable {
             } else if exists, record?.state == .completed {
                 download.alreadyComplete = true
             }
-            if !download.alreadyComplete, let record, Self.canContinue(record) {
+            if !download.alreadyComplete, let record {
                 var resumeOptions = options
                 resumeOptions.sha256 = digest
-                download.resume = ResumeData(
-                    id: id, url: url, destination: destination, partPath: record.partPath,
-                    bytesOnDisk: record.checkpointedBytes, validator: record.validator,
-                    expectedLength: record.expectedLength, options: resumeOptions)
+                download.resume = Self.resumeData(continuing: record, id: id, url: url, destination: destination,
+                                                  options: resumeOptions)
             }
             result.append(download)
         }
         return result
+    }
+
+    /// Resume data that continues `record`'s staging file under the given id, URL, destination and
+    /// options; `nil` when its bytes cannot be continued (``canContinue(_:)``).
+    static func resumeData(
+        continuing record: DownloadRecord, id: String, url: URL, destination: URL, options: DownloadOptions
+    ) -> ResumeData? {
+        guard canContinue(record) else { return nil }
+        return ResumeData(id: id, url: url, destination: destination, partPath: record.partPath,
+                          bytesOnDisk: record.checkpointedBytes, validator: record.validator,
+                          expectedLength: record.expectedLength, options: options)
     }
 
     /// Whether a stored download's bytes can be continued: not finished, checkpointed with a

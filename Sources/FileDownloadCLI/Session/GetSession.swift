@@ -98,11 +98,9 @@ public actor GetSession {
         plans += resuming.map { record in
             PlannedDownload(id: record.id, url: record.url, destination: record.destination,
                             sha256: record.options.sha256,
-                            resume: DownloadPlanner.canContinue(record) ? ResumeData(
-                                id: record.id, url: record.url, destination: record.destination,
-                                partPath: record.partPath, bytesOnDisk: record.checkpointedBytes,
-                                validator: record.validator, expectedLength: record.expectedLength,
-                                options: record.options) : nil,
+                            resume: DownloadPlanner.resumeData(
+                                continuing: record, id: record.id, url: record.url,
+                                destination: record.destination, options: record.options),
                             alreadyComplete: false)
         }
         for plan in plans { await start(plan, options: options, downloader: downloader) }

@@ -16,43 +16,28 @@ public enum AtomicFile {
     public static func write(_ data: Data, to path: String) throws {
         let temp = path + ".tmp-\(getpid())"
         let fd = open(temp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw storeError(errno, "cannot create \(temp)") }
-        var ok = true
-        data.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let n = Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    ok = false
-                    return
+        guard fd >= 0 else { throw storeError(.fileSystem(errno: errno, "cannot create \(temp)")) }
+        do {
+            defer { close(fd) }
+            try data.withUnsafeBytes { raw in
+                var offset = 0
+                while offset < raw.count {
+                    let n = Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
+                    if n < 0, errno == EINTR { continue }
+                    guard n >= 0 else { throw DownloadError.fileSystem(errno: errno, "cannot write \(temp)") }
+                    offset += n
                 }
-                offset += n
             }
-        }
-        let writeErrno = errno
-        if !ok || fsync(fd) != 0 {
-            let e = ok ? errno : writeErrno
-            close(fd)
+            guard fsync(fd) == 0 else { throw DownloadError.fileSystem(errno: errno, "cannot write \(temp)") }
+            try FileValidation.moveAtomically(from: temp, to: path)  // rename, then fsync of the directory
+        } catch let error as DownloadError {
             unlink(temp)
-            throw storeError(e, "cannot write \(temp)")
-        }
-        close(fd)
-        guard rename(temp, path) == 0 else {
-            let e = errno
-            unlink(temp)
-            throw storeError(e, "cannot rename \(temp) to \(path)")
-        }
-        let dir = open((path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent,
-                       O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if dir >= 0 {
-            _ = fsync(dir)
-            close(dir)
+            throw storeError(error)
         }
     }
 
-    private static func storeError(_ code: Int32, _ message: String) -> DownloadError {
-        let error = DownloadError.fileSystem(errno: code, message)
-        return error.code == .fileSystem ? DownloadError(.store, error.message) : error
+    /// File-system errors of the state file are store errors; a full disk stays `diskFull`.
+    private static func storeError(_ error: DownloadError) -> DownloadError {
+        error.code == .fileSystem ? DownloadError(.store, error.message) : error
     }
 }

@@ -13,7 +13,8 @@ import Darwin
 /// old file or the new one, never a torn or zero-filled one. Meant for the tens of downloads a
 /// command line handles; the SQLite store scales further.
 ///
-/// Records hold nothing secret (the core strips passwords and sensitive headers before they get here).
+/// Records hold nothing secret: `save` strips passwords and sensitive header fields again
+/// (``FileDownload/DownloadRecord/withoutSecrets``), as the other stores do.
 public actor JSONFileDownloadStore: DownloadStore {
     /// The JSON file.
     public nonisolated let path: String
@@ -52,20 +53,17 @@ public actor JSONFileDownloadStore: DownloadStore {
     }
 
     public func loadAll() -> [DownloadRecord] {
-        records.values.sorted { ($0.queueOrder, $0.id) < ($1.queueOrder, $1.id) }
+        records.values.sorted { $0.isListed(before: $1) }
     }
 
     public func save(_ record: DownloadRecord) throws {
-        records[record.id] = record
+        records[record.id] = record.withoutSecrets  // as every store does, whatever the caller passed
         try persist()
     }
 
     public func checkpoint(id: String, bytes: Int64, validator: Validator?) throws {
-        guard var r = records[id] else { return }
-        r.checkpointedBytes = bytes
-        r.validator = validator
-        r.updatedAt = Date()
-        records[id] = r
+        guard records[id] != nil else { return }
+        records[id]?.checkpoint(bytes: bytes, validator: validator)
         try persist()
         onCheckpoint(id, bytes)
     }
