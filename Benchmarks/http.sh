@@ -16,16 +16,15 @@ CASES=${CASES:-big small slow cancel}   # a subset reruns part of the table; mis
 [ -x "$BENCH" ] || { echo "build first: swift build -c release --product bench-http" >&2; exit 1; }
 ulimit -n 65536 2>/dev/null || ulimit -n 8192
 
+. "$ROOT/Benchmarks/lib.sh"
 WORK=$(mktemp -d /tmp/fdl-bench-http.XXXXXX)
-NGINX_PID=
 cleanup() {
-    [ -n "$NGINX_PID" ] && kill "$NGINX_PID" 2>/dev/null && wait "$NGINX_PID" 2>/dev/null
+    stop_local_nginx
     rm -rf "$WORK"
 }
 trap cleanup EXIT
 
-PORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-mkdir -p "$WORK/www/small" "$WORK/nginx"
+mkdir -p "$WORK/www/small"
 python3 - "$WORK/www" "$SMALL_COUNT" <<'EOF'
 import os, sys
 root, count = sys.argv[1], int(sys.argv[2])
@@ -37,37 +36,9 @@ for i in range(count):
         f.write(os.urandom(65536))
 EOF
 
-cat > "$WORK/nginx/nginx.conf" <<EOF
-$( [ "$(id -u)" = 0 ] && echo "user root;" )
-daemon off;
-worker_processes 1;
-pid $WORK/nginx/nginx.pid;
-error_log $WORK/nginx/error.log warn;
-events { worker_connections 8192; }
-http {
-    access_log off;
-    client_body_temp_path $WORK/nginx/client;
-    proxy_temp_path $WORK/nginx/proxy;
-    fastcgi_temp_path $WORK/nginx/fastcgi;
-    uwsgi_temp_path $WORK/nginx/uwsgi;
-    scgi_temp_path $WORK/nginx/scgi;
-    default_type application/octet-stream;
-    sendfile on;
-    keepalive_requests 100000;
-    server {
-        listen 127.0.0.1:$PORT;
-        root $WORK/www;
-        location /slow/ { alias $WORK/www/small/; limit_rate 8k; }
-    }
-}
-EOF
-nginx -c "$WORK/nginx/nginx.conf" -p "$WORK/nginx" -e "$WORK/nginx/error.log" &
-NGINX_PID=$!
-for _ in $(seq 1 500); do
-    (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null && break
-    sleep 0.02
-done
-(exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null || { echo "nginx did not start: $(cat "$WORK/nginx/error.log")" >&2; exit 1; }
+# nginx without a rate limit (0) and without access log; /slow/ serves the small files at 8 KiB/s.
+LOCAL_NGINX_ACCESS_LOG=off start_local_nginx "$WORK" 0 "location /slow/ { alias $WORK/www/small/; limit_rate 8k; }"
+PORT=$port
 
 BASE="http://127.0.0.1:$PORT"
 for i in $(seq 0 $((SMALL_COUNT - 1))); do echo "$BASE/small/f$i"; done > "$WORK/small.list"
@@ -101,15 +72,6 @@ check_count() {
 : > "$WORK/results"
 
 wants() { case " $CASES " in *" $1 "*) return 0;; esac; return 1; }
-
-# in_rotation ROUND NAME...: runs the functions NAME... once each, starting at the ROUND-th, so no
-# tool always follows the same one (the row that waits for the disk, fsync, suffers when it comes
-# right after a copy whose writeback the virtual disk is still digesting).
-in_rotation() {
-    local round=$1; shift
-    local names=("$@") n=$# k
-    for k in $(seq 0 $((n - 1))); do "${names[$(((k + round) % n))]}"; done
-}
 
 # 1) one 1 GiB file; every tool once per round, in rotating order, so drifts hit all alike
 big_cp() { measure cp_big cp "$WORK/www/big.bin" "$WORK/out/big.bin"; rm -f "$WORK/out/big.bin"; }

@@ -10,8 +10,10 @@
 # bench-sftp runs twice per case: through the Downloader (staging file, fsync of file and folder,
 # rename: what an app gets) and "raw" (SFTPTransport into a TransferSink: the transport's own cost).
 # Needs: openssh-server, openssh-client, curl (built with libssh2, as Debian's is), python3.
+# The tools run in an order that rotates from round to round.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. Benchmarks/lib.sh
 rounds="${1:-3}"
 
 swift build -c release --product bench-sftp >/dev/null
@@ -30,7 +32,7 @@ chmod 755 "$work" "$work/data"
 ssh-keygen -q -t ed25519 -N '' -f "$work/host_key"
 ssh-keygen -q -t ed25519 -N '' -f "$work/id_ed25519"
 cp "$work/id_ed25519.pub" "$work/authorized_keys"
-port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+port="$(free_port)"
 echo "[127.0.0.1]:$port $(cut -d' ' -f1,2 "$work/host_key.pub")" > "$work/known_hosts"
 cat > "$work/sshd_config" <<CONF
 Port $port
@@ -49,12 +51,7 @@ Subsystem sftp /usr/lib/openssh/sftp-server
 CONF
 /usr/sbin/sshd -f "$work/sshd_config" -D -e 2>"$work/sshd.log" &
 sshd_pid=$!
-for _ in $(seq 1 100); do
-    if python3 -c "import socket; socket.create_connection(('127.0.0.1', $port), 0.1)" 2>/dev/null; then break; fi
-    sleep 0.1
-done
-python3 -c "import socket; socket.create_connection(('127.0.0.1', $port), 0.1)" \
-    || { echo "sshd did not start on 127.0.0.1:$port:"; cat "$work/sshd.log"; exit 1; }
+wait_for_port "$port" "$work/sshd.log"
 
 echo "creating 1 GiB + 500 x 64 KiB of random data in $work/data"
 head -c $((1024 * 1024 * 1024)) /dev/urandom > "$work/data/big.bin"
@@ -91,28 +88,27 @@ check_big() {
     [ "$got" = "$expected" ] || { echo "wrong bytes in $1"; exit 1; }
 }
 
+# The tools of each case run in an order that rotates from round to round (see in_rotation).
+bench_args=(--known-hosts "$work/known_hosts" --identity "$work/id_ed25519")
+big_url="sftp://root@127.0.0.1:$port$work/data/big.bin"
+big_fdl() { run "bench-sftp 1GiB" "$bench" "${bench_args[@]}" --concurrency 1 --out "$work/out" "$big_url"; check_big "$work/out/0-big.bin"; }
+big_raw() { run "bench-sftp-raw 1GiB" "$bench" --raw "${bench_args[@]}" --concurrency 1 --out "$work/out" "$big_url"; check_big "$work/out/0-big.bin"; }
+big_sftp() { run "openssh-sftp 1GiB" sftp "${ssh_opts[@]}" -b "$work/big.batch" root@127.0.0.1; check_big "$work/out/big.bin"; }
+big_curl() {
+    run "curl-sftp 1GiB" curl -sS --key "$work/id_ed25519" --pubkey "$work/id_ed25519.pub" --hostpubsha256 "$hostsha" \
+        -o "$work/out/big.bin" "$big_url"
+    check_big "$work/out/big.bin"
+}
+check_small() { [ "$(ls "$work/out" | wc -l)" = 500 ] || { echo "$1 did not write 500 files"; exit 1; }; }
+small_fdl() { run "bench-sftp 500x64KiB" "$bench" "${bench_args[@]}" --concurrency 8 --out "$work/out" --list "$work/small.list"; check_small bench-sftp; }
+small_raw() { run "bench-sftp-raw 500x64KiB" "$bench" --raw "${bench_args[@]}" --concurrency 8 --out "$work/out" --list "$work/small.list"; check_small "bench-sftp --raw"; }
+small_sftp() { run "openssh-sftp 500x64KiB" sftp "${ssh_opts[@]}" -b "$work/small.batch" root@127.0.0.1; check_small sftp; }
+
 for round in $(seq 1 "$rounds"); do
     echo "round $round: one 1 GiB file"
-    run "bench-sftp 1GiB" "$bench" --known-hosts "$work/known_hosts" --identity "$work/id_ed25519" --concurrency 1 \
-        --out "$work/out" "sftp://root@127.0.0.1:$port$work/data/big.bin"
-    check_big "$work/out/0-big.bin"
-    run "bench-sftp-raw 1GiB" "$bench" --raw --known-hosts "$work/known_hosts" --identity "$work/id_ed25519" --concurrency 1 \
-        --out "$work/out" "sftp://root@127.0.0.1:$port$work/data/big.bin"
-    check_big "$work/out/0-big.bin"
-    run "openssh-sftp 1GiB" sftp "${ssh_opts[@]}" -b "$work/big.batch" root@127.0.0.1
-    check_big "$work/out/big.bin"
-    run "curl-sftp 1GiB" curl -sS --key "$work/id_ed25519" --pubkey "$work/id_ed25519.pub" --hostpubsha256 "$hostsha" \
-        -o "$work/out/big.bin" "sftp://root@127.0.0.1:$port$work/data/big.bin"
-    check_big "$work/out/big.bin"
+    in_rotation "$round" big_fdl big_raw big_sftp big_curl
     echo "round $round: 500 files of 64 KiB"
-    run "bench-sftp 500x64KiB" "$bench" --known-hosts "$work/known_hosts" --identity "$work/id_ed25519" --concurrency 8 \
-        --out "$work/out" --list "$work/small.list"
-    [ "$(ls "$work/out" | wc -l)" = 500 ] || { echo "bench-sftp did not write 500 files"; exit 1; }
-    run "bench-sftp-raw 500x64KiB" "$bench" --raw --known-hosts "$work/known_hosts" --identity "$work/id_ed25519" --concurrency 8 \
-        --out "$work/out" --list "$work/small.list"
-    [ "$(ls "$work/out" | wc -l)" = 500 ] || { echo "bench-sftp --raw did not write 500 files"; exit 1; }
-    run "openssh-sftp 500x64KiB" sftp "${ssh_opts[@]}" -b "$work/small.batch" root@127.0.0.1
-    [ "$(ls "$work/out" | wc -l)" = 500 ] || { echo "sftp did not write 500 files"; exit 1; }
+    in_rotation "$round" small_fdl small_raw small_sftp
 done
 
 mb() { python3 -c "print(f'{$1 / $2 / 1e6:.0f}')"; }

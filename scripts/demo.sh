@@ -11,22 +11,12 @@ cd "$(dirname "$0")/.."
 . scripts/local-nginx.sh
 
 rate="${DEMO_RATE:-4m}"
-sudo=""
-if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
-
 say() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
 
 # 1. Debian packages: the libraries fdl links, and the server the demo starts.
-missing=()
-for pkg in libcurl4-openssl-dev libssh2-1-dev pkg-config nginx-light; do
-    if [ "$pkg" = nginx-light ] && command -v nginx >/dev/null 2>&1; then continue; fi
-    dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
-done
-if [ "${#missing[@]}" -gt 0 ]; then
-    say "installing ${missing[*]}"
-    $sudo apt-get update
-    $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y "${missing[@]}"
-fi
+needed=(libcurl4-openssl-dev libssh2-1-dev pkg-config)
+command -v nginx >/dev/null 2>&1 || needed+=(nginx-light)
+bash scripts/install-deps.sh "${needed[@]}"
 
 # 2. Build.
 say "building fdl"

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian packages swift-file-download builds and tests with, if any is missing.
 # Runs `apt-get update` once, and only when something has to be installed. Uses sudo when not root.
+#   bash scripts/install-deps.sh             # everything below
+#   bash scripts/install-deps.sh PKG...      # only these (demo.sh asks for what it needs)
 set -euo pipefail
 
 packages=(
@@ -19,6 +21,8 @@ packages=(
   procps                 # ps, for the crash tests
   time                   # /usr/bin/time -v: peak memory in the benchmarks
 )
+
+if [ $# -gt 0 ]; then packages=("$@"); fi
 
 missing=()
 for p in "${packages[@]}"; do
