@@ -55,6 +55,7 @@ let package = Package(
         ),
         .target(
             name: "FileDownloadTestSupport",
+            dependencies: [.product(name: "Crypto", package: "swift-crypto")],
             path: "Tests/TestSupport",
             swiftSettings: strictSwift
         ),
@@ -65,7 +66,7 @@ let package = Package(
         ),
         .testTarget(
             name: "FileDownloadMockTests",
-            dependencies: ["FileDownload", "FileDownloadMock", "FileDownloadConformance"],
+            dependencies: ["FileDownload", "FileDownloadMock", "FileDownloadConformance", "FileDownloadTestSupport"],
             swiftSettings: strictSwift
         ),
 
@@ -138,7 +139,6 @@ let package = Package(
             name: "FileDownloadSQLiteTests",
             dependencies: ["FileDownloadTestSupport", 
                 "FileDownloadSQLite", "FileDownload", "FileDownloadMock", "CSQLite", "fdl-crash-helper",
-                .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strictSwift
         ),

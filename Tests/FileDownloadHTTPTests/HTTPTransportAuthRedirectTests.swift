@@ -137,7 +137,7 @@ struct HTTPTransportAuthRedirectTests {
 
     @Test("a connection refused is a retryable connectionFailed")
     func connectionRefused() async throws {
-        try await HTTPFixture.with { fx in
+        try await HTTPFixture.with(fault: false) { fx in
             let transport = try HTTPTransport()
             let port = try LoopbackPort.free()
             let error = await #expect(throws: DownloadError.self) {

@@ -8,7 +8,7 @@ import Testing
 struct HTTPTransportNginxTests {
     @Test("a plain download matches the served file, with length and a strong ETag in the head")
     func plainDownload() async throws {
-        try await HTTPFixture.with(nginx: true) { fx in
+        try await HTTPFixture.with(nginx: true, fault: false) { fx in
             let transport = try HTTPTransport()
             let staging = try fx.staging()
             let sink = try await fx.attempt(transport, fx.nginx!.url("small.bin"), into: staging)
@@ -25,7 +25,7 @@ struct HTTPTransportNginxTests {
 
     @Test("a resume with the right validator appends from the offset (206, If-Range)")
     func resumeAppends() async throws {
-        try await HTTPFixture.with(nginx: true) { fx in
+        try await HTTPFixture.with(nginx: true, fault: false) { fx in
             let transport = try HTTPTransport()
             let first = try fx.staging()
             let validator = try #require(try await fx.attempt(transport, fx.nginx!.url("small.bin"), into: first).head?.validator)
@@ -41,7 +41,7 @@ struct HTTPTransportNginxTests {
 
     @Test("a resume whose validator no longer matches restarts from zero (200 to If-Range)")
     func changedValidatorRestarts() async throws {
-        try await HTTPFixture.with(nginx: true) { fx in
+        try await HTTPFixture.with(nginx: true, fault: false) { fx in
             let transport = try HTTPTransport()
             let staging = try fx.staging(copying: 1000)
             try Data(repeating: 0xEE, count: 1000).write(to: staging)  // old bytes of another version
@@ -55,7 +55,7 @@ struct HTTPTransportNginxTests {
 
     @Test("416 whose Content-Range total equals the bytes on disk means complete")
     func rangeNotSatisfiableMeansComplete() async throws {
-        try await HTTPFixture.with(nginx: true) { fx in
+        try await HTTPFixture.with(nginx: true, fault: false) { fx in
             let transport = try HTTPTransport()
             let staging = try fx.staging(copying: HTTPFixture.smallSize)
             let sink = try await fx.attempt(transport, fx.nginx!.url("small.bin"), into: staging)
@@ -68,7 +68,7 @@ struct HTTPTransportNginxTests {
 
     @Test("HTTPS with the test CA configured works; with default trust it fails as tlsFailure, not retryable")
     func httpsTrust() async throws {
-        try await HTTPFixture.with(nginx: true) { fx in
+        try await HTTPFixture.with(nginx: true, fault: false) { fx in
             let url = fx.nginx!.url("small.bin", https: true)
             let trusting = try HTTPTransport(configuration: .init(caBundlePath: fx.certificates!.caCertificate.path))
             let staging = try fx.staging()
@@ -95,7 +95,7 @@ struct HTTPTransportNginxTests {
 
     @Test("a serverTrust challenge answered with trust goes on for that attempt only")
     func serverTrustAnsweredWithTrust() async throws {
-        try await HTTPFixture.with(nginx: true) { fx in
+        try await HTTPFixture.with(nginx: true, fault: false) { fx in
             let transport = try HTTPTransport()
             let staging = try fx.staging()
             try await fx.attempt(transport, fx.nginx!.url("small.bin", https: true), into: staging) { challenge in
@@ -109,7 +109,7 @@ struct HTTPTransportNginxTests {
 
     @Test("a client certificate from the configuration is presented; without it nginx refuses (400)")
     func clientCertificate() async throws {
-        try await HTTPFixture.with(nginx: true) { fx in
+        try await HTTPFixture.with(nginx: true, fault: false) { fx in
             let certificates = fx.certificates!
             let url = URL(string: "https://127.0.0.1:\(fx.nginx!.mutualTLSPort)/small.bin")!
             let withCertificate = try HTTPTransport(configuration: .init(
@@ -136,7 +136,7 @@ struct HTTPTransportNginxTests {
         #expect(HTTPTransport.Configuration(ioThreads: 0).ioThreads == 1)
         #expect(HTTPTransport.Configuration(ioThreads: 99).ioThreads == 16)
         #expect(HTTPTransport.Configuration().ioThreads == min(4, ProcessInfo.processInfo.activeProcessorCount))
-        try await HTTPFixture.with(nginx: true) { fx in
+        try await HTTPFixture.with(nginx: true, fault: false) { fx in
             let transport = try HTTPTransport(configuration: .init(ioThreads: 3))
             let url = fx.nginx!.url("small.bin")
             let stagings = try (0..<12).map { _ in try fx.staging() }

@@ -1,5 +1,6 @@
 import FileDownload
 import FileDownloadMock
+import FileDownloadTestSupport
 import Foundation
 
 /// What one attempt through a sink produced.
@@ -13,12 +14,12 @@ struct AttemptResult {
 
 /// Runs one attempt of `transport` for `url` into a staging file that already holds `existing`.
 func attempt(
-    _ transport: any Transport, _ url: URL, in scratch: ScratchDirectory, existing: Data = Data(),
+    _ transport: any Transport, _ url: URL, in scratch: TemporaryDirectory, existing: Data = Data(),
     validator: Validator? = nil, options: TransferOptions = TransferOptions(),
     validateHead: @escaping @Sendable (TransferHead) throws -> Void = { _ in },
     authenticate: @escaping @Sendable (AuthChallenge) async -> AuthDisposition = { _ in .performDefaultHandling }
 ) async throws -> AttemptResult {
-    let path = try scratch.file("staging-\(UUID().uuidString)", contents: existing)
+    let path = try scratch.createFile("staging-\(UUID().uuidString)", contents: existing)
     let sink = try TransferSink(path: path, requestedOffset: Int64(existing.count), validateHead: validateHead)
     let request = TransferRequest(downloadID: "test", url: url, offset: Int64(existing.count), validator: validator,
                                   options: options, authenticate: authenticate)

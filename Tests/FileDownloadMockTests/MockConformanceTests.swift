@@ -1,6 +1,7 @@
 import FileDownload
 import FileDownloadConformance
 import FileDownloadMock
+import FileDownloadTestSupport
 import Foundation
 import Testing
 
@@ -22,7 +23,7 @@ struct MockConformanceTests {
         return mock
     }
 
-    func fixture(_ mock: MockTransport, scratch: ScratchDirectory) -> ConformanceFixture {
+    func fixture(_ mock: MockTransport, scratch: TemporaryDirectory) -> ConformanceFixture {
         let resource = self.resource, secret = self.secret, size = self.size
         return ConformanceFixture(
             resource: resource,
@@ -37,7 +38,8 @@ struct MockConformanceTests {
 
     @Test("MockTransport passes every check, none skipped, and consumes every script")
     func mockPasses() async throws {
-        let scratch = try ScratchDirectory()
+        let scratch = try TemporaryDirectory()
+        defer { scratch.remove() }
         let mock = servedMock()
         let report = await TransportConformance(transport: mock, fixture: fixture(mock, scratch: scratch)).run()
         #expect(report.passed, "\(report)")
@@ -53,7 +55,8 @@ struct MockConformanceTests {
 
     @Test("a transport that resumes without checking the validator fails the validator checks")
     func splicingTransportFails() async throws {
-        let scratch = try ScratchDirectory()
+        let scratch = try TemporaryDirectory()
+        defer { scratch.remove() }
         let mock = servedMock()
         let report = await TransportConformance(transport: ValidatorForgettingTransport(inner: mock),
                                                 fixture: fixture(mock, scratch: scratch)).run()
@@ -64,7 +67,8 @@ struct MockConformanceTests {
 
     @Test("a transport that swallows cancellation fails the cancellation check")
     func swallowingTransportFails() async throws {
-        let scratch = try ScratchDirectory()
+        let scratch = try TemporaryDirectory()
+        defer { scratch.remove() }
         let mock = servedMock()
         let report = await TransportConformance(transport: CancellationSwallowingTransport(inner: mock),
                                                 fixture: fixture(mock, scratch: scratch)).run()
@@ -74,7 +78,8 @@ struct MockConformanceTests {
 
     @Test("checks without their fixture part are not applicable, with the reason")
     func minimalFixture() async throws {
-        let scratch = try ScratchDirectory()
+        let scratch = try TemporaryDirectory()
+        defer { scratch.remove() }
         let mock = servedMock()
         var fixture = fixture(mock, scratch: scratch)
         fixture.changeResource = nil
@@ -91,7 +96,8 @@ struct MockConformanceTests {
 
     @Test("a resource below 256 KiB is reported, not silently accepted")
     func smallResource() async throws {
-        let scratch = try ScratchDirectory()
+        let scratch = try TemporaryDirectory()
+        defer { scratch.remove() }
         let mock = servedMock()
         mock.serve(resource, MockResource(.seeded(seed: 1, size: 1000)))
         let report = await TransportConformance(transport: mock, fixture: fixture(mock, scratch: scratch)).run()

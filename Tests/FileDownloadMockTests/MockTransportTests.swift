@@ -1,5 +1,6 @@
 import FileDownload
 import FileDownloadMock
+import FileDownloadTestSupport
 import Foundation
 import Testing
 
@@ -16,7 +17,8 @@ struct MockTransportTests {
 
     @Test("a full download gives the content, after a head with status, length and validator")
     func fullDownload() async throws {
-        let scratch = try ScratchDirectory()
+        let scratch = try TemporaryDirectory()
+        defer { scratch.remove() }
         let mock = mock()
         let result = try await attempt(mock, url, in: scratch)
         #expect(result.error == nil)
@@ -32,7 +34,8 @@ struct MockTransportTests {
 
     @Test("resume with the right validator continues at the offset with 206")
     func resume() async throws {
-        let scratch = try ScratchDirectory()
+        let scratch = try TemporaryDirectory()
+        defer { scratch.remove() }
         let mock = mock()
         let result = try await attempt(mock, url, in: scratch, existing: content.bytes(in: 0..<123_456),
                                        validator: content.defaultValidator)
@@ -46,7 +49,8 @@ struct MockTransportTests {
 
     @Test("resume with a different or weak validator restarts from zero")
     func validatorMismatch() async throws {
-        let scratch = try ScratchDirectory()
+        let scratch = try TemporaryDirectory()
+        defer { scratch.remove() }
         let mock = mock()
         let junk = Data(repeating: 0xAA, count: 5000)
         for sent in [Validator.entityTag("\"other\""), .entityTag("W/\(content.defaultValidator.value)")] {
@@ -59,7 +63,8 @@ struct MockTransportTests {
 
     @Test("resume at the full size is complete, sends nothing and leaves the file as it was")
     func complete() async throws {
-        let scratch = try ScratchDirectory()
+        let scratch = try TemporaryDirectory()
+        defer { scratch.remove() }
         let mock = mock()
         let result = try await attempt(mock, url, in: scratch, existing: content.data, validator: content.defaultValidator)
         #expect(result.error == nil)
@@ -70,7 +75,8 @@ struct MockTransportTests {
 
     @Test("an offset beyond the size restarts with rangeMismatch")
     func beyondSize() async throws {
-        let scratch = try ScratchDirectory()
+        let scratch = try TemporaryDirectory()
+        defer { scratch.remove() }
         let mock = mock(MockResource(.bytes(Data("short".utf8))))
         let result = try await attempt(mock, url, in: scratch, existing: Data(count: 50))
         #expect(result.sink.head?.disposition == .restarted(.rangeMismatch))
@@ -79,7 +85,8 @@ struct MockTransportTests {
 
     @Test("an ignored range, scripted or by the resource, restarts with rangeIgnored")
     func ignoredRange() async throws {
-        let scratch = try ScratchDirectory()
+        let scratch = try TemporaryDirectory()
+        defer { scratch.remove() }
         let scripted = mock()
         scripted.script(url, attempts: [.ignoreRange])
         let noRanges = mock(MockResource(content, supportsRanges: false))
@@ -95,7 +102,8 @@ struct MockTransportTests {
 
     @Test("a drop writes up to its offset and throws retryable connectionLost; the next attempt resumes")
     func drop() async throws {
-        let scratch = try ScratchDirectory()
+        let scratch = try TemporaryDirectory()
+        defer { scratch.remove() }
         let mock = mock()
         mock.script(url, attempts: [.drop(at: 123_000)])
         let first = try await attempt(mock, url, in: scratch)
@@ -114,7 +122,8 @@ struct MockTransportTests {
 
     @Test("a scripted error is thrown as given at its offset")
     func scriptedError() async throws {
-        let scratch = try ScratchDirectory()
+        let scratch = try TemporaryDirectory()
+        defer { scratch.remove() }
         let mock = mock()
         mock.script(url, attempts: [.error(at: 20_000, DownloadError(.protocolViolation, "short body"))])
         let result = try await attempt(mock, url, in: scratch)
@@ -125,7 +134,8 @@ struct MockTransportTests {
 
     @Test("a stall parks on the clock after its offset until cancelled, and nothing is written after")
     func stall() async throws {
-        let scratch = try ScratchDirectory()
+        let scratch = try TemporaryDirectory()
+        defer { scratch.remove() }
         let clock = ManualClock()
         let mock = mock(clock: clock)
         mock.script(url, attempts: [.stall(at: 50_000)])
@@ -144,7 +154,8 @@ struct MockTransportTests {
 
     @Test("chunks are spaced by chunkDelay on the manual clock, and cancellation between them stops the body")
     func chunkDelay() async throws {
-        let scratch = try ScratchDirectory()
+        let scratch = try TemporaryDirectory()
+        defer { scratch.remove() }
         let clock = ManualClock()
         let mock = mock(MockResource(content, chunkSize: 100_000, chunkDelay: .seconds(1)), clock: clock)
         let task = Task { try await attempt(mock, url, in: scratch) }
@@ -164,7 +175,8 @@ struct MockTransportTests {
 
     @Test("a transfer whose task is already cancelled throws before the head and writes nothing")
     func cancelledBeforeStart() async throws {
-        let scratch = try ScratchDirectory()
+        let scratch = try TemporaryDirectory()
+        defer { scratch.remove() }
         let mock = mock()
         let task = Task {
             withUnsafeCurrentTask { $0?.cancel() }
@@ -179,7 +191,8 @@ struct MockTransportTests {
 
     @Test("maxBytesPerSecond spaces chunks by their size at that rate")
     func rateLimit() async throws {
-        let scratch = try ScratchDirectory()
+        let scratch = try TemporaryDirectory()
+        defer { scratch.remove() }
         let clock = ManualClock()
         let mock = mock(MockResource(content, chunkSize: 50_000), clock: clock)
         let task = Task {
@@ -198,7 +211,8 @@ struct MockTransportTests {
 
     @Test("a non-2xx status goes to begin: refused there it is rethrown with nothing written, accepted the body follows")
     func statusValidation() async throws {
-        let scratch = try ScratchDirectory()
+        let scratch = try TemporaryDirectory()
+        defer { scratch.remove() }
         let mock = mock()
         mock.script(url, attempts: [.status(503, retryAfter: .seconds(7)), .status(503)])
         let refusal = DownloadError(.badStatus, "refused by the test")
@@ -219,7 +233,8 @@ struct MockTransportTests {
 
     @Test("a Retry-After travels in the head")
     func retryAfter() async throws {
-        let scratch = try ScratchDirectory()
+        let scratch = try TemporaryDirectory()
+        defer { scratch.remove() }
         let mock = mock()
         mock.script(url, attempts: [.status(429, retryAfter: .seconds(7))])
         let result = try await attempt(mock, url, in: scratch, validateHead: { head in
@@ -232,7 +247,8 @@ struct MockTransportTests {
 
     @Test("a status with nothing to give is thrown as forStatus when begin accepts it")
     func statusWithoutBody() async throws {
-        let scratch = try ScratchDirectory()
+        let scratch = try TemporaryDirectory()
+        defer { scratch.remove() }
         let mock = mock()
         mock.script(url, attempts: [.status(500)])
         let result = try await attempt(mock, url, in: scratch, existing: content.data, validator: content.defaultValidator)
@@ -243,7 +259,8 @@ struct MockTransportTests {
 
     @Test("an unknown URL is a 404: notFound, not retryable, no byte written")
     func missing() async throws {
-        let scratch = try ScratchDirectory()
+        let scratch = try TemporaryDirectory()
+        defer { scratch.remove() }
         let mock = mock()
         let missing = URL(string: "mock://host/nothing")!
         let existing = Data("keep".utf8)
@@ -256,7 +273,8 @@ struct MockTransportTests {
 
     @Test("a content change applies to this and later attempts and restarts a resume with the old validator")
     func changeContent() async throws {
-        let scratch = try ScratchDirectory()
+        let scratch = try TemporaryDirectory()
+        defer { scratch.remove() }
         let mock = mock()
         let newer = MockContent.seeded(seed: 10, size: 300_000)
         mock.script(url, attempts: [.drop(at: 100_000), .changeContent(to: newer)])
@@ -273,7 +291,8 @@ struct MockTransportTests {
 
     @Test("changeContent(of:) and a scripted validator change what is served")
     func changeContentDirectly() async throws {
-        let scratch = try ScratchDirectory()
+        let scratch = try TemporaryDirectory()
+        defer { scratch.remove() }
         let mock = mock()
         mock.changeContent(of: url, to: .bytes(Data("v2".utf8)), validator: .entityTag("\"v2\""))
         mock.script(url, attempts: [MockAttempt(newValidator: .entityTag("\"v3\""))])
@@ -284,7 +303,8 @@ struct MockTransportTests {
 
     @Test("auth: a wrong credential is asked again with a failure count, the right one passes, secrets are not recorded")
     func authentication() async throws {
-        let scratch = try ScratchDirectory()
+        let scratch = try TemporaryDirectory()
+        defer { scratch.remove() }
         let right = Credential.password(user: "ann", password: "s3cret")
         let mock = mock(MockResource(content, authentication: [.credential(right)]))
         let answers = AnswerQueue([.useCredential(.password(user: "ann", password: "wrong")), .useCredential(right)])
@@ -302,7 +322,8 @@ struct MockTransportTests {
 
     @Test("auth: reject fails at once, not retryable, before any head")
     func authenticationRejected() async throws {
-        let scratch = try ScratchDirectory()
+        let scratch = try TemporaryDirectory()
+        defer { scratch.remove() }
         let mock = mock(MockResource(content, authentication: [.credential(.bearerToken("t"))]))
         let result = try await attempt(mock, url, in: scratch, authenticate: { _ in .reject })
         #expect(result.downloadError?.code == .authenticationFailed)
@@ -313,7 +334,8 @@ struct MockTransportTests {
 
     @Test("auth: too many wrong credentials fail the attempt")
     func authenticationExhausted() async throws {
-        let scratch = try ScratchDirectory()
+        let scratch = try TemporaryDirectory()
+        defer { scratch.remove() }
         let mock = mock(MockResource(content, authentication: [.credential(.bearerToken("t"))]))
         let result = try await attempt(mock, url, in: scratch, authenticate: { _ in .useCredential(.bearerToken("x")) })
         #expect(result.downloadError?.code == .authenticationFailed)
@@ -323,7 +345,8 @@ struct MockTransportTests {
 
     @Test("auth: default handling uses the URL's user and password, and nothing else")
     func authenticationDefault() async throws {
-        let scratch = try ScratchDirectory()
+        let scratch = try TemporaryDirectory()
+        defer { scratch.remove() }
         let withUser = URL(string: "mock://ann:pw@host/file.bin")!
         let mock = MockTransport()
         mock.serve(withUser, MockResource(content, authentication: [.credential(.password(user: "ann", password: "pw"))]))
@@ -336,7 +359,8 @@ struct MockTransportTests {
 
     @Test("auth: a sequence of trust then credential, scripted per attempt; a rejected trust is tlsFailure")
     func authenticationSequence() async throws {
-        let scratch = try ScratchDirectory()
+        let scratch = try TemporaryDirectory()
+        defer { scratch.remove() }
         let mock = mock()
         let trust = MockAuthentication.trust(.serverTrust(host: "host", port: 443, reason: "self-signed"))
         let login = MockAuthentication.credential(.bearerToken("tok"))
@@ -355,7 +379,8 @@ struct MockTransportTests {
 
     @Test("records the request: validator, headers, attempt numbers; sensitive headers print redacted")
     func records() async throws {
-        let scratch = try ScratchDirectory()
+        let scratch = try TemporaryDirectory()
+        defer { scratch.remove() }
         let mock = mock()
         let headers = [HeaderField(name: "X-Trace", value: "1"), HeaderField(name: "Authorization", value: "Bearer hush")]
         _ = try await attempt(mock, url, in: scratch, options: TransferOptions(headers: headers))
@@ -369,7 +394,8 @@ struct MockTransportTests {
 
     @Test("unconsumed lists every scripted attempt never used, per URL")
     func unconsumed() async throws {
-        let scratch = try ScratchDirectory()
+        let scratch = try TemporaryDirectory()
+        defer { scratch.remove() }
         let mock = mock()
         let other = URL(string: "mock://host/other")!
         mock.script(url, attempts: [.drop(at: 10), .ignoreRange])

@@ -1,6 +1,7 @@
 import FileDownload
 import FileDownloadConformance
 import FileDownloadSFTP
+import FileDownloadTestSupport
 import Foundation
 import Testing
 
@@ -11,7 +12,7 @@ struct SFTPConformanceTests {
         try SSHServer.requireTestUser()
         let server = try SSHServer(.init(password: true))
         defer { server.stop() }
-        let scratch = try Fixtures.temporaryFolder()
+        let scratch = try TemporaryDirectory("sftp-test").url
         defer { try? FileManager.default.removeItem(at: scratch) }
         let path = try server.serve("conformance.bin", Fixtures.bytes(1024 * 1024, seed: 11))
         // The stalling resource: a sparse 4 GiB file, far more than is read before the cancel.

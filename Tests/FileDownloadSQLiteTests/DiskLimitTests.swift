@@ -1,5 +1,6 @@
 @testable import FileDownload
 import FileDownloadSQLite
+import FileDownloadTestSupport
 import Foundation
 import Testing
 

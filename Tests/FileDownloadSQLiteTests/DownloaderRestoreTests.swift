@@ -1,6 +1,7 @@
 import FileDownload
 import FileDownloadMock
 import FileDownloadSQLite
+import FileDownloadTestSupport
 import Foundation
 import Testing
 

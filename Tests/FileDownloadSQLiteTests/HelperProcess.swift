@@ -1,11 +1,8 @@
+import FileDownloadTestSupport
 import Foundation
 
 /// One run of the `fdl-crash-helper` executable, its output going to files.
 final class HelperProcess {
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
-    }
-
     /// One `RESULT` line of the helper.
     struct Result: Equatable {
         var id: String
@@ -28,11 +25,11 @@ final class HelperProcess {
     /// Starts the helper with `arguments`; its standard output and error go to `output`.
     init(_ arguments: [String], output: URL) throws {
         guard FileManager.default.isExecutableFile(atPath: Self.executable.path) else {
-            throw Failure(description: "the helper \(Self.executable.path) is missing: build with `swift build --build-tests`")
+            throw TestFailure("the helper \(Self.executable.path) is missing: build with `swift build --build-tests`")
         }
         self.output = output
         guard FileManager.default.createFile(atPath: output.path, contents: nil) else {
-            throw Failure(description: "cannot create \(output.path)")
+            throw TestFailure("cannot create \(output.path)")
         }
         let handle = try FileHandle(forWritingTo: output)
         process.executableURL = Self.executable
@@ -45,8 +42,6 @@ final class HelperProcess {
         try handle.close()
         exited = Task { await stream.first { _ in true } ?? -1 }
     }
-
-    var processIdentifier: Int32 { process.processIdentifier }
 
     /// Sends SIGKILL: the process dies at once, without any chance to clean up.
     func killHard() {
@@ -69,14 +64,11 @@ final class HelperProcess {
             guard let status = first else {
                 killHard()
                 _ = await exited.value
-                throw Failure(description: "the helper ran longer than \(limit); output:\n\(outputText)")
+                throw TestFailure("the helper ran longer than \(limit); output:\n\(outputText)")
             }
             return status
         }
     }
-
-    /// Whether the process has ended.
-    var hasExited: Bool { !process.isRunning }
 
     /// Everything the helper printed.
     var outputText: String { (try? String(contentsOf: output, encoding: .utf8)) ?? "" }

@@ -5,10 +5,6 @@ import Foundation
 /// and stopped by ``stop()``. Its access log records the body bytes of every response, so a test
 /// can count the bytes that were sent.
 final class NginxServer {
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
-    }
-
     let port: UInt16
     let baseURL: URL
     private let prefix: URL
@@ -53,17 +49,15 @@ final class NginxServer {
         do {
             try process.run()
         } catch {
-            throw Failure(description: "cannot run /usr/sbin/nginx (Debian package nginx): \(error)")
+            throw TestFailure("cannot run /usr/sbin/nginx (Debian package nginx): \(error)")
         }
-        let clock = ContinuousClock()
-        let deadline = clock.now + .seconds(10)
-        while !LoopbackPort.accepts(Int(port)) {
-            guard process.isRunning, clock.now < deadline else {
-                let log = (try? String(contentsOf: prefix.appending(path: "logs/error.log"), encoding: .utf8)) ?? ""
-                stop()
-                throw Failure(description: "nginx did not accept connections on 127.0.0.1:\(port) within 10 s: \(log)")
+        do {
+            try await LoopbackPort.waitUntilAccepting(Int(port), server: "nginx", isRunning: { process.isRunning }) {
+                (try? String(contentsOf: prefix.appending(path: "logs/error.log"), encoding: .utf8)) ?? ""
             }
-            try await Task.sleep(for: .milliseconds(20)) // polling connect(), bounded by the deadline
+        } catch {
+            stop()
+            throw error
         }
     }
 

@@ -1,24 +1,21 @@
 import CSQLite
+import FileDownloadTestSupport
 import Foundation
 
 /// Direct SQLite access for tests that must make files the store did not write (foreign
 /// databases, old or future schema versions).
 enum RawSQLite {
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
-    }
-
     /// Runs `sql` on the database at `path` (created if absent) and closes it again.
     static func execute(_ sql: String, at path: String) throws {
         var db: OpaquePointer?
         defer { sqlite3_close_v2(db) }
         guard sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nil) == SQLITE_OK else {
-            throw Failure(description: "cannot open \(path)")
+            throw TestFailure("cannot open \(path)")
         }
         var message: UnsafeMutablePointer<CChar>?
         guard sqlite3_exec(db, sql, nil, nil, &message) == SQLITE_OK else {
             defer { sqlite3_free(message) }
-            throw Failure(description: message.map { String(cString: $0) } ?? "sqlite3_exec failed")
+            throw TestFailure(message.map { String(cString: $0) } ?? "sqlite3_exec failed")
         }
     }
 
@@ -27,13 +24,13 @@ enum RawSQLite {
         var db: OpaquePointer?
         defer { sqlite3_close_v2(db) }
         guard sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, nil) == SQLITE_OK else {
-            throw Failure(description: "cannot open \(path)")
+            throw TestFailure("cannot open \(path)")
         }
         var statement: OpaquePointer?
         defer { sqlite3_finalize(statement) }
         guard sqlite3_prepare_v2(db, sql, -1, &statement, nil) == SQLITE_OK,
               sqlite3_step(statement) == SQLITE_ROW else {
-            throw Failure(description: String(cString: sqlite3_errmsg(db)))
+            throw TestFailure(String(cString: sqlite3_errmsg(db)))
         }
         return sqlite3_column_int64(statement, 0)
     }

@@ -1,4 +1,5 @@
 import FileDownload
+import FileDownloadTestSupport
 import Foundation
 import Testing
 @testable import FileDownloadSQLite

@@ -1,4 +1,4 @@
-import Crypto
+import FileDownloadTestSupport
 import Foundation
 
 /// Files of seeded random content in a directory that nginx serves, with their SHA-256.
@@ -25,18 +25,12 @@ struct ServedFiles {
             }
         }
         try Data(bytes).write(to: root.appending(path: name))
-        files[name] = (size, Self.sha256(Data(bytes)))
+        files[name] = (size, sha256Hex(bytes))
     }
 
     var names: [String] { files.keys.sorted() }
     var totalBytes: Int64 { files.values.reduce(0) { $0 + Int64($1.size) } }
 
-    static func sha256(_ data: Data) -> String {
-        SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
-    }
-
     /// The SHA-256 of the file at `url`, or `nil` when it cannot be read.
-    static func sha256(of url: URL) -> String? {
-        (try? Data(contentsOf: url)).map(sha256)
-    }
+    static func sha256(of url: URL) -> String? { try? sha256Hex(fileAt: url) }
 }

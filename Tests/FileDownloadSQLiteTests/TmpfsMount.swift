@@ -1,12 +1,9 @@
+import FileDownloadTestSupport
 import Foundation
 
 /// A small tmpfs mounted on a fresh directory (needs root, as in CI). ``unmount()`` undoes it.
 struct TmpfsMount {
     let directory: TemporaryDirectory
-
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
-    }
 
     /// Mounts a tmpfs of `size` (as `mount` spells it: `512k`, `4m`).
     init(size: String, label: String = #function) throws {
@@ -41,7 +38,7 @@ struct TmpfsMount {
         do {
             try run("/bin/mount", arguments)
         } catch {
-            throw Failure(description: "cannot mount a tmpfs (these tests need root, as in CI): \(error)")
+            throw TestFailure("cannot mount a tmpfs (these tests need root, as in CI): \(error)")
         }
     }
 
@@ -55,7 +52,7 @@ struct TmpfsMount {
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
             let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            throw Failure(description: "\(tool) \(arguments.joined(separator: " ")) failed: \(text)")
+            throw TestFailure("\(tool) \(arguments.joined(separator: " ")) failed: \(text)")
         }
     }
 }

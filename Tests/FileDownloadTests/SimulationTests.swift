@@ -1,4 +1,4 @@
-import FileDownload
+@testable import FileDownload
 import FileDownloadMock
 import Foundation
 import Synchronization
@@ -61,21 +61,8 @@ struct SimulationTests {
         }
     }
 
-    struct Rng {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
-        mutating func pick<T>(_ items: [T]) -> T { items[below(items.count)] }
-    }
-
     static func run(seed: UInt64) async -> [String] {
-        var rng = Rng(state: seed)
+        var rng = SplitMix64(seed: seed)
         let limit = 1 + rng.below(3)
         let (h, counter) = Harness.counting(maxConcurrent: limit, retry: RetryPolicy(maxRetries: 2, initialDelay: .milliseconds(10), multiplier: 2, jitter: 0.5), progressInterval: .milliseconds(20))
         let counting = counter
@@ -250,4 +237,11 @@ struct SimulationTests {
         }
         return problems
     }
+}
+
+/// The simulation's draws from the package's generator: `below` keeps its `% n` (not the standard
+/// library's unbiased range) so a seed replays the same schedule.
+private extension SplitMix64 {
+    mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
+    mutating func pick<T>(_ items: [T]) -> T { items[below(items.count)] }
 }

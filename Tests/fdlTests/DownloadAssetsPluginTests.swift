@@ -1,3 +1,4 @@
+import FileDownloadTestSupport
 import Foundation
 import Testing
 
@@ -56,8 +57,8 @@ struct DownloadAssetsPluginTests {
         try FileManager.default.createDirectory(at: package.file("Sources/AssetsUser"), withIntermediateDirectories: true)
         try "public let assetsUser = 1\n".write(to: package.file("Sources/AssetsUser/AssetsUser.swift"), atomically: true, encoding: .utf8)
         let manifest: [String: Any] = ["assets": [
-            ["url": server.url("model.bin"), "sha256": try sha256Hex(model), "path": "Resources/model.bin"],
-            ["url": server.url("tables/table.csv"), "sha256": try sha256Hex(table), "path": "Resources/data/table.csv"],
+            ["url": server.url("model.bin"), "sha256": sha256Hex(model), "path": "Resources/model.bin"],
+            ["url": server.url("tables/table.csv"), "sha256": sha256Hex(table), "path": "Resources/data/table.csv"],
         ]]
         try JSONSerialization.data(withJSONObject: manifest).write(to: package.file("assets.json"))
         // A wrong copy of the model is already there: it must be replaced.

@@ -1,5 +1,6 @@
 import FileDownload
 import FileDownloadCLI
+import FileDownloadTestSupport
 import Foundation
 import Testing
 

@@ -1,5 +1,6 @@
 import FileDownload
 @testable import FileDownloadCLI
+import FileDownloadTestSupport
 import Foundation
 import Synchronization
 import Testing

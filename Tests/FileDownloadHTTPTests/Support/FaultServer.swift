@@ -1,3 +1,4 @@
+import FileDownloadTestSupport
 import Foundation
 
 /// The fault-injecting HTTP(S) server of `Servers/fault_server.py`, serving the files of `root`
@@ -5,7 +6,6 @@ import Foundation
 final class FaultServer: Sendable {
     let port: Int
     let scheme: String
-    let root: URL
     private let process: ServerProcess
 
     /// Starts the server over HTTP, or over HTTPS with `certificates`.
@@ -17,13 +17,12 @@ final class FaultServer: Sendable {
         if let certificates {
             arguments += ["--cert", certificates.serverCertificate.path, "--key", certificates.serverKey.path]
         }
-        self.root = root
         self.scheme = certificates == nil ? "http" : "https"
         let process = try ServerProcess("/usr/bin/env", ["python3"] + arguments,
                                         stderrFile: root.appendingPathComponent("fault-server-\(scheme).log"))
         let line = try process.firstLine()
         guard line.hasPrefix("PORT "), let port = Int(line.dropFirst(5)) else {
-            throw TestServerError("the fault server said '\(line)' instead of its port: \(process.stderrText)")
+            throw TestFailure("the fault server said '\(line)' instead of its port: \(process.stderrText)")
         }
         self.port = port
         self.process = process

@@ -1,14 +1,16 @@
 import FileDownload
 import FileDownloadHTTP
+import FileDownloadTestSupport
 import Foundation
 
 /// A temporary directory with served files, the servers a test asked for, and helpers to run
-/// one transport attempt into a staging file. Everything is stopped and removed by ``with(nginx:tls:_:)``.
+/// one transport attempt into a staging file. Everything is stopped and removed by ``with(nginx:tls:fault:_:)``.
 final class HTTPFixture: Sendable {
     let directory: TemporaryDirectory
     let served: URL
     let certificates: TestCertificates?
-    let fault: FaultServer
+    /// The fault server over HTTP, when the test asked for it.
+    let faultServer: FaultServer?
     let faultTLS: FaultServer?
     let nginx: NginxServer?
 
@@ -16,14 +18,17 @@ final class HTTPFixture: Sendable {
     static let smallSize = 300_000
     let smallSHA: String
 
-    private init(nginx wantsNginx: Bool, tls: Bool) throws {
+    /// The fault server over HTTP; only for a fixture made with `fault: true`.
+    var fault: FaultServer { faultServer! }
+
+    private init(nginx wantsNginx: Bool, tls: Bool, fault wantsFault: Bool) throws {
         directory = try TemporaryDirectory()
         served = directory.file("served")
         try FileManager.default.createDirectory(at: served, withIntermediateDirectories: true)
         smallSHA = try TestFiles.write(served.appendingPathComponent("small.bin"), size: Self.smallSize, seed: 1)
         let needsCertificates = tls || wantsNginx
         certificates = needsCertificates ? try TestCertificates(in: directory.url) : nil
-        fault = try FaultServer(root: served)
+        faultServer = wantsFault ? try FaultServer(root: served) : nil
         faultTLS = tls ? try FaultServer(root: served, certificates: certificates) : nil
         if wantsNginx, let certificates {
             let prefix = directory.file("nginx")
@@ -36,15 +41,16 @@ final class HTTPFixture: Sendable {
 
     private func stop() {
         nginx?.stop()
-        fault.stop()
+        faultServer?.stop()
         faultTLS?.stop()
         directory.remove()
     }
 
-    /// Runs `body` with a fixture and stops its servers afterwards, whatever happens.
-    static func with<T>(nginx: Bool = false, tls: Bool = false,
+    /// Runs `body` with a fixture and stops its servers afterwards, whatever happens. `fault:
+    /// false` leaves out the fault server over HTTP, for tests that do not use it.
+    static func with<T>(nginx: Bool = false, tls: Bool = false, fault: Bool = true,
                         _ body: (HTTPFixture) async throws -> T) async throws -> T {
-        let fixture = try HTTPFixture(nginx: nginx, tls: tls)
+        let fixture = try HTTPFixture(nginx: nginx, tls: tls, fault: fault)
         defer { fixture.stop() }
         return try await body(fixture)
     }

@@ -11,7 +11,6 @@ final class NginxServer: Sendable {
     let httpsPort: Int
     /// HTTPS that requires a client certificate signed by the test CA.
     let mutualTLSPort: Int
-    let root: URL
     private let process: ServerProcess
 
     init(root: URL, certificates: TestCertificates, prefix: URL) throws {
@@ -68,7 +67,6 @@ final class NginxServer: Sendable {
         self.httpPort = httpPort
         self.httpsPort = httpsPort
         self.mutualTLSPort = mutualTLSPort
-        self.root = root
         self.process = process
     }
 

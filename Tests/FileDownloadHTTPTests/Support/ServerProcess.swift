@@ -21,7 +21,7 @@ final class ServerProcess: @unchecked Sendable {
         do {
             try process.run()
         } catch {
-            throw TestServerError("cannot start \(executable): \(error)")
+            throw TestFailure("cannot start \(executable): \(error)")
         }
     }
 
@@ -34,7 +34,7 @@ final class ServerProcess: @unchecked Sendable {
         while true {
             let data = handle.availableData
             if data.isEmpty {
-                throw TestServerError("\(process.executableURL!.path) exited before it said its port: \(stderrText)")
+                throw TestFailure("\(process.executableURL!.path) exited before it said its port: \(stderrText)")
             }
             bytes += data
             if let newline = bytes.firstIndex(of: UInt8(ascii: "\n")) {
@@ -53,17 +53,10 @@ final class ServerProcess: @unchecked Sendable {
         process.waitUntilExit()
     }
 
-    /// Waits until 127.0.0.1:`port` accepts a TCP connection, at most `seconds` in total, polling
-    /// every 20 ms; throws with the process's stderr when it does not.
-    func waitForPort(_ port: Int, seconds: Double = 10) throws {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if LoopbackPort.accepts(port) { return }
-            if !process.isRunning {
-                throw TestServerError("\(process.executableURL!.path) exited: \(stderrText)")
-            }
-            usleep(20_000)
-        }
-        throw TestServerError("\(process.executableURL!.path) does not accept connections on 127.0.0.1:\(port) after \(seconds) s: \(stderrText)")
+    /// Waits (at most 10 s) until 127.0.0.1:`port` accepts a TCP connection; throws with the
+    /// process's stderr when it does not.
+    func waitForPort(_ port: Int) throws {
+        try LoopbackPort.waitUntilAccepting(port, server: process.executableURL!.path,
+                                            isRunning: { process.isRunning }, diagnostics: { stderrText })
     }
 }

@@ -1,3 +1,4 @@
+import FileDownloadTestSupport
 import Foundation
 
 /// A throwaway CA, a server certificate for 127.0.0.1 / localhost and a client certificate it
@@ -46,7 +47,7 @@ struct TestCertificates: Sendable {
         let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
-            throw TestServerError("openssl \(arguments.first ?? "") failed: \(text)")
+            throw TestFailure("openssl \(arguments.first ?? "") failed: \(text)")
         }
     }
 }

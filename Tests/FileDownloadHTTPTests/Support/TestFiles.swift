@@ -1,5 +1,6 @@
 import Crypto
 import FileDownloadMock
+import FileDownloadTestSupport
 import Foundation
 
 /// Files with seeded pseudo-random content, and SHA-256 helpers.
@@ -21,23 +22,13 @@ enum TestFiles {
             try handle.write(contentsOf: slice)
             offset += Int64(n)
         }
-        return hex(hasher.finalize())
+        return hexString(hasher.finalize())
     }
 
-    /// The SHA-256 of the file at `url` (hex), read in 1 MiB pieces.
-    static func sha256(_ url: URL) throws -> String {
-        let handle = try FileHandle(forReadingFrom: url)
-        defer { try? handle.close() }
-        var hasher = SHA256()
-        while let data = try handle.read(upToCount: 1 << 20), !data.isEmpty { hasher.update(data: data) }
-        return hex(hasher.finalize())
-    }
+    /// The SHA-256 of the file at `url` (hex).
+    static func sha256(_ url: URL) throws -> String { try sha256Hex(fileAt: url) }
 
     static func size(_ url: URL) -> Int64? {
         (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.int64Value
-    }
-
-    private static func hex(_ digest: SHA256.Digest) -> String {
-        digest.map { String(format: "%02x", $0) }.joined()
     }
 }

@@ -1,5 +1,6 @@
 import FileDownload
 import FileDownloadSFTP
+import FileDownloadTestSupport
 import Foundation
 import Synchronization
 import Testing
@@ -48,7 +49,7 @@ final class DownloaderHarness {
     init(_ server: SSHServer, configuration: SFTPTransport.Configuration? = nil, firstAttemptBytesPerSecond: Int64? = nil,
          answer: @escaping @Sendable (AuthChallenge) -> AuthDisposition = { _ in .performDefaultHandling }) throws {
         self.server = server
-        folder = try Fixtures.temporaryFolder()
+        folder = try TemporaryDirectory("sftp-test").url
         transport = configuration.map { SFTPTransport(configuration: $0) } ?? Fixtures.transport(server)
         var transports = TransportRegistry()
         transports.register(transport, for: "sftp")

@@ -1,6 +1,6 @@
-import Crypto
 import FileDownload
 @testable import FileDownloadSFTP
+import FileDownloadTestSupport
 import Foundation
 import Synchronization
 
@@ -22,20 +22,9 @@ enum Fixtures {
         return result
     }
 
-    static func sha256(_ bytes: some DataProtocol) -> String {
-        SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined()
-    }
+    static func sha256(_ bytes: some DataProtocol) -> String { sha256Hex(bytes) }
 
-    static func sha256(file: URL) throws -> String {
-        sha256(try Data(contentsOf: file))
-    }
-
-    /// A temporary folder for staging files and destinations.
-    static func temporaryFolder() throws -> URL {
-        let url = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("fdl-sftp-test-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
+    static func sha256(file: URL) throws -> String { try sha256Hex(fileAt: file) }
 
     /// A transport that trusts exactly `server`'s known hosts and key.
     static func transport(_ server: SSHServer, identityFiles: [String]? = nil, maxSessionsPerHost: Int = 8) -> SFTPTransport {
@@ -57,7 +46,7 @@ enum Fixtures {
                       options: TransferOptions = TransferOptions(),
                       authenticate: @escaping @Sendable (AuthChallenge) async -> AuthDisposition = { _ in .performDefaultHandling })
         async throws -> Fetched {
-        let folder = try temporaryFolder()
+        let folder = try TemporaryDirectory("sftp-test").url
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("staging.part").path
         try Data(existing).write(to: URL(fileURLWithPath: path))
@@ -88,7 +77,7 @@ extension Fixtures {
     /// Starts `url`'s transfer into a fresh staging file and returns once its head arrived (or
     /// the transfer ended without one). Remove `folder` when done.
     static func start(_ transport: SFTPTransport, _ url: URL, options: TransferOptions) async throws -> RunningTransfer {
-        let folder = try temporaryFolder()
+        let folder = try TemporaryDirectory("sftp-test").url
         let path = folder.appendingPathComponent("running.part").path
         let headArrived = Signal()
         let sink = try TransferSink(path: path, requestedOffset: 0) { _ in headArrived.fire() }

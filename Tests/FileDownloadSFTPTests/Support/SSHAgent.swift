@@ -1,3 +1,4 @@
+import FileDownloadTestSupport
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -12,12 +13,12 @@ final class SSHAgent {
     private let previous: String?
 
     init(keys: [String]) throws {
-        folder = try Fixtures.temporaryFolder()
+        folder = try TemporaryDirectory("sftp-test").url
         socket = folder.appendingPathComponent("agent.sock").path
         pid = try Subprocess.spawn("/usr/bin/ssh-agent", ["-D", "-a", socket])
         let deadline = Date().addingTimeInterval(10)
         while !FileManager.default.fileExists(atPath: socket) {
-            guard Date() < deadline else { throw SSHServerError("ssh-agent did not create \(socket) within 10 s") }
+            guard Date() < deadline else { throw TestFailure("ssh-agent did not create \(socket) within 10 s") }
             usleep(10_000)
         }
         previous = ProcessInfo.processInfo.environment["SSH_AUTH_SOCK"]

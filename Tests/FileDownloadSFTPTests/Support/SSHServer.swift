@@ -44,9 +44,9 @@ final class SSHServer: @unchecked Sendable {
         hostKey = folder.appendingPathComponent("host_key").path
         clientKey = folder.appendingPathComponent("id_ed25519").path
         encryptedClientKey = folder.appendingPathComponent("id_ecdsa_encrypted").path
-        try Self.run("/usr/bin/ssh-keygen", ["-q", "-t", options.hostKeyType, "-N", "", "-f", hostKey])
-        try Self.run("/usr/bin/ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-f", clientKey])
-        try Self.run("/usr/bin/ssh-keygen", ["-q", "-t", "ecdsa", "-N", Self.encryptedKeyPassphrase, "-f", encryptedClientKey])
+        try Subprocess.run("/usr/bin/ssh-keygen", ["-q", "-t", options.hostKeyType, "-N", "", "-f", hostKey])
+        try Subprocess.run("/usr/bin/ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-f", clientKey])
+        try Subprocess.run("/usr/bin/ssh-keygen", ["-q", "-t", "ecdsa", "-N", Self.encryptedKeyPassphrase, "-f", encryptedClientKey])
         let authorized = try String(contentsOfFile: clientKey + ".pub", encoding: .utf8)
             + String(contentsOfFile: encryptedClientKey + ".pub", encoding: .utf8)
         try authorized.write(toFile: folder.appendingPathComponent("authorized_keys").path, atomically: true, encoding: .utf8)
@@ -79,7 +79,12 @@ final class SSHServer: @unchecked Sendable {
         log = folder.appendingPathComponent("sshd.log")
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         pid = try Subprocess.spawn("/usr/sbin/sshd", ["-f", configFile, "-D", "-e"], stderrPath: log.path)
-        try waitUntilAccepting()
+        try LoopbackPort.waitUntilAccepting(port, server: "/usr/sbin/sshd (Debian package openssh-server)", isRunning: {
+            var status: Int32 = 0
+            guard Subprocess.hasEnded(pid, status: &status) else { return true }
+            stopped = true // reaped: stop() must not signal or wait for the pid again
+            return false
+        }, diagnostics: { "its log:\n\(logText)" })
     }
 
     deinit { stop() }
@@ -148,7 +153,7 @@ final class SSHServer: @unchecked Sendable {
     func changeHostKey() throws {
         try FileManager.default.removeItem(atPath: hostKey)
         try FileManager.default.removeItem(atPath: hostKey + ".pub")
-        try Self.run("/usr/bin/ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-f", hostKey])
+        try Subprocess.run("/usr/bin/ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-f", hostKey])
     }
 
     /// A known_hosts line for this server's current host key: `[127.0.0.1]:port type base64`.
@@ -161,22 +166,8 @@ final class SSHServer: @unchecked Sendable {
     func hashedKnownHostsLine() throws -> String {
         let file = folder.appendingPathComponent("hashed_known_hosts").path
         try Self.knownHostsLine(port: port, publicKeyFile: hostKey + ".pub").write(toFile: file, atomically: true, encoding: .utf8)
-        try Self.run("/usr/bin/ssh-keygen", ["-q", "-H", "-f", file])
+        try Subprocess.run("/usr/bin/ssh-keygen", ["-q", "-H", "-f", file])
         return try String(contentsOfFile: file, encoding: .utf8)
-    }
-
-    private func waitUntilAccepting() throws {
-        let deadline = Date().addingTimeInterval(10)
-        while Date() < deadline {
-            var status: Int32 = 0
-            if Subprocess.hasEnded(pid, status: &status) {
-                stopped = true
-                throw SSHServerError("/usr/sbin/sshd (Debian package openssh-server) exited at start (status \(status)); its log:\n\(logText)")
-            }
-            if LoopbackPort.accepts(port) { return }
-            usleep(20_000)
-        }
-        throw SSHServerError("sshd did not accept connections on 127.0.0.1:\(port) within 10 s; its log:\n\(logText)")
     }
 
     static func children(of parent: Int32) -> [Int32] {
@@ -189,19 +180,10 @@ final class SSHServer: @unchecked Sendable {
         }
     }
 
-    static func run(_ tool: String, _ arguments: [String]) throws {
-        try Subprocess.run(tool, arguments)
-    }
-
     /// Fails loudly when the password test user is missing.
     static func requireTestUser() throws {
         guard getpwnam(testUser) != nil else {
-            throw SSHServerError("the test user \(testUser) does not exist: run scripts/create-sftp-test-user.sh as root first")
+            throw TestFailure("the test user \(testUser) does not exist: run scripts/create-sftp-test-user.sh as root first")
         }
     }
-}
-
-struct SSHServerError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
 }

@@ -1,3 +1,4 @@
+import FileDownloadTestSupport
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -32,7 +33,7 @@ enum Subprocess {
         var pid: pid_t = 0
         let rc = posix_spawn(&pid, tool, &actions, &attributes, argv, environ)
         guard rc == 0 else {
-            throw SSHServerError("cannot start \(tool): \(String(cString: strerror(rc)))")
+            throw TestFailure("cannot start \(tool): \(String(cString: strerror(rc)))")
         }
         return pid
     }
@@ -42,7 +43,7 @@ enum Subprocess {
         let pid = try spawn(tool, arguments)
         let status = wait(pid)
         guard status == 0 else {
-            throw SSHServerError("\(tool) \(arguments.joined(separator: " ")) failed with status \(status)")
+            throw TestFailure("\(tool) \(arguments.joined(separator: " ")) failed with status \(status)")
         }
     }
 

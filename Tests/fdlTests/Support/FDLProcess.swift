@@ -1,3 +1,4 @@
+import FileDownloadTestSupport
 import Foundation
 import Synchronization
 #if canImport(Glibc)

@@ -69,11 +69,12 @@ final class NginxServer: @unchecked Sendable {
         process.standardError = FileHandle.nullDevice
         _ = try process.start()
         do {
-            try await LoopbackPort.waitUntilAccepting(port, server: "nginx")
+            try await LoopbackPort.waitUntilAccepting(port, server: "nginx", isRunning: { process.isRunning }) {
+                "nginx said: " + ((try? String(contentsOfFile: "\(prefix)/logs/error.log", encoding: .utf8)) ?? "")
+            }
         } catch {
-            let log = (try? String(contentsOfFile: "\(prefix)/logs/error.log", encoding: .utf8)) ?? ""
             stop()
-            throw TestFailure("\(error); nginx said: \(log)")
+            throw error
         }
     }
 
