@@ -218,18 +218,17 @@ final class SSHConnection: @unchecked Sendable {
         }
     }
 
-    /// Reads every `parity`-th segment of `segmentSize` bytes of a prepared file (segment 0 starts
-    /// at the file's start) into a buffer of its own, and hands each to `writer`, which writes the
-    /// segments to the sink in order. Another connection reads the other segments meanwhile.
-    /// Checks first that the file still has the prepared validator. Runs on ``thread``.
-    func streamSegments(_ file: OpenedFile, path: String, parity: Int, segmentSize: Int64,
-                        writer: OrderedWriter, job: IOJob) throws {
-        guard let first = file.start else { return }
-        let (handle, _, validator) = try open(path: path, job: job)
+    /// Reads segments `parity`, `parity + count`, `parity + 2 × count`, ... of `segmentSize` bytes
+    /// of a prepared file (segment 0 starts at the file's start), each into a buffer of its own,
+    /// and hands each to `writer`, which writes the segments to the sink in order. Other
+    /// connections read the other segments meanwhile. Reads through `handle` when this connection
+    /// has the file open already; otherwise opens it and checks first that it still has the
+    /// prepared validator. Closes the handle at the end. Runs on ``thread``.
+    func streamSegments(_ file: OpenedFile, handle: OpaquePointer?, path: String, parity: Int, of count: Int,
+                        segmentSize: Int64, writer: OrderedWriter, job: IOJob) throws {
+        let handle = try handle ?? reopen(file, path: path, job: job)
         defer { closeHandle(handle, job: job) }
-        guard validator == file.validator else {
-            throw DownloadError(.protocolViolation, "\(path) changed while it was being opened (\(file.validator) became \(validator))")
-        }
+        guard let first = file.start else { return }
         let capacity = configuration.bufferSize
         let buffer = UnsafeMutableRawPointer.allocate(byteCount: Int(segmentSize), alignment: 16)
         defer { buffer.deallocate() }
@@ -248,8 +247,19 @@ final class SSHConnection: @unchecked Sendable {
             }
             try writer.write(segment: index, UnsafeRawBufferPointer(start: buffer, count: Int(end - start)))
             job.progressed()
-            index += 2
+            index += count
         }
+    }
+
+    /// Opens a prepared file again on this connection; fails when it no longer has the
+    /// prepared validator.
+    private func reopen(_ file: OpenedFile, path: String, job: IOJob) throws -> OpaquePointer {
+        let (handle, _, validator) = try open(path: path, job: job)
+        guard validator == file.validator else {
+            closeHandle(handle, job: job)
+            throw DownloadError(.protocolViolation, "\(path) changed while it was being opened (\(file.validator) became \(validator))")
+        }
+        return handle
     }
 
     /// One `libssh2_sftp_read` of up to `length` bytes, waiting on EAGAIN; never returns 0.
