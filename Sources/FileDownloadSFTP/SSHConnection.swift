@@ -26,8 +26,6 @@ final class SSHConnection: @unchecked Sendable {
     private(set) var verifiedStamp: KnownHosts.Stamp?
     /// When the connection was last handed back to the pool.
     var lastUsed = ContinuousClock.now
-    /// How many transfers ran on this session (for tests and logs).
-    private(set) var transfers = 0
 
     /// Set while keyboard-interactive authentication runs: answers the prompts on this thread.
     fileprivate var keyboardInteractiveHandler: ((String, String, [String]) -> [String]?)?
@@ -134,6 +132,7 @@ final class SSHConnection: @unchecked Sendable {
         guard let type = HostKeyType(libssh2Type: rawType) else {
             throw DownloadError(.hostKeyUnknown, "the host key of \(key.host):\(key.port) has a type libssh2 cannot verify (\(fingerprint))")
         }
+        var stamp = knownHosts.stamp
         switch knownHosts.check(host: key.host, port: key.port, key: keyBytes, keyType: type) {
         case .match:
             break
@@ -157,9 +156,10 @@ final class SSHConnection: @unchecked Sendable {
             }
             if remember {
                 try KnownHosts.append(path: configuration.knownHostsFile, host: key.host, port: key.port, key: keyBytes, keyType: type)
+                stamp = KnownHosts.Stamp(path: configuration.knownHostsFile)
             }
         }
-        verifiedStamp = KnownHosts.Stamp(path: configuration.knownHostsFile)
+        verifiedStamp = stamp
     }
 
     // MARK: downloading
@@ -198,7 +198,8 @@ final class SSHConnection: @unchecked Sendable {
         }
     }
 
-    /// Streams a prepared file from its start to its size into `sink`, then closes it.
+    /// Streams a prepared file from its start to its size into `sink`, then closes it. Reads at
+    /// most ``SFTPTransport/Configuration/bufferSize`` bytes at a time, less under a rate limit.
     func stream(_ file: OpenedFile, path: String, request: TransferRequest, sink: TransferSink, job: IOJob) throws {
         defer { closeHandle(file.handle, job: job) }
         guard var offset = file.start else { return }
@@ -207,10 +208,11 @@ final class SSHConnection: @unchecked Sendable {
         let buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
         defer { buffer.deallocate() }
         let limiter = request.options.maxBytesPerSecond.map { RateLimiter(bytesPerSecond: $0) }
+        let chunk = limiter.map { min(capacity, $0.chunkSize) } ?? capacity
         while offset < file.size {
             // Ask for no more than is left: libssh2 sends read-ahead requests for four times the
             // length asked, and requests past the end only come back as EOF.
-            let want = min(limiter.map { min(capacity, $0.chunkSize) } ?? capacity, Int(clamping: file.size - offset))
+            let want = min(chunk, Int(clamping: file.size - offset))
             let n = try read(file.handle, into: buffer, want, at: offset, path: path, job: job)
             try sink.write(UnsafeRawBufferPointer(start: buffer, count: n))
             offset += Int64(n)
@@ -285,7 +287,6 @@ final class SSHConnection: @unchecked Sendable {
     /// Opens `path` for reading and `fstat`s it: the handle, size and validator.
     private func open(path: String, job: IOJob) throws -> (OpaquePointer, Int64, Validator) {
         guard let sftp, let session else { throw DownloadError(.transport, "the SFTP session is not open") }
-        transfers += 1
         let handle = try path.withCString { chars in
             try retryingPointer(job) { cssh2_sftp_open(sftp, chars, UInt32(strlen(chars))) }
         }
@@ -312,7 +313,7 @@ final class SSHConnection: @unchecked Sendable {
     }
 
     /// Closes an SFTP handle; a failure only matters to the session, which reports it next time.
-    func closeHandle(_ handle: OpaquePointer, job: IOJob) {
+    private func closeHandle(_ handle: OpaquePointer, job: IOJob) {
         _ = try? retrying(job) { libssh2_sftp_close_handle(handle) }
     }
 
@@ -339,10 +340,11 @@ final class SSHConnection: @unchecked Sendable {
         }
     }
 
-    /// Calls `body` until it returns a pointer or fails with something other than EAGAIN.
-    func retryingPointer(_ job: IOJob, _ body: () -> OpaquePointer?) throws -> OpaquePointer? {
+    /// Calls `body` until it returns a value or fails with something other than EAGAIN (libssh2
+    /// calls that answer a pointer, `nil` on failure).
+    func retryingPointer<T>(_ job: IOJob, _ body: () -> T?) throws -> T? {
         while true {
-            if let pointer = body() { return pointer }
+            if let value = body() { return value }
             guard let session, libssh2_session_last_errno(session) == LIBSSH2_ERROR_EAGAIN else { return nil }
             try waitForSocket(job)
         }
