@@ -4,7 +4,7 @@ import Foundation
 import Glibc
 #endif
 
-/// What a blocking job on an ``IOThread`` can reach of the task that waits for it: cancellation
+/// What a blocking job on a `SerialThread` can reach of the task that waits for it: cancellation
 /// (a flag and a pipe that wakes `poll`), deadlines, and the one auth door.
 ///
 /// The job asks ``ask(_:)``; the waiting task calls `TransferRequest.authenticate` (so the
@@ -57,7 +57,7 @@ final class IOJob: @unchecked Sendable {
     /// Cancelling the calling task makes the job's next wait throw `.cancelled`; this returns
     /// only after the job has finished, so nothing touches the sink afterwards.
     static func run<T: Sendable>(
-        on thread: IOThread,
+        on thread: SerialThread,
         idleTimeout: Duration,
         totalTimeout: Duration,
         authenticate: @escaping @Sendable (AuthChallenge) async -> AuthDisposition,

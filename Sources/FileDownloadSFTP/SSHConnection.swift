@@ -5,7 +5,7 @@ import Foundation
 import Glibc
 #endif
 
-/// One SSH session with its SFTP channel, owned by one dedicated ``IOThread``.
+/// One SSH session with its SFTP channel, owned by one dedicated `SerialThread` of its own.
 ///
 /// Every method that touches libssh2 runs on ``thread`` (inside a job of ``IOJob``); the pool hands
 /// a connection to one transfer at a time, so calls on one session never race. The session is
@@ -16,7 +16,7 @@ final class SSHConnection: @unchecked Sendable {
     let configuration: SFTPTransport.Configuration
     /// The transport's configuration generation this connection was made under.
     let generation: Int
-    let thread: IOThread
+    let thread: SerialThread
 
     private var socketFD: Int32 = -1
     private var session: OpaquePointer?
@@ -36,7 +36,7 @@ final class SSHConnection: @unchecked Sendable {
         self.key = key
         self.configuration = configuration
         self.generation = generation
-        self.thread = IOThread(name: "sftp \(key.host):\(key.port)")
+        self.thread = SerialThread(name: "sftp \(key.host):\(key.port)")
     }
 
     // MARK: connecting
