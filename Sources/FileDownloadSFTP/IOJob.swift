@@ -4,8 +4,8 @@ import Foundation
 import Glibc
 #endif
 
-/// What a blocking job on an ``IOThread`` can reach of the task that waits for it: cancellation
-/// (a flag and an eventfd that wakes `poll`), deadlines, and the one auth door.
+/// What a blocking job on a `SerialThread` can reach of the task that waits for it: cancellation
+/// (a flag and a pipe that wakes `poll`), deadlines, and the one auth door.
 ///
 /// The job asks ``ask(_:)``; the waiting task calls `TransferRequest.authenticate` (so the
 /// delegate always runs in the transfer's task, never on the I/O thread) and hands the answer back.
@@ -57,7 +57,7 @@ final class IOJob: @unchecked Sendable {
     /// Cancelling the calling task makes the job's next wait throw `.cancelled`; this returns
     /// only after the job has finished, so nothing touches the sink afterwards.
     static func run<T: Sendable>(
-        on thread: IOThread,
+        on thread: SerialThread,
         idleTimeout: Duration,
         totalTimeout: Duration,
         authenticate: @escaping @Sendable (AuthChallenge) async -> AuthDisposition,
@@ -178,9 +178,7 @@ final class IOJob: @unchecked Sendable {
         let deadline = min(idleDeadline, totalDeadline)
         let remaining = deadline - now
         if remaining <= .zero { try timeout() }
-        let ms = remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000 + 1
-        var fds = [pollfd(fd: fd, events: events, revents: 0), pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0)]
-        let n = poll(&fds, 2, Int32(clamping: ms))
+        let n = poll(fd, events: events, for: remaining)
         if n < 0 && errno != EINTR {
             throw DownloadError(.transport, "poll failed: \(String(cString: strerror(errno)))")
         }
@@ -193,12 +191,21 @@ final class IOJob: @unchecked Sendable {
         while true {
             let remaining = instant - ContinuousClock.now
             if remaining <= .zero { break }
-            let ms = remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000 + 1
-            var fds = [pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0)]
-            _ = poll(&fds, 1, Int32(clamping: ms))
+            _ = poll(-1, events: 0, for: remaining)
             try checkCancelled()
         }
         progressed()
+    }
+
+    /// Polls `fd` for `events` (none when `fd` is negative) and the wake pipe, for at most
+    /// `remaining` rounded up to the next millisecond; answers what `poll` answers.
+    private func poll(_ fd: Int32, events: Int16, for remaining: Duration) -> Int32 {
+        let (seconds, attoseconds) = remaining.components
+        let milliseconds = Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1)
+        var fds = (pollfd(fd: fd, events: events, revents: 0), pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0))
+        return withUnsafeMutableBytes(of: &fds) { bytes in
+            Glibc.poll(bytes.baseAddress!.assumingMemoryBound(to: pollfd.self), 2, milliseconds)
+        }
     }
 
     private func timeout() throws -> Never {

@@ -39,7 +39,7 @@ final class KnownHosts {
         }
     }
 
-    let path: String
+    /// The file as it was when this collection read it.
     let stamp: Stamp
     private let hosts: OpaquePointer
 
@@ -51,7 +51,6 @@ final class KnownHosts {
             throw DownloadError(.transport, "libssh2 could not allocate a known hosts collection")
         }
         self.hosts = hosts
-        self.path = path
         self.stamp = Stamp(path: path)
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return }
         for line in text.split(whereSeparator: \.isNewline) {

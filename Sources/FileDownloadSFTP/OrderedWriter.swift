@@ -14,7 +14,8 @@ final class OrderedWriter: @unchecked Sendable {
     }
 
     /// Waits until every segment before `segment` was written, then writes `bytes`.
-    /// - Throws: the first failure of any reader (reported with ``fail(_:)``), or the sink's error.
+    /// - Throws: the first failure of any reader (reported with ``fail(_:)``), or the sink's error
+    ///   (which the reader reports with ``fail(_:)`` as any other failure).
     func write(segment: Int, _ bytes: UnsafeRawBufferPointer) throws {
         condition.lock()
         while next != segment && failure == nil { condition.wait() }
@@ -23,12 +24,7 @@ final class OrderedWriter: @unchecked Sendable {
             throw failure
         }
         condition.unlock()
-        do {
-            try sink.write(bytes)
-        } catch {
-            fail(error)
-            throw error
-        }
+        try sink.write(bytes)
         condition.lock()
         next += 1
         condition.broadcast()

@@ -86,21 +86,19 @@ public final class SFTPTransport: Transport {
                              user: user ?? configuration.defaultUser ?? Self.localUser, credentialIdentity: identity)
         let options = request.options
         let credential = explicit
-        let authenticate: @Sendable (AuthChallenge) async -> AuthDisposition = { await request.authenticate($0) }
+        // A second session needs a threshold and no rate limit; without one, one job does it all.
+        let threshold = options.maxBytesPerSecond == nil ? configuration.parallelThreshold : nil
         var replacedStaleSession = false
         while true {
             try Task.checkCancellation()
             let connection = try await pool.checkout(key)
             let reused = connection.isReady
-            let file: SSHConnection.OpenedFile
+            let file: SSHConnection.OpenedFile?
             do {
-                file = try await IOJob.run(on: connection.thread,
-                                           idleTimeout: reused ? options.requestTimeout : options.connectTimeout,
-                                           totalTimeout: options.resourceTimeout,
-                                           authenticate: authenticate) { job in
-                    if !connection.isReady {
-                        try connection.connect(target: target, explicit: credential, job: job, url: request.url)
-                        job.setIdleTimeout(options.requestTimeout)
+                file = try await connectIfNeeded(connection, target: target, credential: credential, request: request) { job in
+                    guard threshold != nil else {
+                        try connection.download(path: target.path, request: request, sink: sink, job: job)
+                        return nil
                     }
                     return try connection.prepare(path: target.path, request: request, sink: sink, job: job)
                 }
@@ -112,15 +110,18 @@ public final class SFTPTransport: Transport {
                 }
                 throw failure
             }
-            let second = secondSession(for: file, key: key, options: options)
+            guard let file else {
+                pool.checkin(connection)
+                return
+            }
+            let second = secondSession(for: file, key: key, threshold: threshold)
             do {
                 if let second {
-                    try await streamInParallel(file, on: connection, and: second, target: target, request: request,
-                                               credential: credential, sink: sink, authenticate: authenticate)
+                    try await streamInParallel(file, on: [connection, second], target: target, request: request,
+                                               credential: credential, sink: sink)
                     pool.checkin(second)
                 } else {
-                    try await IOJob.run(on: connection.thread, idleTimeout: options.requestTimeout,
-                                        totalTimeout: options.resourceTimeout, authenticate: authenticate) { job in
+                    try await connectIfNeeded(connection, target: target, credential: credential, request: request) { job in
                         try connection.stream(file, path: target.path, request: request, sink: sink, job: job)
                     }
                 }
@@ -130,6 +131,24 @@ public final class SFTPTransport: Transport {
                 if let second { pool.discard(second) }
                 throw release(connection, after: error)
             }
+        }
+    }
+
+    /// Runs `body` on `connection`'s thread, connecting the session first when it is not yet:
+    /// the connect timeout is the idle limit until then, the request timeout afterwards.
+    private func connectIfNeeded<T: Sendable>(_ connection: SSHConnection, target: SFTPTarget, credential: Credential?,
+                                              request: TransferRequest,
+                                              _ body: @escaping @Sendable (IOJob) throws -> T) async throws -> T {
+        let options = request.options
+        return try await IOJob.run(on: connection.thread,
+                                   idleTimeout: connection.isReady ? options.requestTimeout : options.connectTimeout,
+                                   totalTimeout: options.resourceTimeout,
+                                   authenticate: { await request.authenticate($0) }) { job in
+            if !connection.isReady {
+                try connection.connect(target: target, explicit: credential, job: job, url: request.url)
+                job.setIdleTimeout(options.requestTimeout)
+            }
+            return try body(job)
         }
     }
 
@@ -145,58 +164,37 @@ public final class SFTPTransport: Transport {
         return failure
     }
 
-    /// A second session for a large file, when the configuration allows it and one is free now.
-    private func secondSession(for file: SSHConnection.OpenedFile, key: SessionKey, options: TransferOptions) -> SSHConnection? {
-        guard let start = file.start, let threshold = configuration.parallelThreshold,
-              options.maxBytesPerSecond == nil, file.size - start >= threshold else { return nil }
+    /// A second session for a file of at least `threshold` bytes left, when one is free now.
+    private func secondSession(for file: SSHConnection.OpenedFile, key: SessionKey, threshold: Int64?) -> SSHConnection? {
+        guard let start = file.start, let threshold, file.size - start >= threshold else { return nil }
         return pool.checkoutIfFree(key)
     }
 
-    /// Streams `file` over two sessions: even segments on `first`, odd ones on `second`, written
-    /// in order. The first failure stops both; the sink then holds a contiguous prefix.
-    private func streamInParallel(_ file: SSHConnection.OpenedFile, on first: SSHConnection, and second: SSHConnection,
+    /// Streams `file` over `connections` (the first one has the file open, the others open it
+    /// again): segment `i` is read on connection `i % count`, and the segments are written in
+    /// order. The first failure stops them all; the sink then holds a contiguous prefix.
+    private func streamInParallel(_ file: SSHConnection.OpenedFile, on connections: [SSHConnection],
                                   target: SFTPTarget, request: TransferRequest, credential: Credential?,
-                                  sink: TransferSink,
-                                  authenticate: @escaping @Sendable (AuthChallenge) async -> AuthDisposition) async throws {
-        let options = request.options
+                                  sink: TransferSink) async throws {
         let writer = OrderedWriter(sink: sink)
         let segmentSize: Int64 = 16 * 1024 * 1024
-        try await withTaskCancellationHandler {
-            try await withThrowingTaskGroup(of: Void.self) { group in
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for (parity, connection) in connections.enumerated() {
                 group.addTask {
-                    try await IOJob.run(on: first.thread, idleTimeout: options.requestTimeout,
-                                        totalTimeout: options.resourceTimeout, authenticate: authenticate) { job in
-                        do {
-                            first.closeHandle(file.handle, job: job)
-                            try first.streamSegments(file, path: target.path, parity: 0, segmentSize: segmentSize,
-                                                     writer: writer, job: job)
-                        } catch {
-                            writer.fail(error)
-                            throw error
+                    do {
+                        try await self.connectIfNeeded(connection, target: target, credential: credential, request: request) { job in
+                            try connection.streamSegments(file, handle: parity == 0 ? file.handle : nil, path: target.path,
+                                                          parity: parity, of: connections.count, segmentSize: segmentSize,
+                                                          writer: writer, job: job)
                         }
+                    } catch {
+                        // Wakes the other readers waiting for their turn, cancelled or not.
+                        writer.fail(error)
+                        throw error
                     }
                 }
-                group.addTask {
-                    try await IOJob.run(on: second.thread,
-                                        idleTimeout: second.isReady ? options.requestTimeout : options.connectTimeout,
-                                        totalTimeout: options.resourceTimeout, authenticate: authenticate) { job in
-                        do {
-                            if !second.isReady {
-                                try second.connect(target: target, explicit: credential, job: job, url: request.url)
-                                job.setIdleTimeout(options.requestTimeout)
-                            }
-                            try second.streamSegments(file, path: target.path, parity: 1, segmentSize: segmentSize,
-                                                      writer: writer, job: job)
-                        } catch {
-                            writer.fail(error)
-                            throw error
-                        }
-                    }
-                }
-                try await group.waitForAll()
             }
-        } onCancel: {
-            writer.fail(DownloadError(.cancelled, "the transfer was cancelled"))
+            try await group.waitForAll()
         }
     }
 

@@ -68,18 +68,11 @@ struct SSHAuthenticator {
     }
 
     private func offeredMethods(user: String) throws -> [String] {
-        while true {
-            if let list = libssh2_userauth_list(session, user, UInt32(user.utf8.count)) {
-                return String(cString: list).split(separator: ",").map(String.init)
-            }
-            let rc = libssh2_session_last_errno(session)
-            if rc == LIBSSH2_ERROR_EAGAIN {
-                try connection.waitForSocket(job)
-                continue
-            }
-            if libssh2_userauth_authenticated(session) != 0 { return [] }
-            throw connection.error(rc, "the server \(connection.key.host):\(connection.key.port) did not list its authentication methods", connectPhase: true)
+        if let list = try connection.retryingPointer(job, { libssh2_userauth_list(session, user, UInt32(user.utf8.count)) }) {
+            return String(cString: list).split(separator: ",").map(String.init)
         }
+        if libssh2_userauth_authenticated(session) != 0 { return [] }
+        throw connection.error(libssh2_session_last_errno(session), "the server \(connection.key.host):\(connection.key.port) did not list its authentication methods", connectPhase: true)
     }
 
     /// Tries one credential; `true` when the session is authenticated.

@@ -5,7 +5,7 @@ import Foundation
 import Glibc
 #endif
 
-/// One SSH session with its SFTP channel, owned by one dedicated ``IOThread``.
+/// One SSH session with its SFTP channel, owned by one dedicated `SerialThread` of its own.
 ///
 /// Every method that touches libssh2 runs on ``thread`` (inside a job of ``IOJob``); the pool hands
 /// a connection to one transfer at a time, so calls on one session never race. The session is
@@ -16,7 +16,7 @@ final class SSHConnection: @unchecked Sendable {
     let configuration: SFTPTransport.Configuration
     /// The transport's configuration generation this connection was made under.
     let generation: Int
-    let thread: IOThread
+    let thread: SerialThread
 
     private var socketFD: Int32 = -1
     private var session: OpaquePointer?
@@ -26,8 +26,6 @@ final class SSHConnection: @unchecked Sendable {
     private(set) var verifiedStamp: KnownHosts.Stamp?
     /// When the connection was last handed back to the pool.
     var lastUsed = ContinuousClock.now
-    /// How many transfers ran on this session (for tests and logs).
-    private(set) var transfers = 0
 
     /// Set while keyboard-interactive authentication runs: answers the prompts on this thread.
     fileprivate var keyboardInteractiveHandler: ((String, String, [String]) -> [String]?)?
@@ -38,7 +36,7 @@ final class SSHConnection: @unchecked Sendable {
         self.key = key
         self.configuration = configuration
         self.generation = generation
-        self.thread = IOThread(name: "sftp \(key.host):\(key.port)")
+        self.thread = SerialThread(name: "sftp \(key.host):\(key.port)")
     }
 
     // MARK: connecting
@@ -134,6 +132,7 @@ final class SSHConnection: @unchecked Sendable {
         guard let type = HostKeyType(libssh2Type: rawType) else {
             throw DownloadError(.hostKeyUnknown, "the host key of \(key.host):\(key.port) has a type libssh2 cannot verify (\(fingerprint))")
         }
+        var stamp = knownHosts.stamp
         switch knownHosts.check(host: key.host, port: key.port, key: keyBytes, keyType: type) {
         case .match:
             break
@@ -157,9 +156,10 @@ final class SSHConnection: @unchecked Sendable {
             }
             if remember {
                 try KnownHosts.append(path: configuration.knownHostsFile, host: key.host, port: key.port, key: keyBytes, keyType: type)
+                stamp = KnownHosts.Stamp(path: configuration.knownHostsFile)
             }
         }
-        verifiedStamp = KnownHosts.Stamp(path: configuration.knownHostsFile)
+        verifiedStamp = stamp
     }
 
     // MARK: downloading
@@ -198,7 +198,8 @@ final class SSHConnection: @unchecked Sendable {
         }
     }
 
-    /// Streams a prepared file from its start to its size into `sink`, then closes it.
+    /// Streams a prepared file from its start to its size into `sink`, then closes it. Reads at
+    /// most ``SFTPTransport/Configuration/bufferSize`` bytes at a time, less under a rate limit.
     func stream(_ file: OpenedFile, path: String, request: TransferRequest, sink: TransferSink, job: IOJob) throws {
         defer { closeHandle(file.handle, job: job) }
         guard var offset = file.start else { return }
@@ -207,10 +208,11 @@ final class SSHConnection: @unchecked Sendable {
         let buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
         defer { buffer.deallocate() }
         let limiter = request.options.maxBytesPerSecond.map { RateLimiter(bytesPerSecond: $0) }
+        let chunk = limiter.map { min(capacity, $0.chunkSize) } ?? capacity
         while offset < file.size {
             // Ask for no more than is left: libssh2 sends read-ahead requests for four times the
             // length asked, and requests past the end only come back as EOF.
-            let want = min(limiter.map { min(capacity, $0.chunkSize) } ?? capacity, Int(clamping: file.size - offset))
+            let want = min(chunk, Int(clamping: file.size - offset))
             let n = try read(file.handle, into: buffer, want, at: offset, path: path, job: job)
             try sink.write(UnsafeRawBufferPointer(start: buffer, count: n))
             offset += Int64(n)
@@ -218,18 +220,17 @@ final class SSHConnection: @unchecked Sendable {
         }
     }
 
-    /// Reads every `parity`-th segment of `segmentSize` bytes of a prepared file (segment 0 starts
-    /// at the file's start) into a buffer of its own, and hands each to `writer`, which writes the
-    /// segments to the sink in order. Another connection reads the other segments meanwhile.
-    /// Checks first that the file still has the prepared validator. Runs on ``thread``.
-    func streamSegments(_ file: OpenedFile, path: String, parity: Int, segmentSize: Int64,
-                        writer: OrderedWriter, job: IOJob) throws {
-        guard let first = file.start else { return }
-        let (handle, _, validator) = try open(path: path, job: job)
+    /// Reads segments `parity`, `parity + count`, `parity + 2 × count`, ... of `segmentSize` bytes
+    /// of a prepared file (segment 0 starts at the file's start), each into a buffer of its own,
+    /// and hands each to `writer`, which writes the segments to the sink in order. Other
+    /// connections read the other segments meanwhile. Reads through `handle` when this connection
+    /// has the file open already; otherwise opens it and checks first that it still has the
+    /// prepared validator. Closes the handle at the end. Runs on ``thread``.
+    func streamSegments(_ file: OpenedFile, handle: OpaquePointer?, path: String, parity: Int, of count: Int,
+                        segmentSize: Int64, writer: OrderedWriter, job: IOJob) throws {
+        let handle = try handle ?? reopen(file, path: path, job: job)
         defer { closeHandle(handle, job: job) }
-        guard validator == file.validator else {
-            throw DownloadError(.protocolViolation, "\(path) changed while it was being opened (\(file.validator) became \(validator))")
-        }
+        guard let first = file.start else { return }
         let capacity = configuration.bufferSize
         let buffer = UnsafeMutableRawPointer.allocate(byteCount: Int(segmentSize), alignment: 16)
         defer { buffer.deallocate() }
@@ -248,8 +249,19 @@ final class SSHConnection: @unchecked Sendable {
             }
             try writer.write(segment: index, UnsafeRawBufferPointer(start: buffer, count: Int(end - start)))
             job.progressed()
-            index += 2
+            index += count
         }
+    }
+
+    /// Opens a prepared file again on this connection; fails when it no longer has the
+    /// prepared validator.
+    private func reopen(_ file: OpenedFile, path: String, job: IOJob) throws -> OpaquePointer {
+        let (handle, _, validator) = try open(path: path, job: job)
+        guard validator == file.validator else {
+            closeHandle(handle, job: job)
+            throw DownloadError(.protocolViolation, "\(path) changed while it was being opened (\(file.validator) became \(validator))")
+        }
+        return handle
     }
 
     /// One `libssh2_sftp_read` of up to `length` bytes, waiting on EAGAIN; never returns 0.
@@ -275,7 +287,6 @@ final class SSHConnection: @unchecked Sendable {
     /// Opens `path` for reading and `fstat`s it: the handle, size and validator.
     private func open(path: String, job: IOJob) throws -> (OpaquePointer, Int64, Validator) {
         guard let sftp, let session else { throw DownloadError(.transport, "the SFTP session is not open") }
-        transfers += 1
         let handle = try path.withCString { chars in
             try retryingPointer(job) { cssh2_sftp_open(sftp, chars, UInt32(strlen(chars))) }
         }
@@ -302,7 +313,7 @@ final class SSHConnection: @unchecked Sendable {
     }
 
     /// Closes an SFTP handle; a failure only matters to the session, which reports it next time.
-    func closeHandle(_ handle: OpaquePointer, job: IOJob) {
+    private func closeHandle(_ handle: OpaquePointer, job: IOJob) {
         _ = try? retrying(job) { libssh2_sftp_close_handle(handle) }
     }
 
@@ -329,10 +340,11 @@ final class SSHConnection: @unchecked Sendable {
         }
     }
 
-    /// Calls `body` until it returns a pointer or fails with something other than EAGAIN.
-    func retryingPointer(_ job: IOJob, _ body: () -> OpaquePointer?) throws -> OpaquePointer? {
+    /// Calls `body` until it returns a value or fails with something other than EAGAIN (libssh2
+    /// calls that answer a pointer, `nil` on failure).
+    func retryingPointer<T>(_ job: IOJob, _ body: () -> T?) throws -> T? {
         while true {
-            if let pointer = body() { return pointer }
+            if let value = body() { return value }
             guard let session, libssh2_session_last_errno(session) == LIBSSH2_ERROR_EAGAIN else { return nil }
             try waitForSocket(job)
         }

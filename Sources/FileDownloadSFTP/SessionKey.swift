@@ -1,5 +1,5 @@
 /// What a pooled session may be reused for: the same server, user and credential identity.
-struct SessionKey: Hashable, Sendable, CustomStringConvertible {
+struct SessionKey: Hashable, Sendable {
     var host: String
     var port: Int
     var user: String
@@ -8,8 +8,6 @@ struct SessionKey: Hashable, Sendable, CustomStringConvertible {
     var credentialIdentity: String
 
     var endpoint: Endpoint { Endpoint(host: host, port: port) }
-
-    var description: String { "\(user)@\(host):\(port)" }
 
     /// A server: the unit the per-host session bound counts.
     struct Endpoint: Hashable, Sendable {

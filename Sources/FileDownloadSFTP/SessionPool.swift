@@ -62,11 +62,12 @@ final class SessionPool: Sendable {
     func checkout(_ key: SessionKey) async throws -> SSHConnection {
         enum Outcome { case ready(SSHConnection), replace(SSHConnection, SSHConnection), queued, cancelled, shutDown }
         let id: UInt64 = state.withLock { s in s.nextWaiterID += 1; return s.nextWaiterID }
+        let knownHosts = currentKnownHostsStamp()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<SSHConnection, any Error>) in
                 let outcome: Outcome = state.withLock { s in
                     if s.isShutDown { return .shutDown }
-                    if let reused = takeIdle(key, &s) { return .ready(reused) }
+                    if let reused = takeIdle(key, knownHosts: knownHosts, &s) { return .ready(reused) }
                     let endpoint = key.endpoint
                     if s.open[endpoint, default: 0] < s.configuration.maxSessionsPerHost {
                         s.open[endpoint, default: 0] += 1
@@ -104,9 +105,10 @@ final class SessionPool: Sendable {
     /// A session for `key` only if one is free now (idle, or new under the bound) and nobody
     /// waits for this host; never waits. Used for a second session on one large file.
     func checkoutIfFree(_ key: SessionKey) -> SSHConnection? {
-        state.withLock { s in
+        let knownHosts = currentKnownHostsStamp()
+        return state.withLock { s in
             guard !s.isShutDown, s.waiters[key.endpoint, default: []].isEmpty else { return nil }
-            if let reused = takeIdle(key, &s) { return reused }
+            if let reused = takeIdle(key, knownHosts: knownHosts, &s) { return reused }
             guard s.open[key.endpoint, default: 0] < s.configuration.maxSessionsPerHost else { return nil }
             s.open[key.endpoint, default: 0] += 1
             return makeConnection(key, &s)
@@ -197,12 +199,21 @@ final class SessionPool: Sendable {
         }
     }
 
-    private func takeIdle(_ key: SessionKey, _ s: inout State) -> SSHConnection? {
+    /// The known hosts file as it is now, taken outside the lock. Should the configuration name
+    /// another file before the lock is taken, idle sessions are closed by the generation change,
+    /// and a session verified under the new file matches this stamp only if both are the same.
+    private func currentKnownHostsStamp() -> KnownHosts.Stamp {
+        KnownHosts.Stamp(path: configuration.knownHostsFile)
+    }
+
+    /// An idle session of `key` that is still good: same configuration generation, verified
+    /// against the known hosts file as it is now (`knownHosts`), not idle for too long. Closes
+    /// the ones that are not.
+    private func takeIdle(_ key: SessionKey, knownHosts: KnownHosts.Stamp, _ s: inout State) -> SSHConnection? {
         let now = ContinuousClock.now
         while var list = s.idle[key], let candidate = list.popLast() {
             s.idle[key] = list
-            let knownHostsChanged = candidate.verifiedStamp != KnownHosts.Stamp(path: s.configuration.knownHostsFile)
-            if candidate.generation == s.generation, !knownHostsChanged,
+            if candidate.generation == s.generation, candidate.verifiedStamp == knownHosts,
                now - candidate.lastUsed < s.configuration.idleSessionTimeout {
                 return candidate
             }
