@@ -67,16 +67,14 @@ struct FileTransport: Transport {
         defer { buffer.deallocate() }
         while size.map({ offset < $0 }) ?? true {
             if stop.load(ordering: .relaxed) { throw CancellationError() }
-            var ready = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            if poll(&ready, 1, 50) == 0 { continue }  // nothing yet: look at the stop flag again
-            let n = pread(fd, buffer.baseAddress, chunk, off_t(offset))
-            if n < 0, errno == ESPIPE {  // a pipe: plain read
-                let m = read(fd, buffer.baseAddress, chunk)
-                if m == 0 { return }
-                guard m > 0 else { throw DownloadError.fileSystem(errno: errno, "cannot read \(path)") }
-                try sink.write(UnsafeRawBufferPointer(rebasing: buffer[0..<m]))
-                offset += Int64(m)
-                continue
+            let n: Int
+            if isRegular {
+                n = pread(fd, buffer.baseAddress, chunk, off_t(offset))  // a file is always ready
+            } else {
+                var ready = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                if poll(&ready, 1, 50) == 0 { continue }  // nothing yet: look at the stop flag again
+                n = read(fd, buffer.baseAddress, chunk)
+                if n == 0 { return }  // a pipe ends when its writer closes it
             }
             if n < 0 {
                 if errno == EINTR { continue }
