@@ -4,8 +4,17 @@
 #
 #   swift build -c release --product bench-http && Benchmarks/http.sh
 #
-# Needs: nginx, curl, aria2c, python3 (to write the files), /usr/bin/time (package `time`).
+# Needs: nginx, curl, aria2c, wrk, python3 (to write the files), /usr/bin/time (package `time`).
 # Everything lives in a temporary directory that is removed at the end; nginx is stopped.
+#
+# Wall times come from a nanosecond clock around each command (`/usr/bin/time` rounds to 10 ms,
+# and `cp -r` of the small files takes 60-120 ms on a warm cache); peak RSS, user and system time
+# from /usr/bin/time; nginx's CPU time from /proc before and after each run.
+#
+# FRESH_CACHE=1 (root only) drops the page cache before every timed run, then reads back the
+# files being served and every tool's binary and libraries: each tool then writes into pages the
+# guest has just freed. Without it, what a run costs depends on how long ago the VM last touched
+# the memory it writes into (up to 5x for `cp -r` here; see docs/benchmarks.md).
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -13,7 +22,15 @@ BENCH=${BENCH:-$ROOT/.build/release/bench-http}
 SMALL_COUNT=${SMALL_COUNT:-2000}
 SLOW_COUNT=${SLOW_COUNT:-1000}
 CASES=${CASES:-big small slow cancel}   # a subset reruns part of the table; missing rows print as -
+FRESH_CACHE=${FRESH_CACHE:-0}
+wants() { case " $CASES " in *" $1 "*) return 0;; esac; return 1; }
 [ -x "$BENCH" ] || { echo "build first: swift build -c release --product bench-http" >&2; exit 1; }
+for tool in nginx curl aria2c wrk python3 /usr/bin/time; do
+    command -v "$tool" > /dev/null || { echo "missing $tool: bash scripts/install-deps.sh" >&2; exit 1; }
+done
+if [ "$FRESH_CACHE" = 1 ] && ! [ -w /proc/sys/vm/drop_caches ]; then
+    echo "FRESH_CACHE=1 needs root (it writes /proc/sys/vm/drop_caches)" >&2; exit 1
+fi
 ulimit -n 65536 2>/dev/null || ulimit -n 8192
 
 . "$ROOT/Benchmarks/lib.sh"
@@ -44,22 +61,44 @@ BASE="http://127.0.0.1:$PORT"
 for i in $(seq 0 $((SMALL_COUNT - 1))); do echo "$BASE/small/f$i"; done > "$WORK/small.list"
 for i in $(seq 0 $((SLOW_COUNT - 1))); do echo "$BASE/slow/f$i"; done > "$WORK/slow.list"
 
-# measure NAME COMMAND...: runs COMMAND in a fresh output directory under /usr/bin/time and
-# appends "NAME wall_seconds peak_rss_kib" to the results file.
+# measure NAME COMMAND...: runs COMMAND in a fresh output directory and appends
+# "NAME wall_seconds peak_rss_kib user_seconds system_seconds nginx_cpu_seconds" to the results.
 ROUNDS=${ROUNDS:-3}
 # Every run writes into a new directory ($WORK/out is a symlink to it) and small files are not
 # deleted until the end: ext4 skips inodes freed moments ago when it allocates new ones, so a run
 # right after deleting 2,000 files pays for the deletion (seen here as 3x the system time).
 SEQ=0
+CLOCK_TICKS=$(getconf CLK_TCK)
+nginx_ticks() { awk '{ print $14 + $15 }' "/proc/$nginx_pid/stat"; }
+# warm_caches: what FRESH_CACHE=1 does before a run (see the head of this file).
+warm_caches() {
+    local lib
+    sync
+    echo 3 > /proc/sys/vm/drop_caches
+    if wants big; then cat "$WORK/www/big.bin" > /dev/null; fi
+    cat "$WORK/www/small/"* > /dev/null
+    for lib in $(ldd "$BENCH" "$(command -v curl)" "$(command -v aria2c)" "$(command -v wrk)" | awk '/=>/ { print $3 }' | sort -u); do
+        cat "$lib" > /dev/null
+    done
+    "$BENCH" > /dev/null 2>&1 || true
+    for tool in curl aria2c wrk cp; do "$tool" --version > /dev/null 2>&1 || true; done
+}
 measure() {
     local name=$1; shift
     SEQ=$((SEQ + 1))
     mkdir -p "$WORK/runs/$SEQ"
     rm -f "$WORK/out"; ln -s "$WORK/runs/$SEQ" "$WORK/out"
     sync
-    /usr/bin/time -f "%e %M" -o "$WORK/time" "$@" > "$WORK/cmd.log" 2>&1 \
+    if [ "$FRESH_CACHE" = 1 ]; then warm_caches; fi
+    local ticks0 start end ticks1
+    ticks0=$(nginx_ticks)
+    start=$(date +%s%N)
+    /usr/bin/time -f "%M %U %S" -o "$WORK/time" "$@" > "$WORK/cmd.log" 2>&1 \
         || { echo "$name failed:" >&2; tail -5 "$WORK/cmd.log" >&2; exit 1; }
-    echo "$name $(cat "$WORK/time")" >> "$WORK/results"
+    end=$(date +%s%N)
+    ticks1=$(nginx_ticks)
+    read -r rss user sys < "$WORK/time"
+    echo "$name $(python3 -c "print(($end - $start) / 1e9)") $rss $user $sys $(python3 -c "print(($ticks1 - $ticks0) / $CLOCK_TICKS)")" >> "$WORK/results"
 }
 check_big() {
     cmp -s "$WORK/www/big.bin" "$WORK/out/big.bin" || { echo "$1: the downloaded 1 GiB file differs" >&2; exit 1; }
@@ -70,8 +109,6 @@ check_count() {
     [ "$n" = "$2" ] || { echo "$1: $n files instead of $2" >&2; exit 1; }
 }
 : > "$WORK/results"
-
-wants() { case " $CASES " in *" $1 "*) return 0;; esac; return 1; }
 
 # 1) one 1 GiB file; every tool once per round, in rotating order, so drifts hit all alike
 big_cp() { measure cp_big cp "$WORK/www/big.bin" "$WORK/out/big.bin"; rm -f "$WORK/out/big.bin"; }
@@ -103,8 +140,33 @@ small_curl() {
     measure curl_small sh -c "xargs -P16 -n $((SMALL_COUNT / 16)) curl -s --output-dir '$WORK/out' --remote-name-all < '$WORK/small.list'"
     check_count curl "$SMALL_COUNT"
 }
+# The HTTP ceiling: wrk asks for the same files over 16 keep-alive connections for 3 s and throws
+# the bodies away (no file is written). Its rate, and its and nginx's CPU scaled to SMALL_COUNT
+# requests, say how fast any client could fetch these files from this nginx on this machine.
+awk -v n="$SMALL_COUNT" 'BEGIN {
+    print "counter = -1"
+    print "request = function()"
+    print "  counter = (counter + 1) % " n
+    print "  return wrk.format(\"GET\", \"/small/f\" .. counter)"
+    print "end" }' > "$WORK/rotate.lua"
+small_wrk() {
+    measure wrk_run wrk -t2 -c16 -d3s -s "$WORK/rotate.lua" "$BASE/"
+    python3 - "$WORK/results" "$WORK/cmd.log" "$SMALL_COUNT" <<'EOF_WRK'
+import re, sys
+results, log, count = sys.argv[1], open(sys.argv[2]).read(), int(sys.argv[3])
+lines = open(results).read().splitlines()
+name, wall, rss, user, sys_, nginx = lines[-1].split()
+m = re.search(r"(\d+) requests in ([\d.]+)s", log)
+if not m or "Non-2xx" in log or "Socket errors" in log:
+    sys.exit("wrk did not fetch the files cleanly:\n" + log)
+requests, seconds = int(m.group(1)), float(m.group(2))
+scale = count / requests
+lines[-1] = f"wrk_small {seconds * scale} {rss} {float(user) * scale} {float(sys_) * scale} {float(nginx) * scale}"
+open(results, "w").write("\n".join(lines) + "\n")
+EOF_WRK
+}
 wants small && for round in $(seq 1 "$ROUNDS"); do
-    in_rotation "$round" small_cp small_fdl small_nosync small_raw small_aria small_curl
+    in_rotation "$round" small_cp small_fdl small_nosync small_raw small_aria small_curl small_wrk
 done
 
 # 3) SLOW_COUNT concurrent slow (8 KiB/s) downloads of 64 KiB: peak memory, and one alone for the
@@ -124,11 +186,16 @@ echo "not run" > "$WORK/cancel.txt"
 wants cancel && "$BENCH" cancel "$BASE/slow/f0" 100 > "$WORK/cancel.txt"
 
 python3 - "$WORK/results" "$SMALL_COUNT" "$SLOW_COUNT" <<'EOF2'
-import statistics, sys
+import os, statistics, sys
 rows = [line.split() for line in open(sys.argv[1])]
 small, slow = int(sys.argv[2]), int(sys.argv[3])
+def median(n, column):
+    v = [float(r[column]) for r in rows if r[0] == n]
+    return statistics.median(v) if v else None
 def wall(n):
-    v = [float(r[1]) for r in rows if r[0] == n]
+    return median(n, 1)
+def cpu(n):
+    v = [float(r[3]) + float(r[4]) for r in rows if r[0] == n]
     return statistics.median(v) if v else None
 def rss(n):
     v = [int(r[2]) for r in rows if r[0] == n]
@@ -144,13 +211,24 @@ if wall("curl_big"):
         print(f"| {label} | {mbs[n]:.0f} | {mbs[n] / mbs['curl']:.2f} | {mbs[n] / mbs['aria']:.2f} | {mbs[n] / mbs['cp']:.2f} |")
     print()
 if wall("curl_small"):
+    names = names + ["wrk"]
     fps = {n: small / wall(n + "_small") for n in names}
-    print(f"| {small} × 64 KiB, 16 at a time (median) | files/s | ÷ xargs -P16 curl | ÷ aria2c -j16 | ÷ cp -r |")
-    print("|---|---|---|---|---|")
+    print(f"| {small} × 64 KiB, 16 at a time (median) | files/s | ÷ xargs -P16 curl | ÷ aria2c -j16 | ÷ cp -r | client CPU s | nginx CPU s |")
+    print("|---|---|---|---|---|---|---|")
     for n, label in [("fdl", "swift-file-download (Downloader)"),
                      ("fdl_nosync", "swift-file-download (Downloader, synchronizesFiles: false)"), ("fdl_raw", "HTTPTransport alone"),
-                     ("curl", "xargs -P16 curl (batched)"), ("aria", "aria2c -j16"), ("cp", "cp -r")]:
-        print(f"| {label} | {fps[n]:.0f} | {fps[n] / fps['curl']:.2f} | {fps[n] / fps['aria']:.2f} | {fps[n] / fps['cp']:.2f} |")
+                     ("curl", "xargs -P16 curl (batched)"), ("aria", "aria2c -j16"), ("cp", "cp -r"),
+                     ("wrk", "wrk -t2 -c16: HTTP ceiling, no file written")]:
+        print(f"| {label} | {fps[n]:.0f} | {fps[n] / fps['curl']:.2f} | {fps[n] / fps['aria']:.2f} | {fps[n] / fps['cp']:.2f} "
+              f"| {cpu(n + '_small'):.3f} | {median(n + '_small', 5):.3f} |")
+    print()
+    # A client that fetches and writes these files needs at least what wrk spends to receive them,
+    # what nginx spends to send them and what cp spends to write them; spread perfectly over the cores.
+    cores = os.cpu_count()
+    floor = (cpu("wrk_small") + median("wrk_small", 5) + cpu("cp_small")) / cores
+    print(f"CPU floor for any HTTP client here: (wrk {cpu('wrk_small'):.3f} s + nginx {median('wrk_small', 5):.3f} s "
+          f"+ cp -r {cpu('cp_small'):.3f} s) ÷ {cores} cores = {floor:.3f} s, so at best "
+          f"{wall('cp_small') / floor:.2f}x cp -r ({wall('cp_small'):.3f} s).")
     print()
 if rss("fdl_slow"):
     print(f"| {slow} concurrent slow downloads | peak RSS MiB | KiB per download (peak / {slow}) | KiB per download above one alone |")

@@ -19,7 +19,8 @@ packages=(
   python3                # the fault-injecting HTTP test server
   util-linux             # script(1): pseudo-terminal for the CLI tests
   procps                 # ps, for the crash tests
-  time                   # /usr/bin/time -v: peak memory in the benchmarks
+  time                   # /usr/bin/time: peak memory and CPU time in the benchmarks
+  wrk                    # benchmarks: the HTTP ceiling (what nginx serves when nothing is written)
 )
 
 if [ $# -gt 0 ]; then packages=("$@"); fi
