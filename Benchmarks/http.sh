@@ -90,7 +90,7 @@ measure() {
     rm -f "$WORK/out"; ln -s "$WORK/runs/$SEQ" "$WORK/out"
     sync
     if [ "$FRESH_CACHE" = 1 ]; then warm_caches; fi
-    local ticks0 start end ticks1
+    local ticks0 start end ticks1 rss user sys
     ticks0=$(nginx_ticks)
     start=$(date +%s%N)
     /usr/bin/time -f "%M %U %S" -o "$WORK/time" "$@" > "$WORK/cmd.log" 2>&1 \
