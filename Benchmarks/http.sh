@@ -98,7 +98,9 @@ measure() {
     end=$(date +%s%N)
     ticks1=$(nginx_ticks)
     read -r rss user sys < "$WORK/time"
-    echo "$name $(python3 -c "print(($end - $start) / 1e9)") $rss $user $sys $(python3 -c "print(($ticks1 - $ticks0) / $CLOCK_TICKS)")" >> "$WORK/results"
+    awk -v name="$name" -v ns="$((end - start))" -v rss="$rss" -v user="$user" -v sys="$sys" \
+        -v ticks="$((ticks1 - ticks0))" -v hz="$CLOCK_TICKS" \
+        'BEGIN { printf "%s %.6f %s %s %s %.2f\n", name, ns / 1e9, rss, user, sys, ticks / hz }' >> "$WORK/results"
 }
 check_big() {
     cmp -s "$WORK/www/big.bin" "$WORK/out/big.bin" || { echo "$1: the downloaded 1 GiB file differs" >&2; exit 1; }
@@ -143,12 +145,13 @@ small_curl() {
 # The HTTP ceiling: wrk asks for the same files over 16 keep-alive connections for 3 s and throws
 # the bodies away (no file is written). Its rate, and its and nginx's CPU scaled to SMALL_COUNT
 # requests, say how fast any client could fetch these files from this nginx on this machine.
-awk -v n="$SMALL_COUNT" 'BEGIN {
-    print "counter = -1"
-    print "request = function()"
-    print "  counter = (counter + 1) % " n
-    print "  return wrk.format(\"GET\", \"/small/f\" .. counter)"
-    print "end" }' > "$WORK/rotate.lua"
+cat > "$WORK/rotate.lua" <<LUA
+counter = -1
+request = function()
+  counter = (counter + 1) % $SMALL_COUNT
+  return wrk.format("GET", "/small/f" .. counter)
+end
+LUA
 small_wrk() {
     measure wrk_run wrk -t2 -c16 -d3s -s "$WORK/rotate.lua" "$BASE/"
     python3 - "$WORK/results" "$WORK/cmd.log" "$SMALL_COUNT" <<'EOF_WRK'
@@ -189,14 +192,15 @@ python3 - "$WORK/results" "$SMALL_COUNT" "$SLOW_COUNT" <<'EOF2'
 import os, statistics, sys
 rows = [line.split() for line in open(sys.argv[1])]
 small, slow = int(sys.argv[2]), int(sys.argv[3])
-def median(n, column):
-    v = [float(r[column]) for r in rows if r[0] == n]
+def median(n, value):
+    v = [value([float(x) for x in r[1:]]) for r in rows if r[0] == n]
     return statistics.median(v) if v else None
 def wall(n):
-    return median(n, 1)
+    return median(n, lambda r: r[0])
 def cpu(n):
-    v = [float(r[3]) + float(r[4]) for r in rows if r[0] == n]
-    return statistics.median(v) if v else None
+    return median(n, lambda r: r[2] + r[3])
+def nginx_cpu(n):
+    return median(n, lambda r: r[4])
 def rss(n):
     v = [int(r[2]) for r in rows if r[0] == n]
     return max(v) if v else None
@@ -220,13 +224,13 @@ if wall("curl_small"):
                      ("curl", "xargs -P16 curl (batched)"), ("aria", "aria2c -j16"), ("cp", "cp -r"),
                      ("wrk", "wrk -t2 -c16: HTTP ceiling, no file written")]:
         print(f"| {label} | {fps[n]:.0f} | {fps[n] / fps['curl']:.2f} | {fps[n] / fps['aria']:.2f} | {fps[n] / fps['cp']:.2f} "
-              f"| {cpu(n + '_small'):.3f} | {median(n + '_small', 5):.3f} |")
+              f"| {cpu(n + '_small'):.3f} | {nginx_cpu(n + '_small'):.3f} |")
     print()
     # A client that fetches and writes these files needs at least what wrk spends to receive them,
     # what nginx spends to send them and what cp spends to write them; spread perfectly over the cores.
     cores = os.cpu_count()
-    floor = (cpu("wrk_small") + median("wrk_small", 5) + cpu("cp_small")) / cores
-    print(f"CPU floor for any HTTP client here: (wrk {cpu('wrk_small'):.3f} s + nginx {median('wrk_small', 5):.3f} s "
+    floor = (cpu("wrk_small") + nginx_cpu("wrk_small") + cpu("cp_small")) / cores
+    print(f"CPU floor for any HTTP client here: (wrk {cpu('wrk_small'):.3f} s + nginx {nginx_cpu('wrk_small'):.3f} s "
           f"+ cp -r {cpu('cp_small'):.3f} s) ÷ {cores} cores = {floor:.3f} s, so at best "
           f"{wall('cp_small') / floor:.2f}x cp -r ({wall('cp_small'):.3f} s).")
     print()
