@@ -139,9 +139,9 @@ struct HTTPTransportAuthRedirectTests {
     func connectionRefused() async throws {
         try await HTTPFixture.with(fault: false) { fx in
             let transport = try HTTPTransport()
-            let port = try LoopbackPort.free()
+            let refusing = try RefusingPort()
             let error = await #expect(throws: DownloadError.self) {
-                try await fx.attempt(transport, URL(string: "http://127.0.0.1:\(port)/x")!, into: try fx.staging())
+                try await fx.attempt(transport, URL(string: "http://127.0.0.1:\(refusing.port)/x")!, into: try fx.staging())
             }
             #expect(error?.code == .connectionFailed)
             #expect(error?.isRetryable == true)

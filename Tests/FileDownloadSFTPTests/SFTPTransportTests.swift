@@ -367,10 +367,10 @@ struct SFTPTransportTests {
 
     @Test("connection refused is connectionFailed and retryable")
     func refused() async throws {
-        let port = try LoopbackPort.free()
+        let refusing = try RefusingPort()
         let transport = SFTPTransport(configuration: .init(knownHostsFile: "/nonexistent", identityFiles: [], useAgent: false))
         let error = await #expect(throws: DownloadError.self) {
-            _ = try await Fixtures.fetch(transport, URL(string: "sftp://127.0.0.1:\(port)/x")!)
+            _ = try await Fixtures.fetch(transport, URL(string: "sftp://127.0.0.1:\(refusing.port)/x")!)
         }
         #expect(error?.code == .connectionFailed)
         #expect(error?.isRetryable == true)

@@ -10,13 +10,26 @@ final class NginxServer {
     private let prefix: URL
     private let process: Process
 
-    /// Starts nginx serving `root`, each response limited to `bytesPerSecond`. Waits (at most
-    /// 10 s) until it accepts connections; throws with nginx's error log when it does not.
+    /// Starts nginx serving `root`, each response limited to `bytesPerSecond`. Waits until nginx itself
+    /// listens (``LoopbackLaunch``); throws with nginx's error log when it does not.
     init(root: URL, bytesPerSecond: Int) async throws {
         prefix = FileManager.default.temporaryDirectory.appending(path: "fdl-nginx-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: prefix.appending(path: "logs"), withIntermediateDirectories: true)
-        port = UInt16(try LoopbackPort.free())
+        let prefix = prefix
+        let launched = try await LoopbackLaunch.start("nginx (Debian package nginx)") { ports in
+            let process = try Self.start(root: root, bytesPerSecond: bytesPerSecond, prefix: prefix, port: ports[0])
+            return (process, LoopbackLaunch.Watch(
+                pid: { process.processIdentifier }, isRunning: { process.isRunning },
+                diagnostics: { (try? String(contentsOf: prefix.appending(path: "logs/error.log"), encoding: .utf8)) ?? "" },
+                stop: { Self.kill(process) }))
+        }
+        process = launched.server
+        port = UInt16(launched.ports[0])
         baseURL = URL(string: "http://127.0.0.1:\(port)/")!
+    }
+
+    /// Writes the configuration for `port` and starts nginx.
+    private static func start(root: URL, bytesPerSecond: Int, prefix: URL, port: Int) throws -> Process {
         let config = """
             daemon off;
             master_process off;
@@ -41,7 +54,7 @@ final class NginxServer {
             """
         let configURL = prefix.appending(path: "nginx.conf")
         try config.write(to: configURL, atomically: true, encoding: .utf8)
-        process = Process()
+        let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/sbin/nginx")
         process.arguments = ["-p", prefix.path, "-c", configURL.path]
         process.standardOutput = FileHandle.nullDevice
@@ -51,22 +64,17 @@ final class NginxServer {
         } catch {
             throw TestFailure("cannot run /usr/sbin/nginx (Debian package nginx): \(error)")
         }
-        do {
-            try await LoopbackPort.waitUntilAccepting(Int(port), server: "nginx", isRunning: { process.isRunning }) {
-                (try? String(contentsOf: prefix.appending(path: "logs/error.log"), encoding: .utf8)) ?? ""
-            }
-        } catch {
-            stop()
-            throw error
-        }
+        return process
     }
 
     /// Stops nginx and waits for it. SIGKILL, because a child of `Foundation.Process` inherits the
     /// blocked signal mask of Swift's threads, so nginx never sees SIGQUIT or SIGTERM; its access
     /// log is written line by line as each response ends, so nothing is lost.
-    func stop() {
+    func stop() { Self.kill(process) }
+
+    private static func kill(_ process: Process) {
         if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
+            Glibc.kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
         }
     }

@@ -14,11 +14,21 @@ final class NginxServer: Sendable {
     private let process: ServerProcess
 
     init(root: URL, certificates: TestCertificates, prefix: URL) throws {
-        let httpPort = try LoopbackPort.free()
-        var httpsPort = try LoopbackPort.free()
-        while httpsPort == httpPort { httpsPort = try LoopbackPort.free() }
-        var mutualTLSPort = try LoopbackPort.free()
-        while mutualTLSPort == httpPort || mutualTLSPort == httpsPort { mutualTLSPort = try LoopbackPort.free() }
+        let (process, ports) = try LoopbackLaunch.startBlocking("nginx", ports: 3) { ports in
+            let process = try Self.start(root: root, certificates: certificates, prefix: prefix, ports: ports)
+            return (process, LoopbackLaunch.Watch(
+                pid: { process.process.processIdentifier }, isRunning: { process.process.isRunning },
+                diagnostics: { process.stderrText + ((try? String(contentsOfFile: prefix.path + "/error.log", encoding: .utf8)) ?? "") }, stop: { process.stop() }))
+        }
+        self.httpPort = ports[0]
+        self.httpsPort = ports[1]
+        self.mutualTLSPort = ports[2]
+        self.process = process
+    }
+
+    /// Writes the configuration for `ports` (HTTP, HTTPS, mutual TLS) and starts nginx.
+    private static func start(root: URL, certificates: TestCertificates, prefix: URL, ports: [Int]) throws -> ServerProcess {
+        let (httpPort, httpsPort, mutualTLSPort) = (ports[0], ports[1], ports[2])
         let p = prefix.path
         let user = geteuid() == 0 ? "user root;" : ""
         let config = """
@@ -59,15 +69,8 @@ final class NginxServer: Sendable {
         """
         let file = prefix.appendingPathComponent("nginx.conf")
         try config.write(to: file, atomically: true, encoding: .utf8)
-        let process = try ServerProcess("/usr/sbin/nginx", ["-c", file.path, "-p", p, "-e", "\(p)/error.log"],
-                                        stderrFile: prefix.appendingPathComponent("nginx.stderr"))
-        try process.waitForPort(httpPort)
-        try process.waitForPort(httpsPort)
-        try process.waitForPort(mutualTLSPort)
-        self.httpPort = httpPort
-        self.httpsPort = httpsPort
-        self.mutualTLSPort = mutualTLSPort
-        self.process = process
+        return try ServerProcess("/usr/sbin/nginx", ["-c", file.path, "-p", p, "-e", "\(p)/error.log"],
+                                 stderrFile: prefix.appendingPathComponent("nginx.stderr"))
     }
 
     func url(_ path: String, https: Bool = false) -> URL {

@@ -52,11 +52,4 @@ final class ServerProcess: @unchecked Sendable {
         process.terminate()
         process.waitUntilExit()
     }
-
-    /// Waits (at most 10 s) until 127.0.0.1:`port` accepts a TCP connection; throws with the
-    /// process's stderr when it does not.
-    func waitForPort(_ port: Int) throws {
-        try LoopbackPort.waitUntilAccepting(port, server: process.executableURL!.path,
-                                            isRunning: { process.isRunning }, diagnostics: { stderrText })
-    }
 }

@@ -51,8 +51,25 @@ final class SSHServer: @unchecked Sendable {
             + String(contentsOfFile: encryptedClientKey + ".pub", encoding: .utf8)
         try authorized.write(toFile: folder.appendingPathComponent("authorized_keys").path, atomically: true, encoding: .utf8)
 
-        port = try LoopbackPort.free()
         knownHosts = folder.appendingPathComponent("known_hosts").path
+        log = folder.appendingPathComponent("sshd.log")
+        let (folder, hostKey, knownHosts, log) = (folder, hostKey, knownHosts, log)
+        let launched = try LoopbackLaunch.startBlocking("/usr/sbin/sshd (Debian package openssh-server)") { ports in
+            let pid = try Self.start(port: ports[0], options: options, folder: folder, hostKey: hostKey,
+                                     knownHosts: knownHosts, log: log)
+            let ended = ProcessEnd(pid: pid)
+            return (pid, LoopbackLaunch.Watch(
+                pid: { pid }, isRunning: { !ended.check() },
+                diagnostics: { "its log:\n" + ((try? String(contentsOf: log, encoding: .utf8)) ?? "") },
+                stop: { ended.kill() }))
+        }
+        pid = launched.server
+        port = launched.ports[0]
+    }
+
+    /// Writes `known_hosts` and the configuration for `port`, and starts sshd (`-D -e`).
+    private static func start(port: Int, options: Options, folder: URL, hostKey: String, knownHosts: String,
+                              log: URL) throws -> pid_t {
         try Self.knownHostsLine(port: port, publicKeyFile: hostKey + ".pub")
             .write(toFile: knownHosts, atomically: true, encoding: .utf8)
 
@@ -76,15 +93,8 @@ final class SSHServer: @unchecked Sendable {
         """
         let configFile = folder.appendingPathComponent("sshd_config").path
         try config.write(toFile: configFile, atomically: true, encoding: .utf8)
-        log = folder.appendingPathComponent("sshd.log")
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        pid = try Subprocess.spawn("/usr/sbin/sshd", ["-f", configFile, "-D", "-e"], stderrPath: log.path)
-        try LoopbackPort.waitUntilAccepting(port, server: "/usr/sbin/sshd (Debian package openssh-server)", isRunning: {
-            var status: Int32 = 0
-            guard Subprocess.hasEnded(pid, status: &status) else { return true }
-            stopped = true // reaped: stop() must not signal or wait for the pid again
-            return false
-        }, diagnostics: { "its log:\n\(logText)" })
+        return try Subprocess.spawn("/usr/sbin/sshd", ["-f", configFile, "-D", "-e"], stderrPath: log.path)
     }
 
     deinit { stop() }

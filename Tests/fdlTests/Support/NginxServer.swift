@@ -28,12 +28,30 @@ final class NginxServer: @unchecked Sendable {
         guard let nginx = ["/usr/sbin/nginx", "/usr/bin/nginx"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
             throw TestFailure("nginx is not installed: apt-get install -y nginx-light")
         }
-        directory = try TemporaryDirectory("nginx")
-        port = try LoopbackPort.free()
+        let directory = try TemporaryDirectory("nginx")
+        self.directory = directory
         let prefix = directory.path
         for sub in ["www/slow", "tmp", "logs"] {
             try FileManager.default.createDirectory(atPath: "\(prefix)/\(sub)", withIntermediateDirectories: true)
         }
+        do {
+            let launched = try await LoopbackLaunch.start("nginx") { ports in
+                let process = try Self.start(nginx, prefix: prefix, port: ports[0], slowRate: slowRate)
+                return (process, LoopbackLaunch.Watch(
+                    pid: { process.processIdentifier }, isRunning: { process.isRunning },
+                    diagnostics: { "nginx said: " + ((try? String(contentsOfFile: "\(prefix)/logs/error.log", encoding: .utf8)) ?? "") },
+                    stop: { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }))
+            }
+            process = launched.server
+            port = launched.ports[0]
+        } catch {
+            directory.remove()
+            throw error
+        }
+    }
+
+    /// Writes the configuration for `port` and starts nginx.
+    private static func start(_ nginx: String, prefix: String, port: Int, slowRate: String) throws -> Process {
         let config = """
             daemon off;
             master_process off;
@@ -62,20 +80,13 @@ final class NginxServer: @unchecked Sendable {
             }
             """
         try config.write(toFile: "\(prefix)/nginx.conf", atomically: true, encoding: .utf8)
-        process = Process()
+        let process = Process()
         process.executableURL = URL(fileURLWithPath: nginx)
         process.arguments = ["-p", prefix, "-c", "\(prefix)/nginx.conf", "-e", "\(prefix)/logs/error.log"]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         _ = try process.start()
-        do {
-            try await LoopbackPort.waitUntilAccepting(port, server: "nginx", isRunning: { process.isRunning }) {
-                "nginx said: " + ((try? String(contentsOfFile: "\(prefix)/logs/error.log", encoding: .utf8)) ?? "")
-            }
-        } catch {
-            stop()
-            throw error
-        }
+        return process
     }
 
     /// Writes `data` at `path` under the served directory and returns it.

@@ -28,8 +28,30 @@ final class SSHDaemon: @unchecked Sendable {
         try await Self.keygen(hostKey)
         try await Self.keygen(clientKey)
         try FileManager.default.copyItem(atPath: clientKey + ".pub", toPath: directory.path + "/authorized_keys")
-        port = try LoopbackPort.free()
         knownHosts = directory.path + "/known_hosts"
+        let (directory, hostKey, knownHosts) = (directory, hostKey, knownHosts)
+        do {
+            port = try await LoopbackLaunch.start("sshd (Debian package openssh-server)") { ports in
+                let started = try await Self.start(port: ports[0], directory: directory, hostKey: hostKey,
+                                                   knownHosts: knownHosts)
+                let pid: @Sendable () -> Int32? = { Self.pid(in: directory) }
+                return ((), LoopbackLaunch.Watch(
+                    pid: pid,
+                    isRunning: { started && (pid().map { kill($0, 0) == 0 } ?? true) },
+                    stop: { if let pid = pid() { kill(pid, SIGKILL) } }))
+            }.ports[0]
+        } catch {
+            directory.remove()
+            throw error
+        }
+    }
+
+    /// Writes `known_hosts` and the configuration for `port`, and starts sshd, which detaches: a
+    /// listener that is a child of the test process keeps Foundation from reaping the test's other
+    /// children. It is stopped by the pid in its PidFile.
+    ///
+    /// - Returns: whether sshd started (it exits at once, non-zero, when it cannot bind the port).
+    private static func start(port: Int, directory: TemporaryDirectory, hostKey: String, knownHosts: String) async throws -> Bool {
         try Self.knownHostsLine(port: port, publicKey: hostKey + ".pub").write(toFile: knownHosts, atomically: true, encoding: .utf8)
         let config = """
             Port \(port)
@@ -47,24 +69,19 @@ final class SSHDaemon: @unchecked Sendable {
 
             """
         try config.write(toFile: directory.path + "/sshd_config", atomically: true, encoding: .utf8)
-        // sshd detaches (no -D): a listener that is a child of the test process keeps Foundation
-        // from reaping the test's other children here. It is stopped by the pid in its PidFile.
         let starter = Process()
         starter.executableURL = URL(fileURLWithPath: "/usr/sbin/sshd")
         starter.arguments = ["-f", directory.path + "/sshd_config"]
         starter.standardOutput = FileHandle.nullDevice
         starter.standardError = FileHandle.nullDevice
-        let status = try await starter.runToEnd()
-        guard status == 0 else {
-            directory.remove()
-            throw TestFailure("sshd -f \(directory.path)/sshd_config exited with \(status) at start")
-        }
-        do {
-            try await LoopbackPort.waitUntilAccepting(port, server: "sshd")
-        } catch {
-            stop()
-            throw error
-        }
+        return try await starter.runToEnd() == 0
+    }
+
+    /// The pid sshd wrote in its PidFile, once it has.
+    private static func pid(in directory: TemporaryDirectory) -> Int32? {
+        guard let text = try? String(contentsOfFile: directory.path + "/sshd.pid", encoding: .utf8),
+              let pid = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)), pid > 1 else { return nil }
+        return pid
     }
 
     /// `sftp://user@127.0.0.1:port/<absolute path>`.
@@ -90,10 +107,7 @@ final class SSHDaemon: @unchecked Sendable {
 
     /// Kills the sshd listener named in its PidFile, and removes the directory.
     func stop() {
-        if let text = try? String(contentsOfFile: directory.path + "/sshd.pid", encoding: .utf8),
-           let pid = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)), pid > 1 {
-            kill(pid, SIGKILL)
-        }
+        if let pid = Self.pid(in: directory) { kill(pid, SIGKILL) }
         directory.remove()
     }
 
