@@ -55,13 +55,14 @@ let package = Package(
         ),
         .target(
             name: "FileDownloadTestSupport",
-            dependencies: [.product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["FileDownload", .product(name: "Crypto", package: "swift-crypto")],
             path: "Tests/TestSupport",
             swiftSettings: strictSwift
         ),
         .testTarget(
             name: "FileDownloadTests",
-            dependencies: ["FileDownload", "FileDownloadMock", "FileDownloadConformance"],
+            dependencies: ["FileDownload", "FileDownloadMock", "FileDownloadConformance", "FileDownloadTestSupport"],
+            exclude: ["Corpus"],
             swiftSettings: strictSwift
         ),
         .testTarget(

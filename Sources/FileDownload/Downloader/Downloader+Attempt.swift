@@ -56,7 +56,7 @@ extension Downloader {
             return
         }
         let now = clock.now()
-        e.attempts += 1
+        e.attempts = e.attempts == .max ? .max : e.attempts + 1  // a stored count can be any value
         let handle = AttemptHandle(startedAt: now)
         e.attempt = handle
         e.state = .downloading

@@ -262,8 +262,14 @@ extension Downloader {
     }
 
     func takeQueueOrder() -> Int64 {
-        defer { nextQueueOrder += 1 }
+        defer { nextQueueOrder = Self.order(after: nextQueueOrder) }
         return nextQueueOrder
+    }
+
+    /// The queue order after `order`; it stays at the largest value instead of overflowing (a
+    /// stored record can carry any value), and ties are broken by id.
+    static func order(after order: Int64) -> Int64 {
+        order == .max ? .max : order + 1
     }
 
     /// Moves `id` to waiting and into the queue.

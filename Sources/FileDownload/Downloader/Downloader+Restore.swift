@@ -43,7 +43,7 @@ extension Downloader {
                 error.messages = record.errorMessages.isEmpty ? [code] : record.errorMessages
                 e.lastError = error
             }
-            nextQueueOrder = max(nextQueueOrder, record.queueOrder + 1)
+            nextQueueOrder = max(nextQueueOrder, Self.order(after: record.queueOrder))
             var changed = false
             switch record.state {
             case .completed:

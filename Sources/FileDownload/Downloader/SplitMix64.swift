@@ -2,7 +2,7 @@
 package struct SplitMix64: RandomNumberGenerator, Sendable {
     private var state: UInt64
 
-    init(seed: UInt64) { state = seed }
+    package init(seed: UInt64) { state = seed }
 
     package mutating func next() -> UInt64 {
         state &+= Self.increment
