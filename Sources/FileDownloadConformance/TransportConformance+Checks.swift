@@ -30,7 +30,8 @@ extension TransportConformance {
     func resumeAtHalf(_ context: ConformanceContext) async throws -> ConformanceResult.Outcome {
         let expected = try original(context)
         let half = expected.count / 2
-        let result = try await attempt("half", fixture.resource, existing: expected.prefix(half), validator: context.validator)
+        let result = try await attempt("half", fixture.resource, existing: expected.prefix(half), validator: context.validator,
+                                       expectedLength: Int64(expected.count))
         try requireSuccess(result, "a resume at \(half)")
         let head = try requireHead(result)
         if transport.capabilities.contains(.resume) {
@@ -67,7 +68,8 @@ extension TransportConformance {
     /// Check 4.
     func resumeAtFullSize(_ context: ConformanceContext) async throws -> ConformanceResult.Outcome {
         let expected = try original(context)
-        let result = try await attempt("full-size", fixture.resource, existing: expected, validator: context.validator)
+        let result = try await attempt("full-size", fixture.resource, existing: expected, validator: context.validator,
+                                       expectedLength: Int64(expected.count))
         try requireSuccess(result, "a resume at the full size")
         let head = try requireHead(result)
         switch head.disposition {

@@ -20,12 +20,14 @@ import Foundation
 /// 1. `full download`: a download from offset 0 gives the content; the head (``ResumeDisposition/resumed(at:)``
 ///    at 0, the right length if any, a validator when ``TransportCapabilities/validators`` is listed)
 ///    comes before any byte.
-/// 2. `resume at half`: with half the content on disk and the validator from check 1, the transport
+/// 2. `resume at half`: with half the content on disk, the validator from check 1 and the content's
+///    length as ``TransferRequest/expectedLength`` (as the downloader sends them), the transport
 ///    reports ``ResumeDisposition/resumed(at:)`` at the half (or a restart when it lacks
 ///    ``TransportCapabilities/resume``) and the file ends byte-identical.
 /// 3. `resume with a wrong validator`: with garbage on disk and a validator of the right kind but
 ///    another value, it restarts from zero and the file equals the content.
-/// 4. `resume at the full size`: with the whole content on disk and the right validator, it reports
+/// 4. `resume at the full size`: with the whole content on disk, the right validator and the
+///    content's length as ``TransferRequest/expectedLength``, it reports
 ///    ``ResumeDisposition/complete`` (or resumes with an empty body) and the file is unchanged.
 /// 5. `missing resource`: throws ``DownloadError/Code/notFound``, not retryable, and writes no byte.
 /// 6. `changed resource`: after ``ConformanceFixture/changeResource``, a resume with the old
@@ -94,12 +96,12 @@ public struct TransportConformance: Sendable {
 
     /// One attempt at `url` through a fresh staging file holding `existing`.
     func attempt(
-        _ name: String, _ url: URL, existing: Data = Data(), validator: Validator? = nil,
+        _ name: String, _ url: URL, existing: Data = Data(), validator: Validator? = nil, expectedLength: Int64? = nil,
         authenticate: @escaping @Sendable (AuthChallenge) async -> AuthDisposition = { _ in .performDefaultHandling }
     ) async throws -> ConformanceAttempt {
         let (path, sink) = try ConformanceAttempt.prepare(name, in: fixture.scratchDirectory, existing: existing)
         let request = TransferRequest(downloadID: "conformance-\(name)", url: url, offset: Int64(existing.count),
-                                      validator: validator, authenticate: authenticate)
+                                      validator: validator, expectedLength: expectedLength, authenticate: authenticate)
         var failure: (any Error)?
         do { try await transport.transfer(request, into: sink) } catch { failure = error }
         sink.seal()

@@ -20,6 +20,7 @@ final class CurlTransfer: @unchecked Sendable {
     struct Context: Sendable {
         var offset: Int64
         var validator: Validator?
+        var expectedLength: Int64?
         var sentRange: Bool
         var restartReason: RestartReason
         var requestURL: String
@@ -206,7 +207,7 @@ final class CurlTransfer: @unchecked Sendable {
         let effective = effectiveURL.flatMap { $0 == context.requestURL ? nil : URL(string: $0) }
         let plan = ResponsePlan.decide(
             response: response, offset: context.offset, validator: context.validator,
-            sentRange: context.sentRange, restartReason: context.restartReason, effectiveURL: effective)
+            expectedLength: context.expectedLength, sentRange: context.sentRange, restartReason: context.restartReason, effectiveURL: effective)
         switch plan {
         case .deliver(let head):
             do {
@@ -220,6 +221,9 @@ final class CurlTransfer: @unchecked Sendable {
             return true
         case .restartNextAttempt(let reason, let error):
             restartNextAttempt = reason
+            failure = error
+            return false
+        case .refuse(let error):
             failure = error
             return false
         case .challenge(let proxy):

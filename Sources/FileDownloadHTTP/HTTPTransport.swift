@@ -36,13 +36,22 @@ import Synchronization
 ///    206 with a `Content-Range` starting at the offset → ``ResumeDisposition/resumed(at:)``;
 ///    206 starting at zero → restarted (``RestartReason/rangeMismatch``), the body is used;
 ///    200 to a range → restarted, ``RestartReason/validatorChanged`` when the validator differs,
-///    else ``RestartReason/rangeIgnored``; 416 with `Content-Range: */N` where N is the offset →
+///    else ``RestartReason/rangeIgnored``; 416 with `Content-Range: */N` where N is the offset
+///    (and the known length) →
 ///    ``ResumeDisposition/complete``, reported with status 206. Any other status (404, 500, ...)
 ///    is reported as it is, so the downloader's status check rejects it before a byte of the
 ///    error page is written.
-/// 6. A 206 that starts elsewhere, a 416 of another size, or a range of a changed file cannot be
+///    Before any of that, a body in a content coding other than identity (or a transfer coding
+///    other than chunked) is refused: `begin` is never called, the staging file keeps the bytes it
+///    had, and the attempt fails with a ``DownloadError/Code/protocolViolation`` that is not
+///    retryable (a 4xx/5xx keeps the error of its status). libcurl is never asked to decode.
+/// 6. A 206 that starts elsewhere, a 416 of another size, or a range of another resource cannot be
 ///    used: the attempt fails with a retryable ``DownloadError/Code/protocolViolation`` and the
-///    next attempt of the same download asks for the whole file.
+///    next attempt of the same download asks for the whole file. Another resource is one whose
+///    validator of the remembered kind differs or (on a 206) is missing, or whose total differs
+///    from ``TransferRequest/expectedLength``. A 416 whose `Content-Range: */N` has N equal to the
+///    offset and to the known length is complete even without a validator (nginx sends none),
+///    because the request's `If-Range` already asked the server to compare it.
 ///
 /// Errors map to ``DownloadError`` codes: connection failures, breaks and timeouts are retryable;
 /// TLS failures, refused redirects, too many redirects and rejected credentials are not.
@@ -159,6 +168,7 @@ public final class HTTPTransport: Transport {
         let context = CurlTransfer.Context(
             offset: request.offset,
             validator: request.validator,
+            expectedLength: request.offset > 0 ? request.expectedLength : nil,
             sentRange: request.offset > 0 && restartReason == nil && !weakValidator,
             restartReason: restartReason ?? .resumeUnsupported,
             requestURL: plainURL,

@@ -75,6 +75,24 @@ struct ResponseHead: Sendable {
     /// The `Content-Length`, when present and valid.
     var contentLength: Int64? { value("content-length").flatMap { Int64($0) }.flatMap { $0 >= 0 ? $0 : nil } }
 
+    /// The first coding of the body other than identity, from `Content-Encoding` (any but
+    /// `identity`) or `Transfer-Encoding` (any but `chunked` and `identity`, which libcurl
+    /// undoes), in order; `nil` when the body bytes are the resource's own bytes.
+    ///
+    /// libcurl decodes nothing here (`CURLOPT_ACCEPT_ENCODING` and `CURLOPT_TRANSFER_ENCODING`
+    /// are never set), so such a body is not bytes of the file: the transport refuses it.
+    var bodyCoding: String? {
+        let codings = values("content-encoding").map { ($0, ["identity"]) }
+            + values("transfer-encoding").map { ($0, ["identity", "chunked"]) }
+        for (list, plain) in codings {
+            for token in list.split(separator: ",") {
+                let coding = token.trimmingCharacters(in: .whitespaces).lowercased()
+                if !coding.isEmpty, !plain.contains(coding) { return coding }
+            }
+        }
+        return nil
+    }
+
     /// The parsed `Content-Range`.
     var contentRange: ContentRange? { value("content-range").flatMap(ContentRange.init(parsing:)) }
 

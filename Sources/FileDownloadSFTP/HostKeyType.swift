@@ -34,14 +34,4 @@ enum HostKeyType: CaseIterable {
         default: [name]
         }
     }
-
-    var knownHostMask: Int32 {
-        switch self {
-        case .ed25519: LIBSSH2_KNOWNHOST_KEY_ED25519
-        case .ecdsa256: LIBSSH2_KNOWNHOST_KEY_ECDSA_256
-        case .ecdsa384: LIBSSH2_KNOWNHOST_KEY_ECDSA_384
-        case .ecdsa521: LIBSSH2_KNOWNHOST_KEY_ECDSA_521
-        case .rsa: LIBSSH2_KNOWNHOST_KEY_SSHRSA
-        }
-    }
 }

@@ -1,17 +1,24 @@
-internal import CSSH2
 import Crypto
 import FileDownload
 import Foundation
 
-/// An OpenSSH `known_hosts` file read through libssh2's knownhost API (plain and hashed entries,
-/// ed25519, ECDSA and RSA keys), for one session.
-final class KnownHosts {
-    /// The result of checking a host key.
-    enum Verdict {
+/// An OpenSSH `known_hosts` file, read with OpenSSH's semantics (see ``KnownHostsLine``) for one
+/// host key check: markers (`@revoked`, `@cert-authority`), hashed names, patterns with `*`, `?`
+/// and `!`, `[host]:port`, comments and blank lines. libssh2's own knownhost API knows none of
+/// the markers or patterns, so it is not used.
+struct KnownHosts: Sendable {
+    /// The result of checking a host key, in this order of precedence.
+    enum Verdict: Equatable {
+        /// An `@revoked` line for this host holds the key: never accepted, whatever else says so.
+        case revoked
+        /// A plain line for this host holds the key.
         case match
         /// The file knows another key of this type for the host; `expected` is its
         /// `SHA256:` fingerprint.
         case mismatch(expected: String)
+        /// No plain line names the host, but an `@cert-authority` line does: the host is expected
+        /// to present a certificate, which libssh2 1.10 cannot verify.
+        case certificateAuthorityOnly
         case notFound
     }
 
@@ -41,29 +48,15 @@ final class KnownHosts {
 
     /// The file as it was when this collection read it.
     let stamp: Stamp
-    private let hosts: OpaquePointer
+    private let lines: [KnownHostsLine]
 
-    /// Reads `path` into a fresh knownhost collection of `session`. A missing file is an empty
-    /// one; lines libssh2 cannot parse (markers, certificate authorities, unknown key types) are
-    /// skipped, as OpenSSH skips what it does not understand.
-    init(path: String, session: OpaquePointer) throws {
-        guard let hosts = libssh2_knownhost_init(session) else {
-            throw DownloadError(.transport, "libssh2 could not allocate a known hosts collection")
-        }
-        self.hosts = hosts
-        self.stamp = Stamp(path: path)
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return }
-        for line in text.split(whereSeparator: \.isNewline) {
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
-            if trimmed.isEmpty || trimmed.hasPrefix("#") || trimmed.hasPrefix("@") { continue }
-            // NUL-terminated: libssh2 1.10 reads parts of the line as C strings, past `len`.
-            _ = trimmed.withCString { line in
-                libssh2_knownhost_readline(hosts, line, strlen(line), LIBSSH2_KNOWNHOST_FILE_OPENSSH)
-            }
-        }
+    /// Reads `path`. A missing or unreadable file is an empty one; lines OpenSSH would skip
+    /// (comments, blank lines, unknown markers, unreadable keys) are skipped.
+    init(path: String) {
+        stamp = Stamp(path: path)
+        let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+        lines = text.split(whereSeparator: \.isNewline).compactMap(KnownHostsLine.init)
     }
-
-    deinit { libssh2_knownhost_free(hosts) }
 
     /// The name OpenSSH files a host under: `host` on port 22, `[host]:port` otherwise.
     static func entryName(host: String, port: Int) -> String {
@@ -71,39 +64,27 @@ final class KnownHosts {
     }
 
     /// Checks `key` (the raw key blob) of type `keyType` for `host`:`port`, exactly as OpenSSH
-    /// names it (no fallback from `[host]:port` to `host`).
+    /// names it (no fallback from `[host]:port` to `host`). A revoked key wins over every line
+    /// that accepts it; a matching plain line over another key of the same type.
     func check(host: String, port: Int, key: UnsafeRawBufferPointer, keyType: HostKeyType) -> Verdict {
-        var external: UnsafeMutablePointer<libssh2_knownhost>?
         let name = Self.entryName(host: host, port: port)
-        let typemask = LIBSSH2_KNOWNHOST_TYPE_PLAIN | LIBSSH2_KNOWNHOST_KEYENC_RAW | keyType.knownHostMask
-        let rc = key.withMemoryRebound(to: CChar.self) { keyChars in
-            libssh2_knownhost_checkp(hosts, name, -1, keyChars.baseAddress, keyChars.count, typemask, &external)
+        let blob = Data(key)
+        let named = lines.filter { $0.matches(name: name) }
+        if named.contains(where: { $0.marker == .revoked && $0.key == blob }) { return .revoked }
+        let plain = named.filter { $0.marker == .none }
+        if plain.contains(where: { $0.key == blob }) { return .match }
+        if let other = plain.first(where: { $0.keyType == keyType.name }) {
+            return .mismatch(expected: Self.fingerprint(other.key))
         }
-        switch rc {
-        case LIBSSH2_KNOWNHOST_CHECK_MATCH:
-            return .match
-        case LIBSSH2_KNOWNHOST_CHECK_MISMATCH:
-            var expected = "an unreadable key"
-            if let base64 = external?.pointee.key, let blob = Data(base64Encoded: String(cString: base64)) {
-                expected = Self.fingerprint(blob)
-            }
-            return .mismatch(expected: expected)
-        default:
-            return .notFound
-        }
+        return named.contains { $0.marker == .certificateAuthority } ? .certificateAuthorityOnly : .notFound
     }
 
-    /// The key types this file knows for `host`:`port`, found by checking a key that cannot
-    /// match: a known type answers "mismatch", an unknown one "not found". Used to prefer the
-    /// known types in the key exchange, as OpenSSH does.
+    /// The key types this file knows for `host`:`port` (plain lines). Used to
+    /// prefer the known types in the key exchange, as OpenSSH does.
     func knownTypes(host: String, port: Int) -> [HostKeyType] {
-        let probe: [UInt8] = [0, 0, 0, 1, 0]
-        return HostKeyType.allCases.filter { type in
-            probe.withUnsafeBytes { bytes in
-                if case .mismatch = check(host: host, port: port, key: bytes, keyType: type) { return true }
-                return false
-            }
-        }
+        let name = Self.entryName(host: host, port: port)
+        let named = Set(lines.filter { $0.marker == .none && $0.matches(name: name) }.map(\.keyType))
+        return HostKeyType.allCases.filter { named.contains($0.name) }
     }
 
     /// Appends `host`:`port` with `key` to the file as a plain OpenSSH line, creating the file

@@ -7,9 +7,12 @@ extension SFTPTransport {
     /// `~/.ssh/known_hosts`, the usual identity files and the ssh-agent are tried, at most
     /// 4 sessions are open per host.
     public struct Configuration: Sendable, Hashable {
-        /// The OpenSSH `known_hosts` file the server's host key is checked against (plain and
-        /// hashed entries; ed25519, ECDSA and RSA keys). Keys accepted with
-        /// `AuthDisposition.trust(remember: true)` are appended to it.
+        /// The OpenSSH `known_hosts` file the server's host key is checked against, read as
+        /// OpenSSH reads it: plain and hashed names, patterns with `*`, `?` and `!`,
+        /// `[host]:port`, ed25519, ECDSA and RSA keys. A key on an `@revoked` line for the host is
+        /// refused (`hostKeyMismatch`) even when another line accepts it; an `@cert-authority`
+        /// line never accepts a plain host key (libssh2 1.10 has no host certificates). Keys
+        /// accepted with `AuthDisposition.trust(remember: true)` are appended to it.
         public var knownHostsFile: String
         /// What happens to a host key that is not in ``knownHostsFile``.
         public var hostKeyPolicy: HostKeyPolicy
@@ -89,7 +92,8 @@ extension SFTPTransport {
         /// fails with `DownloadError.Code.hostKeyUnknown`. The default.
         case strict
         /// Trust an unknown host on first use and append its key to the known hosts file
-        /// (OpenSSH's `StrictHostKeyChecking accept-new`).
+        /// (OpenSSH's `StrictHostKeyChecking accept-new`). A host the file names only in an
+        /// `@cert-authority` line is not new: it is asked about as under ``strict``.
         case acceptNew
     }
 }

@@ -52,7 +52,7 @@ final class SSHConnection: @unchecked Sendable {
         self.session = session
         libssh2_session_set_blocking(session, 0)
 
-        let knownHosts = try KnownHosts(path: configuration.knownHostsFile, session: session)
+        let knownHosts = KnownHosts(path: configuration.knownHostsFile)
         preferKnownHostKeyTypes(knownHosts)
         let rc = try retrying(job) { libssh2_session_handshake(session, self.socketFD) }
         if rc != 0 {
@@ -133,23 +133,35 @@ final class SSHConnection: @unchecked Sendable {
             throw DownloadError(.hostKeyUnknown, "the host key of \(key.host):\(key.port) has a type libssh2 cannot verify (\(fingerprint))")
         }
         var stamp = knownHosts.stamp
-        switch knownHosts.check(host: key.host, port: key.port, key: keyBytes, keyType: type) {
+        let file = configuration.knownHostsFile
+        let verdict = knownHosts.check(host: key.host, port: key.port, key: keyBytes, keyType: type)
+        switch verdict {
         case .match:
             break
+        case .revoked:
+            throw DownloadError(.hostKeyMismatch,
+                                "the host key of \(key.host):\(key.port) (\(type.name) \(fingerprint)) is revoked in \(file) (@revoked) and is never accepted",
+                                isRetryable: false)
         case .mismatch(let expected):
             throw DownloadError(.hostKeyMismatch,
-                                "host key for \(key.host):\(key.port) changed (expected \(expected), got \(fingerprint)); if the change is expected, remove the old entry from \(configuration.knownHostsFile)",
+                                "host key for \(key.host):\(key.port) changed (expected \(expected), got \(fingerprint)); if the change is expected, remove the old entry from \(file)",
                                 isRetryable: false)
-        case .notFound:
+        case .notFound, .certificateAuthorityOnly:
+            // A host under a certificate authority is not "seen for the first time": only an
+            // explicit answer trusts its plain key.
+            let authorityOnly = verdict == .certificateAuthorityOnly
+            let why = authorityOnly
+                ? "is not in \(file), which names only a certificate authority (@cert-authority) for this host; libssh2 1.10 cannot verify host certificates, so only a plain key line accepts it,"
+                : "is not in \(file)"
             let remember: Bool
             switch configuration.hostKeyPolicy {
-            case .acceptNew:
+            case .acceptNew where !authorityOnly:
                 remember = true
-            case .strict:
+            case .acceptNew, .strict:
                 let challenge = AuthChallenge(kind: .unknownHostKey(host: key.host, port: key.port, keyType: type.name, fingerprint: fingerprint), url: url)
                 guard case .trust(let keep) = try job.ask(challenge) else {
                     throw DownloadError(.hostKeyUnknown,
-                                        "the host key of \(key.host):\(key.port) (\(type.name) \(fingerprint)) is not in \(configuration.knownHostsFile) and was not accepted",
+                                        "the host key of \(key.host):\(key.port) (\(type.name) \(fingerprint)) \(why) and was not accepted",
                                         isRetryable: false)
                 }
                 remember = keep

@@ -73,6 +73,51 @@ struct ResponsePlanTests {
         }
     }
 
+    @Test("416 is complete only when its total, the offset and the known length agree and no validator differs")
+    func rangeNotSatisfiableKnown() {
+        let v = Validator.entityTag("\"a\"")
+        func plan(_ fields: [(String, String)], known: Int64? = 100, sentRange: Bool = true) -> ResumeDisposition? {
+            switch ResponsePlan.decide(response: response(416, [("Content-Range", "bytes */100")] + fields), offset: 100,
+                                       validator: v, expectedLength: known, sentRange: sentRange,
+                                       restartReason: .resumeUnsupported, effectiveURL: nil) {
+            case .deliver(let head): head.disposition
+            case .restartNextAttempt(let reason, _): .restarted(reason)
+            default: nil
+            }
+        }
+        #expect(plan([]) == .complete, "nginx sends no validator with 416: the If-Range vouches")
+        #expect(plan([("ETag", "\"a\"")]) == .complete)
+        #expect(plan([], known: nil) == .complete)
+        #expect(plan([("ETag", "\"b\"")]) == .restarted(.rangeMismatch))
+        #expect(plan([], known: 150) == .restarted(.rangeMismatch))
+        #expect(plan([], sentRange: false) == .restarted(.rangeMismatch))
+    }
+
+    @Test("a body in any content or transfer coding but identity (and chunked) is refused before its first byte")
+    func codings() {
+        func refused(_ status: Int, _ fields: [(String, String)]) -> DownloadError? {
+            if case .refuse(let error) = ResponsePlan.decide(
+                response: response(status, fields), offset: 0, validator: nil, sentRange: false,
+                restartReason: .resumeUnsupported, effectiveURL: nil) { error } else { nil }
+        }
+        #expect(refused(200, [("Content-Encoding", "gzip")])?.code == .protocolViolation)
+        #expect(refused(200, [("Content-Encoding", "identity, br")])?.message.contains("'br'") == true)
+        #expect(refused(200, [("Transfer-Encoding", "gzip, chunked")]) != nil)
+        #expect(refused(200, [("Transfer-Encoding", "chunked"), ("Content-Encoding", "identity")]) == nil)
+        #expect(refused(404, [("Content-Encoding", "gzip")])?.code == .notFound)
+        #expect(refused(503, [("Content-Encoding", "gzip")])?.isRetryable == true)
+    }
+
+    @Test("a 206 whose Content-Length differs from its range is not used")
+    func partialLength() {
+        let head = response(206, [("Content-Range", "bytes 50-99/100"), ("Content-Length", "60")])
+        guard case .restartNextAttempt(.rangeMismatch, _) = ResponsePlan.decide(
+            response: head, offset: 50, validator: nil, sentRange: true, restartReason: .resumeUnsupported, effectiveURL: nil) else {
+            Issue.record("60 bytes for a 50-byte range must not be written")
+            return
+        }
+    }
+
     @Test("the validator kept is a strong ETag, else Last-Modified, else a weak ETag")
     func validatorPreference() {
         #expect(response(200, [("ETag", "\"s\""), ("Last-Modified", "d")]).validator == .entityTag("\"s\""))

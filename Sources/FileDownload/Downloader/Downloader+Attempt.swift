@@ -13,12 +13,14 @@ extension Downloader {
         let options: DownloadOptions
         let bytesOnDisk: Int64
         let validator: Validator?
+        /// The total length known from earlier attempts (``DownloadEntry/expectedLength``).
+        let expectedLength: Int64?
         let attempt: Int
         let capabilities: TransportCapabilities
         let synchronize: Bool
 
         init(id: String, url: URL, partPath: String, destination: URL, options: DownloadOptions,
-             bytesOnDisk: Int64, validator: Validator?, attempt: Int,
+             bytesOnDisk: Int64, validator: Validator?, expectedLength: Int64?, attempt: Int,
              capabilities: TransportCapabilities, synchronize: Bool) {
             self.id = id
             self.url = url
@@ -27,6 +29,7 @@ extension Downloader {
             self.options = options
             self.bytesOnDisk = bytesOnDisk
             self.validator = validator
+            self.expectedLength = expectedLength
             self.attempt = attempt
             self.capabilities = capabilities
             self.synchronize = synchronize
@@ -72,7 +75,7 @@ extension Downloader {
         }
         let context = AttemptContext(
             id: id, url: e.url, partPath: e.partPath, destination: e.destination, options: e.options,
-            bytesOnDisk: e.bytesOnDisk, validator: e.validator,
+            bytesOnDisk: e.bytesOnDisk, validator: e.validator, expectedLength: e.expectedLength,
             attempt: e.attempts, capabilities: transport.capabilities,
             synchronize: configuration.synchronizesFiles
         )
@@ -147,7 +150,7 @@ extension Downloader {
         }
         let request = TransferRequest(
             downloadID: id, url: ctx.url, offset: offset, validator: offset > 0 ? ctx.validator : nil,
-            options: options, attempt: ctx.attempt,
+            expectedLength: offset > 0 ? ctx.expectedLength ?? expectedSize : nil, options: options, attempt: ctx.attempt,
             authenticate: { challenge in
                 handle.challengesInFlight.add(1, ordering: .relaxed)
                 defer { handle.challengesInFlight.subtract(1, ordering: .relaxed) }

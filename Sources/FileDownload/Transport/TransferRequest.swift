@@ -12,6 +12,15 @@ public struct TransferRequest: Sendable {
     /// resource no longer matches it, the transport restarts from zero
     /// (``ResumeDisposition/restarted(_:)`` with ``RestartReason/validatorChanged``).
     public var validator: Validator?
+    /// The total length of the remote resource as the downloader knows it from earlier attempts
+    /// (the length the last head announced, else the caller's expected size), or `nil` when
+    /// nothing is known or ``offset`` is 0.
+    ///
+    /// It is what the bytes on disk belong to, like ``validator``: a transport that resumes at
+    /// ``offset`` and learns a different total from the server must not append (the remote
+    /// resource is another one), and must not report ``ResumeDisposition/complete`` unless the
+    /// server's total equals both this length and ``offset``.
+    public var expectedLength: Int64?
     /// Headers, timeouts, rate limit and other per-download settings.
     public var options: TransferOptions
     /// 1 for the first attempt of a download, 2 for the first retry, and so on.
@@ -28,6 +37,7 @@ public struct TransferRequest: Sendable {
         url: URL,
         offset: Int64 = 0,
         validator: Validator? = nil,
+        expectedLength: Int64? = nil,
         options: TransferOptions = TransferOptions(),
         attempt: Int = 1,
         authenticate: @escaping @Sendable (AuthChallenge) async -> AuthDisposition = { _ in .performDefaultHandling }
@@ -36,6 +46,7 @@ public struct TransferRequest: Sendable {
         self.url = url
         self.offset = offset
         self.validator = validator
+        self.expectedLength = expectedLength
         self.options = options
         self.attempt = attempt
         self.authenticator = authenticate

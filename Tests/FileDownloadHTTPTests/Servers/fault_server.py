@@ -23,11 +23,17 @@ Query parameters (lists are comma-separated, item k applies to request k of the 
   location=URL      answer 302 to URL (on every request)
   auth=basic:U:P | digest:U:P | bearer:TOKEN   require credentials
   proxyAuth=U:P     act as a proxy that requires Basic Proxy-Authorization (407 otherwise)
+  gzip=1,...        request k sends its body (whole file or range) gzip-compressed with
+                    Content-Encoding: gzip and the compressed Content-Length; Content-Range unchanged
+  lie416=1,...      request k answers a range request from s with 416 and Content-Range: bytes */s
+  total=N,...       request k announces N as the total in a 206's Content-Range
+  noEtag=1,...      request k sends no ETag (Last-Modified stays)
 
 GET /_stats answers {"connections": n, "requests": m, "ranges": [...]} (totals since start; ranges
 are the Range headers of file requests, in order).
 GET /_echo answers {"target": request target, "headers": {...}} (to check what a client sent).
 """
+import gzip
 import hashlib
 import http.server
 import json
@@ -173,6 +179,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
             etag = "W/" + etag
         last_modified = formatdate(st.st_mtime, usegmt=True)
         validators = [] if q.get("noValidators") == "1" else [("ETag", etag), ("Last-Modified", last_modified)]
+        if item(q.get("noEtag"), k) == "1":
+            validators = [v for v in validators if v[0] != "ETag"]
 
         start = 0
         partial = False
@@ -190,6 +198,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 start, partial = 0, False
             elif if_range is not None and if_range.startswith("W/"):
                 start, partial = 0, False
+        if partial and start > 0 and item(q.get("lie416"), k) == "1":
+            self.send_plain(416, "<html>range not satisfiable</html>", [("Content-Range", f"bytes */{start}")] + validators)
+            return
         if partial and start >= size:
             self.send_plain(416, "<html>range not satisfiable</html>", [("Content-Range", f"bytes */{size}")] + validators)
             return
@@ -201,11 +212,21 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self.send_header("Accept-Ranges", "bytes")
         for h in validators:
             self.send_header(*h)
-        self.send_header("Content-Length", str(size - start))
+        gzipped = None
+        if item(q.get("gzip"), k) == "1":
+            with open(path, "rb") as f:
+                f.seek(start)
+                gzipped = gzip.compress(f.read(size - start))
+            self.send_header("Content-Encoding", "gzip")
+        self.send_header("Content-Length", str(size - start if gzipped is None else len(gzipped)))
         if partial:
-            self.send_header("Content-Range", f"bytes {start}-{size - 1}/{size}")
+            total = item(q.get("total"), k) or str(size)
+            self.send_header("Content-Range", f"bytes {start}-{size - 1}/{total}")
         self.end_headers()
         if self.command == "HEAD":
+            return
+        if gzipped is not None:
+            self.wfile.write(gzipped)
             return
 
         end = size

@@ -7,6 +7,8 @@ import Foundation
 struct DownloadRun: Sendable {
     var file: URL?
     var error: DownloadError?
+    /// The resume data of the failure, if it kept bytes.
+    var resumeData: ResumeData?
     var events: [DownloadEvent]
     /// The destination, which held ``DownloadRun/sentinel`` before the download.
     var destination: URL
@@ -30,11 +32,13 @@ struct DownloadRun: Sendable {
         (try? Data(contentsOf: destination)) == Self.sentinel
     }
 
-    /// Runs one download of `url` to a fresh destination in `fixture` and waits (at most
-    /// `limit`) for it to complete or fail.
+    /// Runs one download of `url` to a fresh destination in `fixture` (or, with `resumeData`,
+    /// continues that download with a new downloader) and waits (at most `limit`) for it to
+    /// complete or fail.
     static func run(
         _ fixture: HTTPFixture,
         _ url: URL,
+        resumeData: ResumeData? = nil,
         configuration: HTTPTransport.Configuration = .init(),
         transfer: TransferOptions = TransferOptions(),
         sha256: String? = nil,
@@ -50,25 +54,30 @@ struct DownloadRun: Sendable {
                 retryPolicy: retry, downloadsDirectory: fixture.directory.url,
                 defaultTransferOptions: transfer, jitterSeed: 7),
             transports: transports, delegate: delegate)
-        let destination = fixture.directory.file("out-\(UUID().uuidString.prefix(8)).bin")
-        try sentinel.write(to: destination)
+        let destination = resumeData?.destination ?? fixture.directory.file("out-\(UUID().uuidString.prefix(8)).bin")
+        if resumeData == nil { try sentinel.write(to: destination) }
         let events = downloader.events()
-        try await downloader.start(id: "e2e", url: url, destination: destination,
-                                   options: DownloadOptions(transfer: transfer, sha256: sha256))
+        if let resumeData {
+            try await downloader.start(id: resumeData.id, resumeData: resumeData)
+        } else {
+            try await downloader.start(id: "e2e", url: url, destination: destination,
+                                       options: DownloadOptions(transfer: transfer, sha256: sha256))
+        }
         // A bound, not a wait: if the download never ends, shutting down ends the event sequence.
         let watchdog = Task {
             try await Task.sleep(for: limit)
             await downloader.shutdown()
         }
-        var run = DownloadRun(file: nil, error: nil, events: [], destination: destination)
+        var run = DownloadRun(file: nil, error: nil, resumeData: nil, events: [], destination: destination)
         loop: for await event in events {
             run.events.append(event)
             switch event {
             case .completed(_, let file):
                 run.file = file
                 break loop
-            case .failed(_, let error, _):
+            case .failed(_, let error, let resumeData):
                 run.error = error
+                run.resumeData = resumeData
                 break loop
             default:
                 continue
