@@ -18,6 +18,7 @@ Query parameters (lists are comma-separated, item k applies to request k of the 
   ignoreRange=1     always answer 200 with the whole file
   wrongRange=1      answer a range request for s>0 with bytes from s/2 (206)
   noValidators=1    send neither ETag nor Last-Modified
+  noLength=1        send no Content-Length: the body ends when the server closes the connection
   weakEtag=1        send the ETag as weak (W/"...")
   redirect=N        answer 302 to the same target with redirect=N-1 until N is 0
   location=URL      answer 302 to URL (on every request)
@@ -201,7 +202,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self.send_header("Accept-Ranges", "bytes")
         for h in validators:
             self.send_header(*h)
-        self.send_header("Content-Length", str(size - start))
+        if q.get("noLength") == "1":
+            self.send_header("Connection", "close")
+        else:
+            self.send_header("Content-Length", str(size - start))
         if partial:
             self.send_header("Content-Range", f"bytes {start}-{size - 1}/{size}")
         self.end_headers()
@@ -209,7 +213,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return
 
         end = size
-        close_after = False
+        close_after = q.get("noLength") == "1"
         drop = item(q.get("drop"), k)
         if drop is not None:
             end = max(start, min(size, int(drop)))
