@@ -3,7 +3,8 @@
 /// When several apply, the highest-ranked wins: interrupted, then usage, then state, then
 /// verification, then partial failure, then stopped by request.
 public enum ExitStatus: Int32, Sendable, CaseIterable {
-    /// Every download is complete and verified (or was already there).
+    /// Every download is complete (or was already there); the log and the JSON events tell which
+    /// files were verified.
     case success = 0
     /// At least one download failed (network, server, local disk); the others completed.
     /// Failed downloads keep their bytes: run the same command again to retry them.
@@ -26,7 +27,7 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
     /// A one-line explanation, for `fdl --help` and docs.
     public var summary: String {
         switch self {
-        case .success: "every download completed and verified"
+        case .success: "every download completed (or was already there)"
         case .failure: "at least one download failed; the rest completed (re-run to retry)"
         case .stopped: "a download was paused or cancelled by `fdl pause`/`fdl cancel`"
         case .usage: "usage error: bad arguments, nothing was downloaded"

@@ -14,7 +14,7 @@ import Testing
         let plans = planner.plan(urls: [URL(string: "http://a/x/file.bin")!, URL(string: "http://b/y/file.bin")!,
                                         URL(string: "http://a/x/file.bin")!, URL(string: "http://c/")!],
                                  sha256: [], names: [], records: [], options: options)
-        #expect(plans.map(\.id) == ["file.bin", "file-2.bin", "c"])
+        #expect(plans.map(\.id) == ["file.bin", "file.1.bin", "c"])
         #expect(plans[0].destination == dir.file("file.bin"))
         #expect(plans.allSatisfy { $0.resume == nil && !$0.alreadyComplete })
     }
@@ -97,7 +97,7 @@ import Testing
         let record = DownloadRecord(id: "f.bin", url: url, destination: elsewhere.file("f.bin"), partPath: elsewhere.file("f.bin.part").path,
                                     state: .completed, checkpointedBytes: 10)
         let plan = DownloadPlanner(outputDirectory: dir.url).plan(urls: [url], sha256: [], names: [], records: [record], options: options)
-        #expect(plan[0].destination == dir.file("f-2.bin") || plan[0].destination == dir.file("f.bin"))
+        #expect(plan[0].destination == dir.file("f.1.bin") || plan[0].destination == dir.file("f.bin"))
         #expect(plan[0].destination.deletingLastPathComponent().standardizedFileURL == dir.url.standardizedFileURL)
         #expect(!plan[0].alreadyComplete)
     }

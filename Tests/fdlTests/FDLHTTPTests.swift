@@ -9,13 +9,7 @@ import Glibc
 @Suite struct FDLHTTPTests {
     /// Runs `body` with a fresh nginx and output directory, and stops both afterwards.
     func withServer(slowRate: String = "512k", _ body: (NginxServer, TemporaryDirectory) async throws -> Void) async throws {
-        let server = try await NginxServer(slowRate: slowRate)
-        let out = try TemporaryDirectory("fdl-out")
-        defer {
-            server.stop()
-            out.remove()
-        }
-        try await body(server, out)
+        try await NginxServer.withServer(slowRate: slowRate, body)
     }
 
     @Test func withoutATerminalItLogsPlainLinesAndSavesEveryFile() async throws {

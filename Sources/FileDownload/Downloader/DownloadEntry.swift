@@ -18,6 +18,8 @@ struct DownloadEntry {
     /// Retries used since the download was last started or resumed by the caller.
     var retriesUsed = 0
     var lastError: DownloadError?
+    /// What the file was checked against when it completed in this process.
+    var checks: CompletionChecks?
     /// When the automatic retry of an interrupted download is due (downloader clock).
     var retryAt: Duration?
     var attempt: AttemptHandle?
@@ -67,6 +69,6 @@ struct DownloadEntry {
     func info() -> DownloadInfo {
         DownloadInfo(id: id, url: url.removingCredentials, destination: destination, state: state,
                      progress: progress(), lastError: lastError?.description, lastErrorCode: lastError?.code,
-                     attempts: attempts)
+                     attempts: attempts, checks: checks)
     }
 }

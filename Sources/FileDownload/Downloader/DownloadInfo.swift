@@ -13,9 +13,14 @@ public struct DownloadInfo: Sendable, Hashable {
     /// The code of the last error.
     public var lastErrorCode: DownloadError.Code?
     public var attempts: Int
+    /// For a download that completed in this downloader, what its file was checked against
+    /// before it was moved to its destination (set before the ``DownloadEvent/completed(id:file:)``
+    /// event is sent); `nil` until then, and for downloads restored completed from a store.
+    public var checks: CompletionChecks?
 
     public init(id: String, url: URL, destination: URL, state: DownloadState, progress: DownloadProgress,
-                lastError: String?, lastErrorCode: DownloadError.Code? = nil, attempts: Int) {
+                lastError: String?, lastErrorCode: DownloadError.Code? = nil, attempts: Int,
+                checks: CompletionChecks? = nil) {
         self.id = id
         self.url = url
         self.destination = destination
@@ -24,5 +29,6 @@ public struct DownloadInfo: Sendable, Hashable {
         self.lastError = lastError
         self.lastErrorCode = lastErrorCode
         self.attempts = attempts
+        self.checks = checks
     }
 }

@@ -38,8 +38,8 @@ extension Downloader {
 
     /// How an attempt task ended.
     enum AttemptOutcome: Sendable {
-        /// The file was validated and moved to its destination.
-        case completed(URL)
+        /// The file was validated (by the checks given) and moved to its destination.
+        case completed(URL, CompletionChecks)
         /// The transfer or the validation failed.
         case failed(DownloadError)
         /// The file was complete but failed validation; its bytes were discarded.
@@ -64,6 +64,7 @@ extension Downloader {
         e.attempt = handle
         e.state = .downloading
         e.headSeen = false
+        e.checks = nil
         e.lastActivityCount = 0
         e.lastActivityAt = now
         e.lastCheckpointAt = now
@@ -174,6 +175,9 @@ extension Downloader {
                 return .failed(DownloadError(.protocolViolation,
                                              "the transfer ended after \(length) of \(total) bytes", isRetryable: true))
             }
+            var checks: CompletionChecks = head.expectedLength == nil ? [] : .announcedLength
+            if ctx.options.expectedSize != nil { checks.insert(.expectedSize) }
+            if ctx.options.sha256 != nil { checks.insert(.sha256) }
             if let error = await validate(ctx, length: length, delegate: delegate) {
                 if handle.stopReason.withLock({ $0 }) != nil { return .stopped }
                 FileValidation.remove(path: ctx.partPath)
@@ -192,7 +196,7 @@ extension Downloader {
             } else {
                 try FileValidation.moveAtomically(from: part, to: destination, synchronize: false)
             }
-            return .completed(ctx.destination)
+            return .completed(ctx.destination, checks)
         } catch {
             if handle.stopReason.withLock({ $0 }) != nil { return .stopped }
             return .failed(DownloadError.wrapping(error))
@@ -260,8 +264,9 @@ extension Downloader {
         let reason = handle.stopReason.withLock { $0 }
         var flush: TransferSink? = sink
         switch (outcome, reason) {
-        case (.completed(let file), _):
+        case (.completed(let file, let checks), _):
             if e.expectedLength == nil { e.expectedLength = e.bytesOnDisk }
+            e.checks = checks
             emitProgress(&e, now: now, force: true, events: &events)
             e.state = .completed
             e.lastError = nil

@@ -8,10 +8,11 @@ public struct GetCommand: AsyncParsableCommand {
         commandName: "get",
         abstract: "Download URLs into DIR, continuing what an earlier run left.",
         discussion: """
-            Each file is saved as DIR/NAME, NAME being the last path component of the URL (made \
-            unique). Bytes land in NAME.part and are moved to NAME only after the size and any \
-            --sha256 checked out. Output is a live display on a terminal, log lines otherwise, \
-            and JSON lines with --json.
+            Each file is saved as DIR/NAME, NAME being the last path component of the URL. A file \
+            at DIR/NAME that fdl did not download is kept and the download is saved as \
+            NAME.1.EXT, NAME.2.EXT, ... instead (unless --allow-overwrite). Bytes land in \
+            NAME.part and are moved to NAME only after the size and any --sha256 checked out. \
+            Output is a live display on a terminal, log lines otherwise, and JSON lines with --json.
             """)
 
     @Argument(help: ArgumentHelp("http://, https:// or sftp:// URLs.", valueName: "URL"))
@@ -30,16 +31,27 @@ public struct GetCommand: AsyncParsableCommand {
         "File name in DIR instead of the URL's; once per URL, in the same order.", valueName: "NAME"))
     public var names: [String] = []
 
-    @Option(help: ArgumentHelp("Automatic retries of transient failures per download.", valueName: "N"))
+    @Option(help: ArgumentHelp("Automatic retries of transient failures per download (0...\(Self.retryRange.upperBound)).",
+                               valueName: "N"))
     public var retry: Int = 5
 
-    @Option(help: ArgumentHelp("Give up an attempt when no byte arrives for S seconds.", valueName: "S"))
+    @Option(help: ArgumentHelp(
+        "Give up an attempt when no byte arrives for S seconds (\(Self.timeoutRange.lowerBound)...\(Int(Self.timeoutRange.upperBound))).",
+        valueName: "S"))
     public var timeout: Double = 60
 
     @Option(name: .customLong("header"), help: ArgumentHelp(
-        "Extra request header 'Name: value' (repeatable). Authorization and Cookie are never stored.",
+        "Extra request header 'Name: value' (repeatable). Authorization, Proxy-Authorization and Cookie are never stored.",
         valueName: "H"))
     public var headers: [String] = []
+
+    @Option(name: .customLong("header-secret"), help: ArgumentHelp(
+        "Extra request header 'Name: value' whose value is a secret: never stored, never printed (repeatable).",
+        valueName: "H"))
+    public var secretHeaders: [String] = []
+
+    @Flag(help: "Replace a file at DIR/NAME that fdl did not download (by default it is kept and the download gets a new name).")
+    public var allowOverwrite = false
 
     @Flag(help: "Print one JSON event per line instead of the display (schema in docs/cli.md).")
     public var json = false
@@ -81,41 +93,78 @@ public struct GetCommand: AsyncParsableCommand {
             throw ValidationError("--name '\(name)' is not a plain file name (no '/', no leading '.')")
         }
         guard Set(names).count == names.count else { throw ValidationError("each --name must be different") }
-        guard (1...64).contains(jobs) else { throw ValidationError("-j must be between 1 and 64, not \(jobs)") }
-        guard retry >= 0 else { throw ValidationError("--retry must be 0 or more, not \(retry)") }
-        guard timeout > 0, timeout.isFinite else { throw ValidationError("--timeout must be a positive number of seconds") }
-        let headerFields = try headers.map(Self.parseHeader)
+        guard Self.jobsRange.contains(jobs) else {
+            throw ValidationError("-j must be between \(Self.jobsRange.lowerBound) and \(Self.jobsRange.upperBound), not \(jobs)")
+        }
+        guard Self.retryRange.contains(retry) else {
+            throw ValidationError("--retry must be between 0 and \(Self.retryRange.upperBound), not \(retry)")
+        }
+        // Checked before it becomes a Duration: a conversion of a huge or odd number would trap.
+        guard Self.timeoutRange.contains(timeout) else {
+            throw ValidationError("--timeout must be between \(Self.timeoutRange.lowerBound) and "
+                                  + "\(Int(Self.timeoutRange.upperBound)) seconds, not \(timeout)")
+        }
+        let headerFields = try headers.map { try Self.parseHeader($0, option: "--header", isSecret: false) }
+            + secretHeaders.map { try Self.parseHeader($0, option: "--header-secret", isSecret: true) }
         return GetSettings(
             urls: parsed, outputDirectory: state.url, concurrency: jobs, sha256: sha256.map { $0 },
-            retries: retry, requestTimeout: .milliseconds(Int64(timeout * 1000)), headers: headerFields,
+            retries: retry, requestTimeout: .milliseconds(Int64((timeout * 1000).rounded())), headers: headerFields,
             output: json ? .json : (Terminal.isTerminal ? .terminal : .plain),
             allowHTTPSDowngrade: insecureAllowHttpDowngrade, identityFiles: identity,
             knownHostsFile: knownHosts, acceptNewHostKeys: acceptNewHostKeys, names: names.map { $0 },
-            stateDirectory: state.state.path)
+            stateDirectory: state.state.path, allowOverwrite: allowOverwrite)
     }
 
-    /// Parses a URL argument: it must have a scheme and a host.
+    /// The values `-j` accepts.
+    static let jobsRange = 1...64
+    /// The values `--retry` accepts: up to about three days of retries at the maximum backoff.
+    static let retryRange = 0...1000
+    /// The seconds `--timeout` accepts: one millisecond (the timeout's resolution) to seven days
+    /// (the resource timeout, beyond which a request timeout means nothing). NaN is in no range.
+    static let timeoutRange = 0.001...604_800.0
+
+    /// Parses a URL argument: it must have a scheme and a host. Messages never show a password.
     static func parseURL(_ text: String) throws -> URL {
         guard let url = URL(string: text), let scheme = url.scheme, !scheme.isEmpty else {
-            throw ValidationError("'\(text)' is not a URL; write it with its scheme, e.g. https://host/path")
+            throw ValidationError("'\(Self.redactingPassword(text))' is not a URL; write it with its scheme, e.g. https://host/path")
         }
         guard let host = url.host, !host.isEmpty else {
-            throw ValidationError("'\(url.redactingPassword)' has no host")
+            throw ValidationError("'\(Self.redactingPassword(text))' has no host")
         }
         return url
     }
 
-    /// Parses `Name: value`.
-    static func parseHeader(_ text: String) throws -> HeaderField {
+    /// Parses `Name: value` given to `option`: the name must be an HTTP token, the value must
+    /// have no control character but tab (CR and LF would end the field and start another one).
+    /// Messages name the field, never its value.
+    static func parseHeader(_ text: String, option: String, isSecret: Bool) throws -> HeaderField {
         guard let colon = text.firstIndex(of: ":") else {
-            throw ValidationError("a --header value must look like 'Name: value'")
+            throw ValidationError("a \(option) value must look like 'Name: value'")
         }
         let name = text[..<colon].trimmingCharacters(in: .whitespaces)
         let value = text[text.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-        guard !name.isEmpty, !name.contains(where: { $0.isWhitespace }) else {
-            throw ValidationError("--header needs a field name before ':'")
+        guard !name.isEmpty, name.unicodeScalars.allSatisfy(Self.isTokenCharacter) else {
+            throw ValidationError("\(option) needs a field name of letters, digits and !#$%&'*+-.^_`|~ before ':'")
         }
-        return HeaderField(name: name, value: value)
+        guard !value.unicodeScalars.contains(where: { $0 != "\t" && $0.properties.generalCategory == .control }) else {
+            throw ValidationError("the value of the \(option) field '\(name)' contains a line break or another control character")
+        }
+        return HeaderField(name: name, value: value, isSecret: isSecret)
+    }
+
+    /// Whether `scalar` may appear in an HTTP field name (RFC 9110 `tchar`).
+    static func isTokenCharacter(_ scalar: Unicode.Scalar) -> Bool {
+        guard scalar.isASCII else { return false }
+        return scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "!#$%&'*+-.^_`|~".unicodeScalars.contains(scalar)
+    }
+
+    /// `text` with the password of its `user:password@host` part (after `scheme://`, or at the
+    /// start) replaced by `***`: for text that is not a well-formed URL.
+    static func redactingPassword(_ text: String) -> String {
+        let start = text.range(of: "://")?.upperBound ?? text.startIndex
+        let authority = text[start...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        guard let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") else { return text }
+        return String(text[..<text.index(after: colon)]) + "***" + String(text[at...])
     }
 
     public func run() async throws {

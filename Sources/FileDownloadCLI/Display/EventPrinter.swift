@@ -21,9 +21,10 @@ final class EventPrinter {
         self.width = width
     }
 
-    /// Reports a downloader event, with a hint when the error has an obvious remedy.
-    func print(_ event: DownloadEvent) {
-        printEvent(event)
+    /// Reports a downloader event, with a hint when the error has an obvious remedy. `checks`
+    /// are what confirmed the file of a completed event (see ``PlainLog/line(for:checks:)``).
+    func print(_ event: DownloadEvent, checks: CompletionChecks? = nil) {
+        printEvent(event, checks: checks)
         if case .failed(let id, let error, _) = event, let hint = Self.hint(for: error) {
             log("\(id): \(hint)")
         }
@@ -39,22 +40,24 @@ final class EventPrinter {
         }
     }
 
-    private func printEvent(_ event: DownloadEvent) {
+    private func printEvent(_ event: DownloadEvent, checks: CompletionChecks?) {
         switch mode {
         case .json:
-            if let line = JSONEventLine(event) { emit(line) }
+            guard var line = JSONEventLine(event) else { return }
+            line.verified = checks?.confirmsFile
+            emit(line)
         case .plain:
             if case .progress(let id, let p) = event {
                 let now = clock.now
                 if let last = lastProgressLine[id], now - last < plainProgressInterval { return }
                 lastProgressLine[id] = now
                 log(PlainLog.progressLine(id: id, p))
-            } else if let line = PlainLog.line(for: event) {
+            } else if let line = PlainLog.line(for: event, checks: checks) {
                 log(line)
             }
         case .terminal:
             if case .progress = event { return }
-            if let line = PlainLog.line(for: event), !line.hasSuffix(": downloading") { log(line) }
+            if let line = PlainLog.line(for: event, checks: checks), !line.hasSuffix(": downloading") { log(line) }
         }
     }
 

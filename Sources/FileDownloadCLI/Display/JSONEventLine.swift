@@ -26,12 +26,20 @@ public struct JSONEventLine: Sendable, Hashable, Codable {
     public var errorCode: String?
     /// `interrupted`, `failed`: the message stack, outermost first.
     public var errorMessages: [String]?
+    /// `added`: a file at the first name that fdl did not download, kept (the download got
+    /// another name).
+    public var keptFile: String?
     /// `completed`: the file's path.
     public var file: String?
+    /// `completed`: whether the SHA-256, or the length the server announced, confirmed the file;
+    /// absent when unknown (a file already complete without `--sha256`).
+    public var verified: Bool?
     /// `summary`: counts of final outcomes, and the exit code.
     public var completed: Int?
     public var failed: Int?
     public var stopped: Int?
+    /// `summary`: how many of the completed files nothing confirmed (``verified`` false).
+    public var unverified: Int?
     public var exitCode: Int32?
 
     public init(event: String, id: String? = nil) {

@@ -5,8 +5,10 @@ public import FileDownload
 public enum PlainLog {
     /// The line for a downloader event, or `nil` for events that a log leaves out (state changes
     /// that another line already tells, activity counts, totals). Progress lines come from
-    /// ``progressLine(id:_:)``, which the caller throttles.
-    public static func line(for event: DownloadEvent) -> String? {
+    /// ``progressLine(id:_:)``, which the caller throttles. `checks` are what confirmed the file
+    /// of a ``DownloadEvent/completed(id:file:)`` event (``DownloadInfo/checks``), told after
+    /// its path when known.
+    public static func line(for event: DownloadEvent, checks: CompletionChecks? = nil) -> String? {
         switch event {
         case .stateChanged(let id, let state) where state == .downloading:
             "\(id): downloading"
@@ -22,7 +24,7 @@ public enum PlainLog {
             "\(id): interrupted: \(error.messages.joined(separator: ": "))"
                 + (retryIn.map { "; retrying in \(Formatting.eta($0))" } ?? "")
         case .completed(let id, let file):
-            "\(id): done -> \(file.path)"
+            "\(id): done -> \(file.path)" + (checks.map { " (\($0.wording))" } ?? "")
         case .failed(let id, let error, _):
             "\(id): FAILED (\(error.code)): \(error.messages.joined(separator: ": "))"
         case .cancelled(let id):

@@ -23,6 +23,8 @@ public actor GetSession {
     var downloader: Downloader?
     var ids: [String] = []
     var outcomes: [String: DownloadOutcome] = [:]
+    /// Completed downloads whose file nothing confirmed (``FileDownload/CompletionChecks``).
+    var unverified: Set<String> = []
     var interruptedBySignal = false
     /// The shutdown a signal started; the session waits for it before it reports and exits.
     var signalShutdown: Task<Void, Never>?
@@ -92,7 +94,8 @@ public actor GetSession {
 
         let options = DownloadOptions(transfer: settings.transferOptions,
                                       retryPolicy: RetryPolicy(maxRetries: settings.retries))
-        let planner = DownloadPlanner(outputDirectory: state.outputDirectory)
+        let planner = DownloadPlanner(outputDirectory: state.outputDirectory, allowsOverwrite: settings.allowOverwrite,
+                                      stagingSuffix: configuration.stagingSuffix)
         var plans = planner.plan(urls: settings.urls, sha256: settings.sha256, names: settings.names,
                                  records: await store.loadAll(), options: options)
         plans += resuming.map { record in
@@ -113,7 +116,7 @@ public actor GetSession {
         }
         if !isSettled {
             for await event in events {
-                handle(event)
+                await handle(event)
                 // After a signal, read on until the shutdown ends the sequence: every download's
                 // last state is stored by then.
                 if isSettled, !interruptedBySignal { break }
@@ -136,14 +139,21 @@ public actor GetSession {
         added.url = plan.url.redactingPassword
         added.destination = plan.destination.path
         added.resumeFrom = plan.resume?.bytesOnDisk ?? 0
+        added.keptFile = plan.keptFile?.path
+        if let kept = plan.keptFile {
+            printer.log("\(plan.id): \(kept.path) (or its .part) was not downloaded by fdl and is kept; "
+                        + "saving as \(plan.destination.path) (--allow-overwrite replaces it)")
+        }
         if plan.alreadyComplete {
             outcomes[plan.id] = .completed
             printer.emit(added)
             var done = JSONEventLine(event: "completed", id: plan.id)
             done.file = plan.destination.path
             done.state = "alreadyComplete"
+            done.verified = plan.sha256 == nil ? nil : true
             printer.emit(done)
-            printer.log("\(plan.id): already complete at \(plan.destination.path)")
+            let how = plan.sha256 == nil ? "the size fdl recorded" : "SHA-256 verified"
+            printer.log("\(plan.id): already complete at \(plan.destination.path) (\(how))")
             return
         }
         printer.emit(added)
@@ -165,13 +175,16 @@ public actor GetSession {
         }
     }
 
-    /// Records final outcomes and prints the event.
-    func handle(_ event: DownloadEvent) {
+    /// Records final outcomes and prints the event (a completed one with what confirmed its file).
+    func handle(_ event: DownloadEvent) async {
         if let id = event.id, !ids.contains(id) { return }
-        printer.print(event)
+        var checks: CompletionChecks?
+        if case .completed(let id, _) = event { checks = await downloader?.info(of: id)?.checks }
+        printer.print(event, checks: checks)
         switch event {
         case .completed(let id, _):
             outcomes[id] = .completed
+            if checks?.confirmsFile == false { unverified.insert(id) }
         case .failed(let id, let error, _):
             outcomes[id] = error.code == .validationFailed ? .verificationFailed : .failed
         case .paused(let id, _), .cancelled(let id):
@@ -230,12 +243,14 @@ public actor GetSession {
         line.completed = finals.filter { $0 == .completed }.count
         line.failed = finals.filter { $0 == .failed || $0 == .verificationFailed }.count
         line.stopped = finals.filter { $0 == .stopped }.count
+        line.unverified = unverified.count
         line.exitCode = status.rawValue
         printer.emit(line)
         if status == .interrupted {
             printer.log("interrupted: the state is saved in \(state.path); run the same command again to resume")
         } else {
-            printer.log("\(line.completed ?? 0) completed, \(line.failed ?? 0) failed, \(line.stopped ?? 0) stopped (exit \(status.rawValue): \(status.summary))")
+            let unconfirmed = unverified.isEmpty ? "" : " (\(unverified.count) with a length not confirmed by the server)"
+            printer.log("\(line.completed ?? 0) completed\(unconfirmed), \(line.failed ?? 0) failed, \(line.stopped ?? 0) stopped (exit \(status.rawValue): \(status.summary))")
         }
     }
 

@@ -15,7 +15,8 @@ public struct GetSettings: Sendable {
     public var retries: Int
     /// Fail an attempt when no byte arrives for this long.
     public var requestTimeout: Duration
-    /// Sent with every request; sensitive ones (Authorization, Cookie) are never stored.
+    /// Sent with every request; sensitive ones (marked secret, Authorization, Proxy-Authorization,
+    /// Cookie) are never stored or printed.
     public var headers: [HeaderField]
     public var output: OutputMode
     /// Allow HTTP redirects from https to http (off by default).
@@ -30,13 +31,17 @@ public struct GetSettings: Sendable {
     public var names: [String?]
     /// Where the state lives; `nil` for `outputDirectory/.fdl`.
     public var stateDirectory: String?
+    /// Replace a file at a destination that `fdl` did not download (`--allow-overwrite`); by
+    /// default it is kept and the download gets another name (see ``DownloadPlanner``).
+    public var allowOverwrite: Bool
 
     public init(urls: [URL], outputDirectory: URL, concurrency: Int = 4, sha256: [String?] = [],
                 retries: Int = 5, requestTimeout: Duration = .seconds(60), headers: [HeaderField] = [],
                 output: OutputMode = .plain, allowHTTPSDowngrade: Bool = false, identityFiles: [String] = [],
                 knownHostsFile: String? = nil, acceptNewHostKeys: Bool = false, names: [String?] = [],
-                stateDirectory: String? = nil) {
+                stateDirectory: String? = nil, allowOverwrite: Bool = false) {
         self.stateDirectory = stateDirectory
+        self.allowOverwrite = allowOverwrite
         self.urls = urls
         self.outputDirectory = outputDirectory
         self.concurrency = concurrency

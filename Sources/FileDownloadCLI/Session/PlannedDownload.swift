@@ -3,7 +3,7 @@ public import Foundation
 
 /// One download `fdl get` will run, after matching the command line against the state directory.
 public struct PlannedDownload: Sendable, Hashable {
-    /// The id: the file name, made unique within the directory.
+    /// The id: the file name, chosen by ``DownloadPlanner`` (unique within the directory).
     public var id: String
     public var url: URL
     public var destination: URL
@@ -13,8 +13,13 @@ public struct PlannedDownload: Sendable, Hashable {
     /// The destination already holds the file (it matches the SHA-256 given, or an earlier run
     /// completed it): nothing to download.
     public var alreadyComplete: Bool
+    /// The first destination passed over because something fdl did not download is there (or
+    /// at its staging name): kept as it is; `nil` when the first name was taken or free.
+    public var keptFile: URL?
 
-    public init(id: String, url: URL, destination: URL, sha256: String?, resume: ResumeData?, alreadyComplete: Bool) {
+    public init(id: String, url: URL, destination: URL, sha256: String?, resume: ResumeData?, alreadyComplete: Bool,
+                keptFile: URL? = nil) {
+        self.keptFile = keptFile
         self.id = id
         self.url = url
         self.destination = destination

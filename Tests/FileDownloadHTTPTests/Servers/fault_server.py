@@ -18,6 +18,7 @@ Query parameters (lists are comma-separated, item k applies to request k of the 
   ignoreRange=1     always answer 200 with the whole file
   wrongRange=1      answer a range request for s>0 with bytes from s/2 (206)
   noValidators=1    send neither ETag nor Last-Modified
+  noLength=1        send no Content-Length: the body ends when the server closes the connection
   weakEtag=1        send the ETag as weak (W/"...")
   redirect=N        answer 302 to the same target with redirect=N-1 until N is 0
   location=URL      answer 302 to URL (on every request)
@@ -218,7 +219,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 f.seek(start)
                 gzipped = gzip.compress(f.read(size - start))
             self.send_header("Content-Encoding", "gzip")
-        self.send_header("Content-Length", str(size - start if gzipped is None else len(gzipped)))
+        if q.get("noLength") == "1":
+            self.send_header("Connection", "close")
+        else:
+            self.send_header("Content-Length", str(size - start if gzipped is None else len(gzipped)))
         if partial:
             total = item(q.get("total"), k) or str(size)
             self.send_header("Content-Range", f"bytes {start}-{size - 1}/{total}")
@@ -230,7 +234,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return
 
         end = size
-        close_after = False
+        close_after = q.get("noLength") == "1"
         drop = item(q.get("drop"), k)
         if drop is not None:
             end = max(start, min(size, int(drop)))

@@ -9,7 +9,7 @@ import Glibc
 /// Files under `www/` are served as they are; files under `www/slow/` at `slowRate` bytes per
 /// second (nginx's `limit_rate`) unless the request has a `Range` header, so a test can interrupt
 /// a first transfer in the middle, and the resumed one is quick. The access log records the
-/// status and the `Range` header of every request.
+/// status, the `Range` header and the `X-Api-Key` header of every request.
 final class NginxServer: @unchecked Sendable {
     let directory: TemporaryDirectory
     let port: Int
@@ -60,7 +60,7 @@ final class NginxServer: @unchecked Sendable {
             error_log \(prefix)/logs/error.log warn;
             events { worker_connections 64; }
             http {
-                log_format ranges '$status "$request" range="$http_range" if_range="$http_if_range" bytes=$body_bytes_sent';
+                log_format ranges '$status "$request" range="$http_range" if_range="$http_if_range" bytes=$body_bytes_sent api_key="$http_x_api_key"';
                 access_log \(prefix)/logs/access.log ranges;
                 client_body_temp_path \(prefix)/tmp/body;
                 proxy_temp_path \(prefix)/tmp/proxy;
@@ -87,6 +87,17 @@ final class NginxServer: @unchecked Sendable {
         process.standardError = FileHandle.nullDevice
         _ = try process.start()
         return process
+    }
+
+    /// Runs `body` with a fresh nginx and output directory, and stops both afterwards.
+    static func withServer(slowRate: String = "512k", _ body: (NginxServer, TemporaryDirectory) async throws -> Void) async throws {
+        let server = try await NginxServer(slowRate: slowRate)
+        let out = try TemporaryDirectory("fdl-out")
+        defer {
+            server.stop()
+            out.remove()
+        }
+        try await body(server, out)
     }
 
     /// Writes `data` at `path` under the served directory and returns it.
