@@ -130,7 +130,7 @@ public enum LoopbackLaunch {
                   target.hasPrefix("socket:[") else { continue }
             inodes.insert(Substring(target.dropFirst(8).dropLast()))
         }
-        guard !inodes.isEmpty, let table = try? String(contentsOfFile: "/proc/net/tcp", encoding: .utf8) else { return false }
+        guard !inodes.isEmpty, let table = readProcFile("/proc/net/tcp") else { return false }
         let wanted = [String(format: "0100007F:%04X", port), String(format: "00000000:%04X", port)]
         // sl local_address rem_address st tx_queue:rx_queue tr:tm->when retrnsmt uid timeout inode
         for line in table.split(separator: "\n").dropFirst() {
@@ -139,5 +139,21 @@ public enum LoopbackLaunch {
             if inodes.contains(columns[9]) { return true }
         }
         return false
+    }
+
+    /// The whole text of a `/proc` file. Its size reads as 0 and the kernel hands it out a page at a
+    /// time, so it is read until end of file (a busy machine's socket table is many pages).
+    private static func readProcFile(_ path: String) -> String? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n < 0, errno == EINTR { continue }
+            guard n > 0 else { return n == 0 ? String(decoding: bytes, as: UTF8.self) : nil }
+            bytes += buffer[..<n]
+        }
     }
 }
