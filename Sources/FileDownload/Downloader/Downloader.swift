@@ -55,8 +55,9 @@ public actor Downloader {
     var lastTotalAt: Duration?
     var totalSpeed = SpeedEstimator()
     var isShutDown = false
-    /// Which download writes to which staging file (checked lazily against the state).
-    var partWriters: [String: String] = [:]
+    /// Which download claims which path, as its destination or its staging file (checked lazily
+    /// against the state: only an unfinished download's claim counts).
+    var claimedPaths: [String: String] = [:]
     var lastRootUpdate: Duration?
 
     /// The progress of all downloads together, by bytes: `totalUnitCount` is the sum of the known
