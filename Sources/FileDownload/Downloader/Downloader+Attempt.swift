@@ -142,6 +142,8 @@ extension Downloader {
         if offset > 0, ctx.capabilities.contains(.validators), !(ctx.validator?.isStrong ?? false) { offset = 0 }
         // Only a resume looks at the file (a first attempt costs no stat): never past its end.
         if offset > 0 { offset = min(offset, FileValidation.size(ofFileAt: ctx.partPath) ?? 0) }
+        // An attempt stopped (or abandoned) meanwhile must not open the file another may own now.
+        if handle.stopReason.withLock({ $0 }) != nil { return nil }
         let id = ctx.id
         let expectedSize = ctx.options.expectedSize
         let sink = try TransferSink(path: ctx.partPath, requestedOffset: offset, startsWriteback: ctx.synchronize) { head in
@@ -268,6 +270,7 @@ extension Downloader {
 
     /// Books the end of an attempt: state, events, store, next attempt.
     func attemptEnded(_ id: String, handle: AttemptHandle, outcome: AttemptOutcome) {
+        defer { handle.markEnded() }
         guard var e = entries[id], e.attempt === handle else { return }
         let now = clock.now()
         e.attempt = nil

@@ -121,7 +121,8 @@ extension Downloader {
     /// Pauses download `id`, keeping its bytes.
     ///
     /// A downloading download's attempt is cancelled and the call returns when it has stopped
-    /// (the transport's cancellation is prompt), with the bytes on disk counted in the resume data.
+    /// (the transport's cancellation is prompt; one that ignores it is abandoned after
+    /// ``stopTimeout`` on the downloader's clock), with the bytes on disk counted in the resume data.
     /// A waiting or interrupted download leaves the queue (or its retry is called off) but keeps its
     /// place: ``resume(_:)`` puts it back in start order. Pausing a paused download changes nothing.
     /// If the download completes before it could be stopped it stays completed and `nil` is
@@ -136,8 +137,7 @@ extension Downloader {
         switch e.state {
         case .downloading:
             guard let handle = e.attempt else { return nil }
-            handle.stop(.pause)
-            await handle.task.withLock({ $0 })?.value
+            await stopAttempt(id, handle, .pause)
             guard let after = entries[id], after.state == .paused else { return nil }
             return after.resumeData()
         case .waiting, .interrupted:
@@ -185,7 +185,8 @@ extension Downloader {
 
     /// Cancels download `id` and discards its partial bytes. The destination is left as it was.
     ///
-    /// A downloading download's attempt is stopped first; the call returns when it has. Events:
+    /// A downloading download's attempt is stopped first; the call returns when it has (at the
+    /// latest ``stopTimeout`` later, on the downloader's clock). Events:
     /// ``DownloadEvent/stateChanged(id:state:)`` then ``DownloadEvent/cancelled(id:)``; nothing more
     /// is said of the id afterwards.
     ///
@@ -196,8 +197,7 @@ extension Downloader {
         switch e.state {
         case .downloading:
             guard let handle = e.attempt else { return }
-            handle.stop(.cancel)
-            await handle.task.withLock({ $0 })?.value
+            await stopAttempt(id, handle, .cancel)
         case .waiting, .paused, .interrupted, .failed, .notStarted:
             retrying.remove(id)
             e.retryAt = nil
