@@ -194,10 +194,10 @@ extension Downloader {
                 // keeps running.
                 try await BlockingFileWork.shared.run {
                     try sink.synchronize()
-                    try moveIntoPlace(sink, from: part, to: destination, synchronize: true)
+                    try moveIntoPlace(sink, handle: handle, from: part, to: destination, synchronize: true)
                 }
             } else {
-                try moveIntoPlace(sink, from: part, to: destination, synchronize: false)
+                try moveIntoPlace(sink, handle: handle, from: part, to: destination, synchronize: false)
             }
             return .completed(ctx.destination)
         } catch {
@@ -206,10 +206,17 @@ extension Downloader {
         }
     }
 
-    /// Moves the staging file to its destination, after checking that its name still names the
-    /// file the sink wrote and validation read (same device and inode): a file put in its place
-    /// meanwhile is never moved into place.
-    private static func moveIntoPlace(_ sink: TransferSink, from part: String, to destination: String, synchronize: Bool) throws {
+    /// Moves the staging file to its destination, after checking that the attempt was not stopped
+    /// meanwhile (a flush can outlast ``Downloader/stopTimeout``, and an abandoned attempt must
+    /// not complete behind the downloader's back) and that its name still names the file the sink
+    /// wrote and validation read (same device and inode): a file put in its place meanwhile is
+    /// never moved into place.
+    private static func moveIntoPlace(
+        _ sink: TransferSink, handle: AttemptHandle, from part: String, to destination: String, synchronize: Bool
+    ) throws {
+        if handle.stopReason.withLock({ $0 }) != nil {
+            throw DownloadError(.cancelled, "the attempt was stopped before its file was moved into place")
+        }
         guard sink.isNamed(by: part) else {
             throw DownloadError(.validationFailed,
                                 "the staging file \(part) was replaced after it was written; the file put there is not moved to \(destination)")
