@@ -46,6 +46,22 @@ struct HTTPEndToEndTests {
         }
     }
 
+    @Test("a Content-Length far larger than what is sent leaves no reserved blocks past the end after the failure")
+    func shortBodyReleasesReservation() async throws {
+        try await HTTPFixture.with { fx in
+            let size = 24 << 20
+            _ = try TestFiles.write(fx.served.appendingPathComponent("big.bin"), size: size, seed: 3)
+            // The full length is announced (space is reserved for it), 64 KiB are sent, the connection closes.
+            let run = try await DownloadRun.run(fx, fx.fault.url("big.bin", "short=\(size - (64 << 10))"), retry: .none)
+            #expect(run.error != nil)
+            var st = stat()
+            #expect(lstat(run.destination.path + ".part", &st) == 0)
+            let allocated = Int64(st.st_blocks) * 512
+            // Without the release 24 MiB stay allocated; with it, the bytes written (plus a block).
+            #expect(allocated <= Int64(st.st_size) + (1 << 20), "\(allocated) bytes allocated for a \(st.st_size)-byte file")
+        }
+    }
+
     @Test("a file changed on the server between attempts restarts and ends as the new file")
     func changedBetweenAttempts() async throws {
         try await HTTPFixture.with { fx in

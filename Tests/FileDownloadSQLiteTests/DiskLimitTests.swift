@@ -100,4 +100,23 @@ struct DiskLimitTests {
         try setup.expectFinished(try await setup.run("second"),
                                  file: setup.downloads.appending(path: "big.bin"), resumedAt: limit)
     }
+
+    @Test("a server announcing nearly the whole disk gets a reservation that leaves 64 MiB free, given back after")
+    func reservationLeavesMargin() throws {
+        let tmpfs = try TmpfsMount(size: "100m")
+        defer { tmpfs.unmount() }
+        func freeBytes() -> Int64 {
+            var vfs = statvfs()
+            return statvfs(tmpfs.url.path, &vfs) == 0 ? Int64(vfs.f_bavail) * Int64(vfs.f_frsize) : -1
+        }
+        let path = tmpfs.path("x.part")
+        let sink = try TransferSink(path: path, requestedOffset: 0)
+        try sink.begin(TransferHead(disposition: .restarted(.resumeUnsupported), expectedLength: 90 << 20))
+        var st = stat()
+        #expect(stat(path, &st) == 0 && Int64(st.st_blocks) * 512 >= 8 << 20, "some space is reserved")
+        #expect(freeBytes() >= (64 << 20) - (1 << 20), "\(freeBytes()) bytes left free")
+        sink.seal()
+        sink.releaseReservation()
+        #expect(stat(path, &st) == 0 && st.st_blocks == 0)
+    }
 }

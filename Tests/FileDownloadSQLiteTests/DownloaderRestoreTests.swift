@@ -59,4 +59,32 @@ struct DownloaderRestoreTests {
         await first.downloader.shutdown()
         await second.downloader.shutdown()
     }
+
+    @Test("a store file edited to aim a staging path outside: restore touches nothing there, nor does cancel")
+    func editedStagingPath() async throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let path = dir.path("downloads.sqlite")
+        let outside = try TemporaryDirectory()
+        defer { outside.remove() }
+        let victim = outside.url.appending(path: "victim")
+        let precious = Data(repeating: 0x41, count: 50_000)
+        try precious.write(to: victim)
+
+        let first = try await Process(path: path, directory: dir.url)
+        try await first.downloader.start(id: "a", url: Process.url("a"))
+        first.clock.advance(by: .seconds(3))  // a few chunks on disk, checkpointed
+        await first.downloader.refresh()
+        _ = try await first.downloader.pause("a")
+        await first.downloader.shutdown()
+        try RawSQLite.execute("UPDATE downloads SET part_path = '\(victim.path)' WHERE id = 'a'", at: path)
+
+        let second = try await Process(path: path, directory: dir.url)
+        _ = try await second.downloader.restore()
+        #expect(await second.downloader.state(of: "a") == .failed)
+        #expect(await second.downloader.info(of: "a")?.lastErrorCode == .invalidDestination)
+        try? await second.downloader.cancel("a")
+        await second.downloader.shutdown()
+        #expect((try? Data(contentsOf: victim)) == precious)
+    }
 }

@@ -50,16 +50,28 @@ struct TimeTests {
         #expect(policy.delay(beforeRetry: 10, unit: 0.9999) < .seconds(360))
     }
 
-    @Test("a server's Retry-After longer than the backoff wins")
-    func retryAfter() async throws {
-        let h = Harness()
+    /// A server's Retry-After, the policy's longest delay, and the wait that must follow.
+    struct RetryAfterCase: Sendable, CustomTestStringConvertible {
+        var asked: Duration
+        var maxDelay: Duration
+        var waited: Duration
+        var testDescription: String { "Retry-After \(asked) with maxDelay \(maxDelay)" }
+    }
+
+    @Test("a server's Retry-After longer than the backoff wins, up to the policy's longest delay (not 31 years)",
+          arguments: [
+              RetryAfterCase(asked: .seconds(30), maxDelay: .seconds(300), waited: .seconds(30)),
+              RetryAfterCase(asked: .seconds(1_000_000_000), maxDelay: .seconds(60), waited: .seconds(60)),
+          ])
+    func retryAfter(_ c: RetryAfterCase) async throws {
+        let h = Harness(retry: RetryPolicy(maxRetries: 3, initialDelay: .seconds(1), maxDelay: c.maxDelay, jitter: 0))
         h.serve("a", size: 1000)
-        h.mock.script(h.url("a"), attempts: [.status(503, retryAfter: .seconds(30))])
+        h.mock.script(h.url("a"), attempts: [.status(503, retryAfter: c.asked)])
         try await h.downloader.start(id: "a", url: h.url("a"))
         let (error, retryIn) = await interruption(h, "a", from: 0)
         #expect(error.statusCode == 503)
-        #expect(retryIn == .seconds(30))
-        h.clock.advance(by: .seconds(30))
+        try #require(retryIn == c.waited)
+        h.clock.advance(by: c.waited)
         await h.downloader.refresh()
         await h.recorder.state("a", .completed)
         await h.cleanUp()

@@ -18,6 +18,10 @@ final class AttemptHandle: Sendable {
     let stopReason = Mutex<StopReason?>(nil)
     /// Challenges being answered right now; the idle timeout does not run meanwhile.
     let challengesInFlight = Atomic<Int>(0)
+    /// Whether the downloader booked the attempt's end, who waits for it, and the deadline task
+    /// that abandons the attempt if it does not end in time after a stop.
+    private let ending = Mutex<(ended: Bool, waiters: [CheckedContinuation<Void, Never>], deadline: Task<Void, Never>?)>(
+        (false, [], nil))
 
     init(startedAt: Duration) {
         self.startedAt = startedAt
@@ -30,4 +34,35 @@ final class AttemptHandle: Sendable {
     }
 
     var currentSink: TransferSink? { sink.withLock { $0 } }
+
+    /// Returns once ``markEnded()`` was called (at once if it was).
+    func waitUntilEnded() async {
+        await withCheckedContinuation { continuation in
+            let ended = ending.withLock { s in
+                if !s.ended { s.waiters.append(continuation) }
+                return s.ended
+            }
+            if ended { continuation.resume() }
+        }
+    }
+
+    /// Makes and keeps `make()`'s task as the stop deadline, unless there is one already or the
+    /// attempt has ended (then `make` is not called).
+    func armDeadline(_ make: () -> Task<Void, Never>) {
+        ending.withLock { s in
+            guard !s.ended, s.deadline == nil else { return }
+            s.deadline = make()
+        }
+    }
+
+    /// The downloader booked the end: cancels the deadline and resumes every waiter.
+    func markEnded() {
+        let (waiters, deadline) = ending.withLock { s in
+            s.ended = true
+            defer { s.waiters = []; s.deadline = nil }
+            return (s.waiters, s.deadline)
+        }
+        deadline?.cancel()
+        for waiter in waiters { waiter.resume() }
+    }
 }

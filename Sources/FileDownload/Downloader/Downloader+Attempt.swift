@@ -51,6 +51,10 @@ extension Downloader {
     /// Takes a slot and starts an attempt of `id` (which must be waiting).
     func startAttempt(_ id: String) {
         guard var e = entries[id] else { return }
+        if let problem = pathProblem(of: e) {
+            fail(id, DownloadError(.invalidDestination, problem))
+            return
+        }
         let transport: any Transport
         do {
             transport = try transports.transport(for: e.url)
@@ -119,11 +123,14 @@ extension Downloader {
             try await transport.transfer(prepared.1, into: sink)
         } catch {
             sink.seal()  // nothing of this attempt is written from here on
+            sink.releaseReservation()
             if handle.stopReason.withLock({ $0 }) != nil { return .stopped }
             return .failed(DownloadError.wrapping(error))
         }
         sink.seal()
-        return await finishAttempt(ctx, sink: sink, handle: handle, delegate: delegate)
+        let outcome = await finishAttempt(ctx, sink: sink, handle: handle, delegate: delegate)
+        if case .completed = outcome {} else { sink.releaseReservation() }
+        return outcome
     }
 
     /// Staging directory, offset, sink and request of an attempt; `nil` when it was stopped
@@ -139,11 +146,14 @@ extension Downloader {
         if offset > 0, ctx.capabilities.contains(.validators), !(ctx.validator?.isStrong ?? false) { offset = 0 }
         // Only a resume looks at the file (a first attempt costs no stat): never past its end.
         if offset > 0 { offset = min(offset, FileValidation.size(ofFileAt: ctx.partPath) ?? 0) }
+        // An attempt stopped (or abandoned) meanwhile must not open the file another may own now.
+        if handle.stopReason.withLock({ $0 }) != nil { return nil }
         let id = ctx.id
         let expectedSize = ctx.options.expectedSize
         let sink = try TransferSink(path: ctx.partPath, requestedOffset: offset, startsWriteback: ctx.synchronize) { head in
             try Downloader.checkHead(head, id: id, expectedSize: expectedSize, delegate: delegate)
         }
+        offset = sink.requestedOffset  // 0 when the staging file could not be continued safely
         handle.sink.withLock { $0 = sink }
         if handle.stopReason.withLock({ $0 }) != nil {
             sink.seal()
@@ -178,9 +188,9 @@ extension Downloader {
             var checks: CompletionChecks = head.expectedLength == nil ? [] : .announcedLength
             if ctx.options.expectedSize != nil { checks.insert(.expectedSize) }
             if ctx.options.sha256 != nil { checks.insert(.sha256) }
-            if let error = await validate(ctx, length: length, delegate: delegate) {
+            if let error = await validate(ctx, sink: sink, delegate: delegate) {
                 if handle.stopReason.withLock({ $0 }) != nil { return .stopped }
-                FileValidation.remove(path: ctx.partPath)
+                StagingFile.remove(ctx.partPath)
                 return .invalid(error)
             }
             if handle.stopReason.withLock({ $0 }) != nil { return .stopped }
@@ -191,16 +201,34 @@ extension Downloader {
                 // keeps running.
                 try await BlockingFileWork.shared.run {
                     try sink.synchronize()
-                    try FileValidation.moveAtomically(from: part, to: destination, synchronize: true)
+                    try moveIntoPlace(sink, handle: handle, from: part, to: destination, synchronize: true)
                 }
             } else {
-                try FileValidation.moveAtomically(from: part, to: destination, synchronize: false)
+                try moveIntoPlace(sink, handle: handle, from: part, to: destination, synchronize: false)
             }
             return .completed(ctx.destination, checks)
         } catch {
             if handle.stopReason.withLock({ $0 }) != nil { return .stopped }
             return .failed(DownloadError.wrapping(error))
         }
+    }
+
+    /// Moves the staging file to its destination, after checking that the attempt was not stopped
+    /// meanwhile (a flush can outlast ``Downloader/stopTimeout``, and an abandoned attempt must
+    /// not complete behind the downloader's back) and that its name still names the file the sink
+    /// wrote and validation read (same device and inode): a file put in its place meanwhile is
+    /// never moved into place.
+    private static func moveIntoPlace(
+        _ sink: TransferSink, handle: AttemptHandle, from part: String, to destination: String, synchronize: Bool
+    ) throws {
+        if handle.stopReason.withLock({ $0 }) != nil {
+            throw DownloadError(.cancelled, "the attempt was stopped before its file was moved into place")
+        }
+        guard sink.isNamed(by: part) else {
+            throw DownloadError(.validationFailed,
+                                "the staging file \(part) was replaced after it was written; the file put there is not moved to \(destination)")
+        }
+        try FileValidation.moveAtomically(from: part, to: destination, synchronize: synchronize)
     }
 
     /// The head check the sink runs before the first body byte: status (delegate or 2xx) and size.
@@ -226,15 +254,21 @@ extension Downloader {
         status.map { (200..<300).contains($0) } ?? true
     }
 
-    /// Size, SHA-256 and delegate checks of a finished staging file; `nil` when it passes.
-    static func validate(_ ctx: AttemptContext, length: Int64, delegate: (any DownloaderDelegate)?) async -> DownloadError? {
-        if let want = ctx.options.expectedSize, want != length {
-            return DownloadError(.validationFailed, "the file has \(length) bytes but \(want) were expected")
+    /// Size, SHA-256 and delegate checks of a finished staging file; `nil` when it passes. Size
+    /// and hash are read through the sink's own descriptor (`fstat`, `pread`), so they are the
+    /// checks of the file the sink wrote, whatever its name points to now.
+    static func validate(_ ctx: AttemptContext, sink: TransferSink, delegate: (any DownloaderDelegate)?) async -> DownloadError? {
+        if let want = ctx.options.expectedSize {
+            guard let length = sink.sizeOnDisk else {
+                return DownloadError(.fileSystem, "cannot read the size of the staging file \(ctx.partPath)")
+            }
+            if want != length {
+                return DownloadError(.validationFailed, "the file has \(length) bytes but \(want) were expected")
+            }
         }
         if let want = ctx.options.sha256?.lowercased() {
             do {
-                let path = ctx.partPath
-                let got = try await BlockingFileWork.shared.run { try FileValidation.sha256(ofFileAt: path) }
+                let got = try await BlockingFileWork.shared.run { try sink.sha256() }
                 if got != want {
                     return DownloadError(.validationFailed, "the SHA-256 of the file is \(got) but \(want) was expected")
                 }
@@ -250,6 +284,7 @@ extension Downloader {
 
     /// Books the end of an attempt: state, events, store, next attempt.
     func attemptEnded(_ id: String, handle: AttemptHandle, outcome: AttemptOutcome) {
+        defer { handle.markEnded() }
         guard var e = entries[id], e.attempt === handle else { return }
         let now = clock.now()
         e.attempt = nil
@@ -273,7 +308,7 @@ extension Downloader {
             events += [.stateChanged(id: id, state: .completed), .completed(id: id, file: file)]
             flush = nil
         case (_, .cancel?):
-            FileValidation.remove(path: e.partPath)
+            discardStagingFile(of: e)
             e.bytesOnDisk = 0
             e.validator = nil
             e.state = .cancelled
@@ -326,7 +361,9 @@ extension Downloader {
         } else if error.isRetryable, e.retriesUsed < policy.maxRetries {
             e.retriesUsed += 1
             var delay = policy.delay(beforeRetry: e.retriesUsed, unit: rng.nextUnit())
-            if let asked = error.retryAfter, asked > delay { delay = asked }
+            // A server's Retry-After wins when longer, up to the policy's longest delay: a server
+            // cannot park a download for years.
+            if let asked = error.retryAfter { delay = max(delay, min(asked, policy.maxDelay)) }
             e.retryAt = now + delay
             e.state = .interrupted
             retrying.insert(e.id)

@@ -6,8 +6,10 @@ extension Downloader {
     /// In order: checks the id (non-empty, unique), the URL (a registered scheme), resolves the
     /// destination (the one given, else the configured directory plus the sanitised last path
     /// component of the URL; then the delegate's ``DownloaderDelegate/destination(forID:remoteURL:proposed:)``),
-    /// checks that no other unfinished download writes there, stores the download and announces
-    /// ``DownloadEvent/stateChanged(id:state:)``.
+    /// checks that neither the destination nor its staging file (destination plus
+    /// ``DownloaderConfiguration/stagingSuffix``) is the destination or the staging file of another
+    /// unfinished download (so `x` and `x.part` cannot overwrite each other's files), stores the
+    /// download and announces ``DownloadEvent/stateChanged(id:state:)``.
     ///
     /// - Returns: the destination.
     /// - Throws: ``DownloadError`` with code ``DownloadError/Code/duplicateIdentifier``,
@@ -33,16 +35,18 @@ extension Downloader {
         try checkNew(id: id)  // the delegate call let other calls in
         let standardized = chosen.standardizedFileURL
         let partPath = standardized.path + configuration.stagingSuffix
-        if let other = writer(of: partPath) {
-            throw DownloadError(.invalidDestination, "the download '\(other)' already writes to \(chosen.path)")
+        if let problem = DownloadPaths.problem(destination: standardized, partPath: partPath,
+                                               stagingSuffix: configuration.stagingSuffix) {
+            throw DownloadError(.invalidDestination, problem)
         }
+        try checkUnclaimed(destination: standardized.path, partPath: partPath)
         let entry = DownloadEntry(
             id: id, url: url, destination: standardized, partPath: partPath,
             options: options ?? DownloadOptions(transfer: configuration.defaultTransferOptions),
             state: .notStarted, queueOrder: takeQueueOrder()
         )
         entries[id] = entry
-        partWriters[partPath] = id
+        claim(entry)
         persist(entry, flush: nil, events: [.stateChanged(id: id, state: .notStarted)])
         return entry.destination
     }
@@ -79,9 +83,12 @@ extension Downloader {
     /// The bytes to keep are the smaller of the resume data's count and the staging file's real
     /// length; when the staging file is gone the download starts from zero.
     ///
-    /// - Throws: ``DownloadError/Code/invalidResumeData`` when `resumeData` cannot be read or names a
-    ///   staging file that is not its destination's plus ``DownloaderConfiguration/stagingSuffix``
-    ///   (nothing changes), ``DownloadError/Code/duplicateIdentifier``, ``DownloadError/Code/unsupportedScheme``.
+    /// - Throws: ``DownloadError/Code/invalidResumeData`` when `resumeData` cannot be read, its
+    ///   destination is not an absolute, standardized file path, or it names a staging file that
+    ///   is not its destination's plus ``DownloaderConfiguration/stagingSuffix`` (nothing changes);
+    ///   ``DownloadError/Code/invalidDestination`` when another unfinished download claims the
+    ///   destination or the staging file (as for ``add(id:url:destination:options:)``);
+    ///   ``DownloadError/Code/duplicateIdentifier``, ``DownloadError/Code/unsupportedScheme``.
     public func start(id: String, resumeData: Data) async throws {
         try start(id: id, resumeData: ResumeData(decoding: resumeData))
     }
@@ -91,14 +98,12 @@ extension Downloader {
         try checkAccepting()
         try checkNew(id: id)
         // The staging file must be the destination's, so resume data cannot aim writes elsewhere.
-        guard resumeData.partPath == resumeData.destination.standardizedFileURL.path + configuration.stagingSuffix else {
-            throw DownloadError(.invalidResumeData,
-                                "the resume data's staging file \(resumeData.partPath) does not belong to its destination \(resumeData.destination.path)")
+        if let problem = DownloadPaths.problem(destination: resumeData.destination, partPath: resumeData.partPath,
+                                               stagingSuffix: configuration.stagingSuffix) {
+            throw DownloadError(.invalidResumeData, "the resume data cannot be used: \(problem)")
         }
         _ = try transports.transport(for: resumeData.url)
-        if let other = writer(of: resumeData.partPath) {
-            throw DownloadError(.invalidDestination, "the download '\(other)' already writes to \(resumeData.partPath)")
-        }
+        try checkUnclaimed(destination: resumeData.destination.path, partPath: resumeData.partPath)
         var entry = DownloadEntry(
             id: id, url: resumeData.url, destination: resumeData.destination, partPath: resumeData.partPath,
             options: resumeData.options, state: .notStarted, queueOrder: takeQueueOrder()
@@ -108,7 +113,7 @@ extension Downloader {
         entry.validator = entry.bytesOnDisk > 0 ? resumeData.validator : nil
         entry.expectedLength = resumeData.expectedLength
         entries[id] = entry
-        partWriters[resumeData.partPath] = id
+        claim(entry)
         enqueue(id, events: [])
         schedule()
     }
@@ -116,7 +121,8 @@ extension Downloader {
     /// Pauses download `id`, keeping its bytes.
     ///
     /// A downloading download's attempt is cancelled and the call returns when it has stopped
-    /// (the transport's cancellation is prompt), with the bytes on disk counted in the resume data.
+    /// (the transport's cancellation is prompt; one that ignores it is abandoned after
+    /// ``stopTimeout`` on the downloader's clock), with the bytes on disk counted in the resume data.
     /// A waiting or interrupted download leaves the queue (or its retry is called off) but keeps its
     /// place: ``resume(_:)`` puts it back in start order. Pausing a paused download changes nothing.
     /// If the download completes before it could be stopped it stays completed and `nil` is
@@ -131,8 +137,7 @@ extension Downloader {
         switch e.state {
         case .downloading:
             guard let handle = e.attempt else { return nil }
-            handle.stop(.pause)
-            await handle.task.withLock({ $0 })?.value
+            await stopAttempt(id, handle, .pause)
             guard let after = entries[id], after.state == .paused else { return nil }
             return after.resumeData()
         case .waiting, .interrupted:
@@ -180,7 +185,8 @@ extension Downloader {
 
     /// Cancels download `id` and discards its partial bytes. The destination is left as it was.
     ///
-    /// A downloading download's attempt is stopped first; the call returns when it has. Events:
+    /// A downloading download's attempt is stopped first; the call returns when it has (at the
+    /// latest ``stopTimeout`` later, on the downloader's clock). Events:
     /// ``DownloadEvent/stateChanged(id:state:)`` then ``DownloadEvent/cancelled(id:)``; nothing more
     /// is said of the id afterwards.
     ///
@@ -191,12 +197,11 @@ extension Downloader {
         switch e.state {
         case .downloading:
             guard let handle = e.attempt else { return }
-            handle.stop(.cancel)
-            await handle.task.withLock({ $0 })?.value
+            await stopAttempt(id, handle, .cancel)
         case .waiting, .paused, .interrupted, .failed, .notStarted:
             retrying.remove(id)
             e.retryAt = nil
-            FileValidation.remove(path: e.partPath)
+            discardStagingFile(of: e)
             e.bytesOnDisk = 0
             e.validator = nil
             e.state = .cancelled
@@ -219,7 +224,7 @@ extension Downloader {
             throw DownloadError(.invalidState, "the download '\(id)' is \(e.state); pause or cancel it first")
         }
         retrying.remove(id)
-        if e.state != .completed { FileValidation.remove(path: e.partPath) }
+        if e.state != .completed { discardStagingFile(of: e) }
         entries[id] = nil
         journal.post(.remove(id: id))
         refreshRootProgress(force: true)
@@ -234,10 +239,33 @@ extension Downloader {
         return e
     }
 
-    /// The unfinished download that writes to `partPath`, if any.
-    func writer(of partPath: String) -> String? {
-        guard let id = partWriters[partPath], let e = entries[id], !e.state.isTerminal else { return nil }
-        return id
+    /// Throws ``DownloadError/Code/invalidDestination`` when an unfinished download claims
+    /// `destination` or `partPath` (as its destination or its staging file).
+    func checkUnclaimed(destination: String, partPath: String) throws {
+        for path in [destination, partPath] {
+            if let id = claimedPaths[path], let other = entries[id], !other.state.isTerminal {
+                throw DownloadError(.invalidDestination,
+                                    "the download '\(id)' already writes to \(path) (its destination or its staging file)")
+            }
+        }
+    }
+
+    /// Why the paths of `e` cannot be trusted (see ``DownloadPaths``), or `nil` when they can.
+    func pathProblem(of e: DownloadEntry) -> String? {
+        DownloadPaths.problem(destination: e.destination, partPath: e.partPath, stagingSuffix: configuration.stagingSuffix)
+    }
+
+    /// Deletes the staging file of `e` (a file or a link, never a directory), unless its paths
+    /// fail the check (a refused store record): then nothing is touched.
+    func discardStagingFile(of e: DownloadEntry) {
+        guard pathProblem(of: e) == nil else { return }
+        StagingFile.remove(e.partPath)
+    }
+
+    /// Records that `e` claims its destination and its staging file.
+    func claim(_ e: DownloadEntry) {
+        claimedPaths[e.destination.path] = e.id
+        claimedPaths[e.partPath] = e.id
     }
 
     /// Stores the entry (with a store) and publishes `events` after it, in order.

@@ -41,11 +41,11 @@ extension Downloader {
                 e.lastActivityCount = activity
                 e.lastActivityAt = now
             } else if now - e.lastActivityAt >= e.options.transfer.requestTimeout {
-                handle.stop(.fail(DownloadError(
+                requestStop(id, handle, .fail(DownloadError(
                     .timedOut, "no data arrived for \(e.options.transfer.requestTimeout) (the request timeout)")))
             }
             if e.activeTime + (now - handle.startedAt) >= e.options.transfer.resourceTimeout {
-                handle.stop(.fail(DownloadError(
+                requestStop(id, handle, .fail(DownloadError(
                     .resourceTimedOut, "the download was active for longer than its resource timeout of \(e.options.transfer.resourceTimeout)")))
             }
             if let sink {

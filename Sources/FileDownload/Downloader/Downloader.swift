@@ -55,8 +55,9 @@ public actor Downloader {
     var lastTotalAt: Duration?
     var totalSpeed = SpeedEstimator()
     var isShutDown = false
-    /// Which download writes to which staging file (checked lazily against the state).
-    var partWriters: [String: String] = [:]
+    /// Which download claims which path, as its destination or its staging file (checked lazily
+    /// against the state: only an unfinished download's claim counts).
+    var claimedPaths: [String: String] = [:]
     var lastRootUpdate: Duration?
 
     /// The progress of all downloads together, by bytes: `totalUnitCount` is the sum of the known
@@ -181,20 +182,21 @@ public actor Downloader {
     }
 
     /// Stops every running attempt (those downloads become `interrupted`, so that ``restore()``
-    /// continues them in a later process), shuts the transports down, and ends every event
+    /// continues them in a later process; an attempt that does not stop is abandoned after
+    /// ``stopTimeout`` on the downloader's clock), shuts the transports down, and ends every event
     /// sequence. The downloader accepts no new work afterwards.
     public func shutdown() async {
         guard !isShutDown else { return }
         isShutDown = true
         tickTask?.cancel()
         tickTask = nil
-        var tasks: [Task<Void, Never>] = []
+        var handles: [AttemptHandle] = []
         for id in running {
             guard let handle = entries[id]?.attempt else { continue }
-            handle.stop(.shutdown)
-            if let task = handle.task.withLock({ $0 }) { tasks.append(task) }
+            requestStop(id, handle, .shutdown)
+            handles.append(handle)
         }
-        for task in tasks { await task.value }
+        for handle in handles { await handle.waitUntilEnded() }
         await journal.drain()
         for transport in transports.allTransports { await transport.shutdown() }
         await journal.finish()

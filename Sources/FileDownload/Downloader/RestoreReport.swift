@@ -12,6 +12,11 @@ public struct RestoreReport: Sendable, Hashable {
     public var modified: [String] = []
     /// Downloads whose staging file was gone although bytes were checkpointed: they start from zero.
     public var restartedFromZero: [String] = []
+    /// Downloads whose stored paths failed the check (a destination that is not an absolute,
+    /// standardized file path, or a staging path other than the destination plus the staging
+    /// suffix): now `failed` with ``DownloadError/Code/invalidDestination``. Nothing at those paths
+    /// was opened, cut, moved or deleted, and nothing ever will be: resuming fails the same way.
+    public var rejected: [String] = []
     /// Staging files in the downloads directory that belonged to no download, removed.
     public var removedOrphans: [String] = []
 

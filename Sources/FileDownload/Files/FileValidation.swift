@@ -6,23 +6,32 @@ import Glibc
 
 /// Checks a finished staging file before it is moved to its destination.
 package enum FileValidation {
-    /// The lowercase hex SHA-256 of the file at `path`, read in 1 MiB blocks.
+    /// The lowercase hex SHA-256 of the file at `path`, read in 1 MiB blocks. A symbolic link at
+    /// `path` is not followed: it fails with ``DownloadError/Code/fileSystem``.
     package static func sha256(ofFileAt path: String) throws -> String {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
         guard fd >= 0 else { throw DownloadError.fileSystem(errno: errno, "cannot read \(path) to check it") }
         defer { close(fd) }
+        return try sha256(of: fd, name: path)
+    }
+
+    /// The lowercase hex SHA-256 of the whole file open at `fd` (read with `pread(2)` from offset
+    /// 0 in 1 MiB blocks, so the descriptor's position does not matter); `name` is for messages.
+    package static func sha256(of fd: Int32, name: String) throws -> String {
         var hasher = SHA256()
         let size = 1 << 20
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 16)
         defer { buffer.deallocate() }
+        var offset: off_t = 0
         while true {
-            let n = read(fd, buffer.baseAddress, size)
+            let n = pread(fd, buffer.baseAddress, size, offset)
             if n < 0 {
                 if errno == EINTR { continue }
-                throw DownloadError.fileSystem(errno: errno, "cannot read \(path) to check it")
+                throw DownloadError.fileSystem(errno: errno, "cannot read \(name) to check it")
             }
             if n == 0 { break }
             hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
+            offset += off_t(n)
         }
         return hex(hasher.finalize())
     }
@@ -32,10 +41,11 @@ package enum FileValidation {
         bytes.map { String(format: "%02x", $0) }.joined()
     }
 
-    /// The size of the file at `path`, or `nil` when there is none.
+    /// The size of the entry at `path` (`lstat`: a symbolic link is not followed), or `nil` when
+    /// there is none.
     static func size(ofFileAt path: String) -> Int64? {
         var st = stat()
-        guard stat(path, &st) == 0 else { return nil }
+        guard lstat(path, &st) == 0 else { return nil }
         return Int64(st.st_size)
     }
 
@@ -51,11 +61,6 @@ package enum FileValidation {
             fsync(dfd)
             close(dfd)
         }
-    }
-
-    /// Removes the file at `path` if it exists.
-    static func remove(path: String) {
-        unlink(path)
     }
 
     /// Whether `path` is a directory (one `stat`).

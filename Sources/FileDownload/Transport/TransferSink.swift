@@ -15,7 +15,8 @@ import Darwin
 /// concurrently with each other), then the owner calls ``seal()``. After `seal()` every call throws
 /// and a write is counted in ``lateWriteAttempts``.
 public final class TransferSink: Sendable {
-    /// The offset the attempt was asked to start from (bytes already in the file).
+    /// The offset the attempt starts from (bytes already in the file): the one asked for, or 0
+    /// when the staging file was missing or could not be continued safely (see ``init(path:requestedOffset:startsWriteback:validateHead:)``).
     public let requestedOffset: Int64
     /// The path of the staging file.
     public let path: String
@@ -34,17 +35,24 @@ public final class TransferSink: Sendable {
     /// Where the next range handed to the kernel's writeback starts.
     private let writebackMark: Atomic<Int64>
     private let writebackRanges = Atomic<Int>(0)
+    /// Whether ``begin(_:)`` reserved disk space past the bytes written.
+    private let reserved = Atomic<Bool>(false)
 
     /// How many bytes are handed to the kernel's writeback at once (see `startsWriteback`).
     public static let writebackChunk: Int64 = 8 << 20
     /// From how many announced bytes still to come ``begin(_:)`` reserves the disk space for them.
     public static let preallocationThreshold: Int64 = 8 << 20
 
-    /// Opens (creating if needed) the staging file at `path` for an attempt that starts at
-    /// `requestedOffset`.
+    /// Opens the staging file at `path` for an attempt that starts at `requestedOffset`.
     ///
-    /// If the file is longer than `requestedOffset` it is cut to that length, so the bytes that
-    /// follow always continue exactly where the attempt starts.
+    /// The file is opened as a file this process owns, never through a link planted at the name:
+    /// with `requestedOffset` 0 whatever is at `path` is removed and a new file is created
+    /// (`O_CREAT | O_EXCL | O_NOFOLLOW`); otherwise the file is reopened with `O_NOFOLLOW` and must
+    /// be a regular file with one link, owned by the effective user. A staging file that is
+    /// missing or fails that check is replaced by a new, empty one (the planted entry is unlinked,
+    /// never written through) and the attempt starts at 0: read ``requestedOffset`` for the offset
+    /// to ask the server for. If the kept file is longer than `requestedOffset` it is cut to that
+    /// length, so the bytes that follow always continue exactly where the attempt starts.
     ///
     /// - Parameters:
     ///   - startsWriteback: when `true`, every ``writebackChunk`` bytes written are handed to the
@@ -56,19 +64,18 @@ public final class TransferSink: Sendable {
     ///   - validateHead: called synchronously by ``begin(_:)`` before anything is done with the
     ///     head; throw to refuse it (a rejected status). The downloader passes its status check and
     ///     the delegate's.
-    /// - Throws: ``DownloadError`` with code ``DownloadError/Code/fileSystem`` when the file cannot
-    ///   be opened, or ``DownloadError/Code/invalidResumeData`` when it is shorter than
-    ///   `requestedOffset`.
+    /// - Throws: ``DownloadError`` with code ``DownloadError/Code/fileSystem`` when no trustworthy
+    ///   file can be opened (a directory in the way, no permission), or
+    ///   ``DownloadError/Code/invalidResumeData`` when the kept file is shorter than `requestedOffset`.
     public init(
         path: String,
         requestedOffset: Int64,
         startsWriteback: Bool = false,
         validateHead: @escaping @Sendable (TransferHead) throws -> Void = { _ in }
     ) throws {
-        let fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
-        guard fd >= 0 else {
-            throw DownloadError.fileSystem(errno: errno, "cannot open the staging file \(path)")
-        }
+        let opened = try StagingFile.open(path, keeping: requestedOffset)
+        let fd = opened.descriptor
+        let requestedOffset = opened.keptBytes
         var st = stat()
         guard fstat(fd, &st) == 0 else {
             let e = errno
@@ -105,11 +112,15 @@ public final class TransferSink: Sendable {
     /// must name ``requestedOffset`` and keeps the bytes; ``ResumeDisposition/restarted(_:)`` cuts
     /// the file to zero; ``ResumeDisposition/complete`` keeps the bytes and refuses any body.
     /// Last, when the head announces a total length and at least ``preallocationThreshold`` bytes
-    /// are still to come, their disk space is reserved (`fallocate(2)` with `FALLOC_FL_KEEP_SIZE`:
+    /// are still to come, disk space for them is reserved (`fallocate(2)` with `FALLOC_FL_KEEP_SIZE`:
     /// the file's size stays the bytes written, so resuming works as before). The file then lies
-    /// in few extents and the writes that follow spend less in the file system. Best effort: where
-    /// the call is missing or fails (a full disk, a file system without it) nothing changes, and a
-    /// full disk is reported by the write that meets it, after the bytes that fitted.
+    /// in few extents and the writes that follow spend less in the file system. The announced
+    /// length is the server's word, so the reservation never takes more than the file system can
+    /// spare: its free space (`fstatvfs(2)`) minus ``reservationMargin(fileSystemBytes:)``; what
+    /// is not reserved is allocated by the writes as they come. The owner gives the reservation
+    /// back with ``releaseReservation()`` when the attempt ends short. Best effort: where the call
+    /// is missing or fails (a full disk, a file system without it) nothing changes, and a full
+    /// disk is reported by the write that meets it, after the bytes that fitted.
     ///
     /// - Throws: ``DownloadError``; the transport must stop and rethrow it.
     public func begin(_ head: TransferHead) throws {
@@ -139,7 +150,10 @@ public final class TransferSink: Sendable {
             expected.store(total, ordering: .relaxed)
             let start = length.load(ordering: .relaxed)
             if head.disposition != .complete, total - start >= Self.preallocationThreshold, let reserve = Self.fallocate {
-                _ = reserve(fd, 1 /* FALLOC_FL_KEEP_SIZE */, start, total - start)
+                let bytes = min(total - start, spareBytes())
+                if bytes >= Self.preallocationThreshold, reserve(fd, 1 /* FALLOC_FL_KEEP_SIZE */, start, bytes) == 0 {
+                    reserved.store(true, ordering: .relaxed)
+                }
             }
         }
         receivedHead.withLock { $0 = head }
@@ -197,6 +211,57 @@ public final class TransferSink: Sendable {
                 writebackRanges.add(1, ordering: .relaxed)
             }
         }
+    }
+
+    /// The free space of the staging file's file system that a reservation may take: what an
+    /// unprivileged user may still write there, minus ``reservationMargin(fileSystemBytes:)``;
+    /// 0 when it cannot be read.
+    private func spareBytes() -> Int64 {
+        var vfs = statvfs()
+        guard fstatvfs(fd, &vfs) == 0 else { return 0 }
+        let unit = Int64(clamping: vfs.f_frsize)
+        let (free, freeOverflow) = Int64(clamping: vfs.f_bavail).multipliedReportingOverflow(by: unit)
+        let (size, sizeOverflow) = Int64(clamping: vfs.f_blocks).multipliedReportingOverflow(by: unit)
+        if freeOverflow || sizeOverflow { return 0 }
+        return max(0, free - Self.reservationMargin(fileSystemBytes: size))
+    }
+
+    /// The free space a reservation always leaves on a file system of `fileSystemBytes` bytes:
+    /// 5 % of it, and at least 64 MiB, so that a server announcing a huge length cannot make one
+    /// download take the space other files need.
+    public static func reservationMargin(fileSystemBytes: Int64) -> Int64 {
+        max(64 << 20, fileSystemBytes / 20)
+    }
+
+    /// Gives back the disk space ``begin(_:)`` reserved past the bytes written (`ftruncate(2)` to
+    /// ``fileLength``, which frees the blocks past the end of the file and keeps every byte
+    /// written). The downloader calls it when an attempt ends without a complete file: failed,
+    /// paused, cancelled or shut down. Call it only once the transport has returned (no write in
+    /// flight); without a reservation it does nothing.
+    public func releaseReservation() {
+        guard reserved.exchange(false, ordering: .relaxed) else { return }
+        _ = ftruncate(fd, off_t(length.load(ordering: .relaxed)))
+    }
+
+    /// The size of the open staging file, read from its descriptor (`fstat(2)`), or `nil` when it
+    /// cannot be read. What validation checks, whatever the name now points to.
+    package var sizeOnDisk: Int64? {
+        var st = stat()
+        return fstat(fd, &st) == 0 ? Int64(st.st_size) : nil
+    }
+
+    /// The lowercase hex SHA-256 of the open staging file, read through its descriptor (never by
+    /// name, so a link planted at the name is not what is hashed). Blocking.
+    package func sha256() throws -> String {
+        try FileValidation.sha256(of: fd, name: path)
+    }
+
+    /// Whether `name` still names the open staging file (same device and inode, seen with
+    /// `lstat`, which does not follow a link): checked right before the file is moved into place.
+    package func isNamed(by name: String) -> Bool {
+        var open = stat(), named = stat()
+        guard fstat(fd, &open) == 0, lstat(name, &named) == 0 else { return false }
+        return open.st_dev == named.st_dev && open.st_ino == named.st_ino
     }
 
     /// `fallocate(2)` and `sync_file_range(2)`, looked up at run time: Swift's Glibc module does

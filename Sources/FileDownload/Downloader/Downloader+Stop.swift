@@ -1,0 +1,37 @@
+extension Downloader {
+    /// How long an attempt the downloader stopped (pause, cancel, shutdown, a timeout) may take to
+    /// end, on the downloader's clock. A transport must stop within tens of milliseconds of its
+    /// cancellation; one that does not (or a delegate call that never returns) is abandoned after
+    /// this: its sink is sealed, so nothing it writes later lands, and the attempt ends as if it
+    /// had stopped. No wait on an attempt is longer.
+    public static let stopTimeout: Duration = .seconds(10)
+
+    /// Stops the running attempt `handle` of `id` for `reason` and returns once its end is booked:
+    /// when its task ended, or at the latest ``stopTimeout`` later.
+    func stopAttempt(_ id: String, _ handle: AttemptHandle, _ reason: AttemptHandle.StopReason) async {
+        requestStop(id, handle, reason)
+        await handle.waitUntilEnded()
+    }
+
+    /// Asks the attempt to stop (the first reason wins) and, the first time, arms the deadline
+    /// after which it is abandoned.
+    func requestStop(_ id: String, _ handle: AttemptHandle, _ reason: AttemptHandle.StopReason) {
+        handle.stop(reason)
+        let clock = self.clock
+        let deadline = clock.now() + Self.stopTimeout
+        handle.armDeadline {
+            Task { [weak self] in
+                do { try await clock.sleepUntil(deadline) } catch { return }
+                await self?.abandon(id, handle)
+            }
+        }
+    }
+
+    /// Ends an attempt that did not stop within ``stopTimeout``: seals its sink and books its end.
+    func abandon(_ id: String, _ handle: AttemptHandle) {
+        guard entries[id]?.attempt === handle else { return }
+        logger.warning("download '\(id)': the attempt did not stop within \(Self.stopTimeout) of being asked; abandoned")
+        handle.currentSink?.seal()
+        attemptEnded(id, handle: handle, outcome: .stopped)
+    }
+}
