@@ -1,4 +1,5 @@
 public import FileDownload
+import FileDownloadSQLite
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -9,8 +10,10 @@ import Darwin
 /// One run of `fdl get` (or `fdl resume`): plans the downloads against the state directory, runs
 /// them with a ``FileDownload/Downloader``, reports as it goes, and returns the exit status.
 ///
-/// In order: creates and locks `DIR/.fdl` (another `fdl` holding it is an error); opens the store;
-/// plans each URL (continue, already complete, or fresh); starts them; then reports every event
+/// In order: creates and locks the state directory and `DIR` (another `fdl` holding either is an
+/// error); opens the store (`STATE/state.sqlite`, importing an older `state.json` once); warns about
+/// stored downloads whose paths leave `DIR` and leaves them alone; plans each URL against the
+/// other stored downloads (continue, already complete, or fresh); starts them; then reports every event
 /// and redraws the display until every download of the command is completed, failed, paused or
 /// cancelled. Meanwhile it applies `fdl pause|resume|cancel` requests from the control directory.
 /// SIGINT and SIGTERM shut the downloader down (the bytes are flushed and the state saved) and
@@ -47,8 +50,8 @@ public actor GetSession {
 
     /// Runs the downloads and returns the exit status (see ``ExitStatus``).
     ///
-    /// - Parameter resuming: ids of stored downloads to continue (for `fdl resume`), in addition
-    ///   to the settings' URLs.
+    /// - Parameter resuming: stored downloads to continue (for `fdl resume`), in addition to the
+    ///   settings' URLs; one whose paths leave the download directory is refused (nothing starts).
     /// - Throws: ``CLIError`` with ``ExitStatus/stateUnavailable`` when the state directory cannot
     ///   be used.
     public func run(resuming: [DownloadRecord] = []) async throws -> ExitStatus {
@@ -67,16 +70,24 @@ public actor GetSession {
         }
         defer { lock.release() }
         let jsonCheckpoints = printer.mode == .json
-        let store: JSONFileDownloadStore
+        let sqlite: SQLiteDownloadStore
+        let stored: StoredRecords
         do {
-            store = try JSONFileDownloadStore(path: state.storePath) { id, bytes in
-                var line = JSONEventLine(event: "checkpoint", id: id)
-                line.bytes = bytes
-                // Checkpoints arrive on the store's executor; JSON lines are whole writes.
-                if jsonCheckpoints { Terminal.write(line.encoded() + "\n") }
-            }
+            sqlite = try await state.openStore()
+            stored = StoredRecords(try await sqlite.loadAll(), outputDirectory: state.outputDirectory)
         } catch let error as DownloadError {
             throw CLIError(.stateUnavailable, error.message)
+        }
+        stored.warnAboutRefused()
+        let refusedResumes = StoredRecords(resuming, outputDirectory: state.outputDirectory).refused
+        if let (id, problem) = refusedResumes.first {
+            throw CLIError(.stateUnavailable, StoredRecords.refusal(id: id, problem: problem))
+        }
+        let store = CheckpointReportingStore(base: sqlite) { id, bytes in
+            var line = JSONEventLine(event: "checkpoint", id: id)
+            line.bytes = bytes
+            // Checkpoints arrive on the store's executor; JSON lines are whole writes.
+            if jsonCheckpoints { Terminal.write(line.encoded() + "\n") }
         }
         var configuration = DownloaderConfiguration(
             maxConcurrentDownloads: settings.concurrency,
@@ -94,7 +105,7 @@ public actor GetSession {
                                       retryPolicy: RetryPolicy(maxRetries: settings.retries))
         let planner = DownloadPlanner(outputDirectory: state.outputDirectory)
         var plans = planner.plan(urls: settings.urls, sha256: settings.sha256, names: settings.names,
-                                 records: await store.loadAll(), options: options)
+                                 records: stored.trusted, options: options)
         plans += resuming.map { record in
             PlannedDownload(id: record.id, url: record.url, destination: record.destination,
                             sha256: record.options.sha256,
