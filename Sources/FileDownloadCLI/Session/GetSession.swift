@@ -25,7 +25,7 @@ public actor GetSession {
     let transports: TransportRegistry
     var downloader: Downloader?
     var ids: [String] = []
-    var outcomes: [String: DownloadOutcome] = [:]
+    var outcomes = OutcomeTable()
     var interruptedBySignal = false
     /// The shutdown a signal started; the session waits for it before it reports and exits.
     var signalShutdown: Task<Void, Never>?
@@ -143,6 +143,7 @@ public actor GetSession {
     /// Starts one planned download, or reports it complete.
     func start(_ plan: PlannedDownload, options: DownloadOptions, downloader: Downloader) async {
         ids.append(plan.id)
+        outcomes.register(plan.id)
         var added = JSONEventLine(event: "added", id: plan.id)
         added.url = plan.url.redactingPassword
         added.destination = plan.destination.path
@@ -178,7 +179,7 @@ public actor GetSession {
 
     /// Records final outcomes and prints the event.
     func handle(_ event: DownloadEvent) {
-        if let id = event.id, !ids.contains(id) { return }
+        if let id = event.id, !outcomes.contains(id) { return }
         printer.print(event)
         switch event {
         case .completed(let id, _):
@@ -196,13 +197,13 @@ public actor GetSession {
         }
     }
 
-    var isSettled: Bool { ids.allSatisfy { outcomes[$0] != nil } }
+    var isSettled: Bool { outcomes.allSettled }
 
     /// Applies control requests and redraws the display.
     func tick() async {
         guard let downloader, !interruptedBySignal else { return }
         for request in ControlRequest.takeAll(from: state) {
-            guard ids.contains(request.id) else {
+            guard outcomes.contains(request.id) else {
                 printer.log("\(request.id): not part of this run; \(request.action.rawValue) it after this fdl ends")
                 continue
             }
@@ -217,7 +218,7 @@ public actor GetSession {
             }
         }
         guard printer.mode == .terminal else { return }
-        let infos = await downloader.downloads().filter { ids.contains($0.id) }
+        let infos = await downloader.downloads().filter { outcomes.contains($0.id) }
         let total = await downloader.totalProgress
         let rows = infos.filter { [.waiting, .downloading, .interrupted].contains($0.state) }.map { info in
             DisplayRow(name: info.id, state: info.state.rawValue, receivedBytes: info.progress.receivedBytes,
