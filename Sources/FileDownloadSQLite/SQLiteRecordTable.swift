@@ -67,6 +67,19 @@ final class SQLiteRecordTable {
         try s.run()
     }
 
+    /// Saves `records` (already stripped of secrets) in one transaction; rolls back and rethrows
+    /// at the first that fails.
+    func saveAll(_ records: [DownloadRecord]) throws {
+        try connection.execute("BEGIN IMMEDIATE")
+        do {
+            for record in records { try save(record) }
+            try connection.execute("COMMIT")
+        } catch {
+            connection.rollback()
+            throw error
+        }
+    }
+
     /// `options` as JSON (sorted keys): the same text for equal options, encoded once in a row.
     private func json(of options: DownloadOptions) throws -> String {
         if let lastOptions, lastOptions.options == options { return lastOptions.json }

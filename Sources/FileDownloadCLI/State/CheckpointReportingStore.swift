@@ -12,6 +12,8 @@ struct CheckpointReportingStore: DownloadStore {
 
     func save(_ record: DownloadRecord) async throws { try await base.save(record) }
 
+    func saveAll(_ records: [DownloadRecord]) async throws { try await base.saveAll(records) }
+
     func checkpoint(id: String, bytes: Int64, validator: Validator?) async throws {
         try await base.checkpoint(id: id, bytes: bytes, validator: validator)
         onCheckpoint(id, bytes)
