@@ -163,6 +163,7 @@ let package = Package(
                 "FileDownload",
                 "FileDownloadHTTP",
                 "FileDownloadSFTP",
+                "FileDownloadSQLite",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# HTTP benchmark: swift-file-download (Downloader + HTTPTransport, via bench-http) side by side
-# with curl and aria2c in one run, against nginx on 127.0.0.1. Prints a Markdown table.
+# HTTP benchmark: swift-file-download (Downloader + HTTPTransport, via bench-http; and the `fdl get`
+# command line on the small files) side by side with curl and aria2c in one run, against nginx on
+# 127.0.0.1. Prints a Markdown table.
 #
-#   swift build -c release --product bench-http && Benchmarks/http.sh
+#   swift build -c release --product bench-http && swift build -c release --product fdl && Benchmarks/http.sh
 #
 # Needs: nginx, curl, aria2c, wrk, python3 (to write the files), /usr/bin/time (package `time`).
 # Everything lives in a temporary directory that is removed at the end; nginx is stopped.
@@ -19,12 +20,14 @@ set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BENCH=${BENCH:-$ROOT/.build/release/bench-http}
+FDL=${FDL:-$ROOT/.build/release/fdl}
 SMALL_COUNT=${SMALL_COUNT:-2000}
 SLOW_COUNT=${SLOW_COUNT:-1000}
 CASES=${CASES:-big small slow cancel}   # a subset reruns part of the table; missing rows print as -
 FRESH_CACHE=${FRESH_CACHE:-0}
 wants() { case " $CASES " in *" $1 "*) return 0;; esac; return 1; }
 [ -x "$BENCH" ] || { echo "build first: swift build -c release --product bench-http" >&2; exit 1; }
+if wants small; then [ -x "$FDL" ] || { echo "build first: swift build -c release --product fdl" >&2; exit 1; }; fi
 for tool in nginx curl aria2c wrk python3 /usr/bin/time; do
     command -v "$tool" > /dev/null || { echo "missing $tool: bash scripts/install-deps.sh" >&2; exit 1; }
 done
@@ -77,7 +80,7 @@ warm_caches() {
     echo 3 > /proc/sys/vm/drop_caches
     if wants big; then cat "$WORK/www/big.bin" > /dev/null; fi
     cat "$WORK/www/small/"* > /dev/null
-    for lib in $(ldd "$BENCH" "$(command -v curl)" "$(command -v aria2c)" "$(command -v wrk)" | awk '/=>/ { print $3 }' | sort -u); do
+    for lib in $(ldd "$BENCH" "$FDL" "$(command -v curl)" "$(command -v aria2c)" "$(command -v wrk)" | awk '/=>/ { print $3 }' | sort -u); do
         cat "$lib" > /dev/null
     done
     "$BENCH" > /dev/null 2>&1 || true
@@ -106,8 +109,8 @@ check_big() {
     cmp -s "$WORK/www/big.bin" "$WORK/out/big.bin" || { echo "$1: the downloaded 1 GiB file differs" >&2; exit 1; }
     rm -f "$WORK/out/big.bin"
 }
-check_count() {
-    local n; n=$(find "$WORK/out/" -type f | wc -l)
+check_count() {   # the files a tool saved; fdl's state in out/.fdl is not one of them
+    local n; n=$(find "$WORK/out/" -type f -not -path "$WORK/out/.fdl/*" | wc -l)
     [ "$n" = "$2" ] || { echo "$1: $n files instead of $2" >&2; exit 1; }
 }
 : > "$WORK/results"
@@ -132,6 +135,12 @@ small_fdl() { measure fdl_small "$BENCH" many "$WORK/small.list" "$WORK/out" 16;
 small_nosync() {
     measure fdl_nosync_small env FDL_NO_SYNC=1 "$BENCH" many "$WORK/small.list" "$WORK/out" 16
     check_count fdl-nosync "$SMALL_COUNT"
+}
+# the command line: fdl get with its state (SQLite) in out/.fdl, plain log lines to a file
+small_fdlget() {
+    # shellcheck disable=SC2046  # one argument per URL
+    measure fdlget_small "$FDL" get -j 16 -o "$WORK/out" $(cat "$WORK/small.list")
+    check_count "fdl get" "$SMALL_COUNT"
 }
 small_raw() { measure fdl_raw_small env FDL_RAW=1 "$BENCH" many "$WORK/small.list" "$WORK/out" 16; check_count fdl-raw "$SMALL_COUNT"; }
 small_aria() {
@@ -169,7 +178,7 @@ open(results, "w").write("\n".join(lines) + "\n")
 EOF_WRK
 }
 wants small && for round in $(seq 1 "$ROUNDS"); do
-    in_rotation "$round" small_cp small_fdl small_nosync small_raw small_aria small_curl small_wrk
+    in_rotation "$round" small_cp small_fdl small_fdlget small_nosync small_raw small_aria small_curl small_wrk
 done
 
 # 3) SLOW_COUNT concurrent slow (8 KiB/s) downloads of 64 KiB: peak memory, and one alone for the
@@ -215,16 +224,18 @@ if wall("curl_big"):
         print(f"| {label} | {mbs[n]:.0f} | {mbs[n] / mbs['curl']:.2f} | {mbs[n] / mbs['aria']:.2f} | {mbs[n] / mbs['cp']:.2f} |")
     print()
 if wall("curl_small"):
-    names = names + ["wrk"]
+    names = names + ["fdlget", "wrk"]
     fps = {n: small / wall(n + "_small") for n in names}
     print(f"| {small} × 64 KiB, 16 at a time (median) | files/s | ÷ xargs -P16 curl | ÷ aria2c -j16 | ÷ cp -r | client CPU s | nginx CPU s |")
     print("|---|---|---|---|---|---|---|")
-    for n, label in [("fdl", "swift-file-download (Downloader)"),
+    for n, label in [("fdl", "swift-file-download (Downloader)"), ("fdlget", "fdl get -j 16 (state in SQLite)"),
                      ("fdl_nosync", "swift-file-download (Downloader, synchronizesFiles: false)"), ("fdl_raw", "HTTPTransport alone"),
                      ("curl", "xargs -P16 curl (batched)"), ("aria", "aria2c -j16"), ("cp", "cp -r"),
                      ("wrk", "wrk -t2 -c16: HTTP ceiling, no file written")]:
         print(f"| {label} | {fps[n]:.0f} | {fps[n] / fps['curl']:.2f} | {fps[n] / fps['aria']:.2f} | {fps[n] / fps['cp']:.2f} "
               f"| {cpu(n + '_small'):.3f} | {nginx_cpu(n + '_small'):.3f} |")
+    print()
+    print(f"fdl get ÷ Downloader, wall time: {wall('fdlget_small') / wall('fdl_small'):.2f}")
     print()
     # A client that fetches and writes these files needs at least what wrk spends to receive them,
     # what nginx spends to send them and what cp spends to write them; spread perfectly over the cores.

@@ -74,8 +74,14 @@ final class SQLiteConnection {
             try execute("COMMIT")
             return result
         } catch {
-            sqlite3_exec(handle, "ROLLBACK", nil, nil, nil)
+            rollback()
             throw error
         }
+    }
+
+    /// Rolls back the open transaction, if any (its own failure is not reported: there is then
+    /// nothing left to roll back).
+    func rollback() {
+        sqlite3_exec(handle, "ROLLBACK", nil, nil, nil)
     }
 }

@@ -89,6 +89,16 @@ public actor SQLiteDownloadStore: DownloadStore {
         try perform("cannot save download \"\(record.id)\"") { try $0.save(record.withoutSecrets) }
     }
 
+    /// Inserts or replaces each record, without its secrets, in one transaction: when the call
+    /// returns all are saved, when it throws none is.
+    public func saveAll(_ records: [DownloadRecord]) throws {
+        guard records.count > 1 else {
+            if let record = records.first { try save(record) }
+            return
+        }
+        try perform("cannot save \(records.count) downloads") { try $0.saveAll(records.map(\.withoutSecrets)) }
+    }
+
     /// Records that `bytes` of download `id` are on disk, belonging to `validator`, and sets its
     /// `updatedAt` to now. Does nothing for an unknown id.
     public func checkpoint(id: String, bytes: Int64, validator: Validator?) throws {

@@ -20,20 +20,16 @@ final class Journal: Sendable {
     init(store: (any DownloadStore)?, hub: EventHub, logger: Logger) {
         task = Task { [queue] in
             while let batch = await queue.next() {
-                for item in batch {
+                var saves: [(record: DownloadRecord, flush: TransferSink?, events: [DownloadEvent])] = []
+                for (index, item) in batch.enumerated() {
                     switch item {
                     case .save(let record, let flush, let events):
-                        if let flush {
-                            do { try await BlockingFileWork.shared.run { try flush.synchronize() } } catch {
-                                logger.warning("flush before saving failed", metadata: ["id": "\(record.id)", "error": "\(error)"])
-                            }
-                        }
-                        if let store {
-                            do { try await store.save(record) } catch {
-                                logger.error("the store could not save a download", metadata: ["id": "\(record.id)", "error": "\(error)"])
-                            }
-                        }
-                        hub.publish(events)
+                        // Saves that queued up together go to the store as one saveAll, after
+                        // their flushes; their events follow, in order.
+                        saves.append((record, flush, events))
+                        if index + 1 < batch.count, case .save = batch[index + 1] { continue }
+                        await Self.save(saves, store: store, hub: hub, logger: logger)
+                        saves.removeAll(keepingCapacity: true)
                     case .checkpoint(let id, let sink, let validator):
                         guard let store else { continue }
                         let bytes = sink.fileLength
@@ -57,6 +53,31 @@ final class Journal: Sendable {
                 }
             }
         }
+    }
+
+    /// Flushes each save's sink, stores the records (one ``DownloadStore/saveAll(_:)``; when that
+    /// fails, one ``DownloadStore/save(_:)`` each, so one bad record does not cost the others),
+    /// then publishes their events in order.
+    private static func save(_ saves: [(record: DownloadRecord, flush: TransferSink?, events: [DownloadEvent])],
+                             store: (any DownloadStore)?, hub: EventHub, logger: Logger) async {
+        for save in saves {
+            guard let flush = save.flush else { continue }
+            do { try await BlockingFileWork.shared.run { try flush.synchronize() } } catch {
+                logger.warning("flush before saving failed", metadata: ["id": "\(save.record.id)", "error": "\(error)"])
+            }
+        }
+        if let store {
+            do {
+                try await store.saveAll(saves.map(\.record))
+            } catch {
+                for save in saves {
+                    do { try await store.save(save.record) } catch {
+                        logger.error("the store could not save a download", metadata: ["id": "\(save.record.id)", "error": "\(error)"])
+                    }
+                }
+            }
+        }
+        for save in saves { hub.publish(save.events) }
     }
 
     deinit {

@@ -14,6 +14,10 @@ public protocol DownloadStore: Sendable {
     func loadAll() async throws -> [DownloadRecord]
     /// Inserts or replaces the record with the same id.
     func save(_ record: DownloadRecord) async throws
+    /// Saves `records` in order, as ``save(_:)`` would one after another; a store that can makes
+    /// them one change (all saved, or none when it throws). The downloader hands over the state
+    /// changes that queued up together, so that a burst of them costs one round trip to the store.
+    func saveAll(_ records: [DownloadRecord]) async throws
     /// Records that `bytes` of download `id` are on disk, belonging to `validator`.
     /// Does nothing for an unknown id.
     func checkpoint(id: String, bytes: Int64, validator: Validator?) async throws

@@ -10,19 +10,23 @@ enum ControlCommandRunner {
     /// - Returns: `nil` when the request was handled (printed), or the record to run in the
     ///   foreground (resume with no running `fdl`); the state lock is released by then.
     static func perform(_ action: ControlRequest.Action, id: String, state: StateDirectory) async throws -> DownloadRecord? {
-        let records: [String: DownloadRecord]
+        let stored: StoredRecords
         do {
-            records = try JSONFileDownloadStore.read(path: state.storePath)
+            stored = try await state.loadRecords()
         } catch let error as DownloadError {
             throw fail(.stateUnavailable, error.message)
         }
-        guard let record = records[id] else {
-            let known = records.keys.sorted().prefix(10).joined(separator: ", ")
+        guard let record = stored.all.first(where: { $0.id == id }) else {
+            let known = stored.all.map(\.id).sorted().prefix(10).joined(separator: ", ")
             throw fail(.usage, "no download has the id '\(id)' in \(state.outputDirectory.path)"
                        + (known.isEmpty ? "" : " (known: \(known))") + "; `fdl list` shows them")
         }
+        if let problem = stored.refused[id] {
+            throw fail(.stateUnavailable, StoredRecords.refusal(id: id, problem: problem))
+        }
         let lock: StateLock?
         do {
+            try state.create()
             lock = try state.tryLock()
         } catch let error as DownloadError {
             throw fail(.stateUnavailable, error.message)
@@ -43,7 +47,11 @@ enum ControlCommandRunner {
             try await save(paused, state: state)
             Terminal.write("\(id): paused at \(Formatting.bytes(record.checkpointedBytes)); `fdl resume \(id)` continues it\n")
         case (.cancel, _):
-            try? FileManager.default.removeItem(atPath: record.partPath)
+            do {
+                try RegularFile.remove(record.partPath)
+            } catch let error as DownloadError {
+                throw fail(.failure, "cannot cancel '\(id)': \(error.message)")
+            }
             var cancelled = record
             cancelled.state = .cancelled
             cancelled.checkpointedBytes = 0
@@ -68,7 +76,7 @@ enum ControlCommandRunner {
             try await Task.sleep(for: .milliseconds(50))
         }
         if FileManager.default.fileExists(atPath: path) {
-            try? FileManager.default.removeItem(atPath: path)
+            _ = try? RegularFile.remove(path)
             throw fail(.stateUnavailable, "the fdl that holds \(state.outputDirectory.path) (\(holder)) did not take the request within 10 s")
         }
         Terminal.write("\(id): asked the running fdl (\(holder)) to \(action.rawValue) it\n")
@@ -76,7 +84,9 @@ enum ControlCommandRunner {
 
     static func save(_ record: DownloadRecord, state: StateDirectory) async throws {
         do {
-            try await JSONFileDownloadStore(path: state.storePath).save(record)
+            let store = try await state.openStore()
+            try await store.save(record)
+            await store.close()
         } catch let error as DownloadError {
             throw fail(.stateUnavailable, error.message)
         }

@@ -15,13 +15,15 @@ public struct ListCommand: AsyncParsableCommand {
     public init() {}
 
     public func run() async throws {
-        let records: [DownloadRecord]
+        let stored: StoredRecords
         do {
-            records = try await JSONFileDownloadStore(path: state.state.storePath).loadAll()
+            stored = try await state.state.loadRecords()
         } catch let error as DownloadError {
             Terminal.writeError("fdl: \(error.message)")
             throw ExitCode(ExitStatus.stateUnavailable.rawValue)
         }
+        stored.warnAboutRefused()
+        let records = stored.all
         if json {
             for r in records {
                 var line = JSONEventLine(event: "download", id: r.id)

@@ -1,4 +1,5 @@
 public import FileDownload
+import FileDownloadSQLite
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -9,8 +10,10 @@ import Darwin
 /// One run of `fdl get` (or `fdl resume`): plans the downloads against the state directory, runs
 /// them with a ``FileDownload/Downloader``, reports as it goes, and returns the exit status.
 ///
-/// In order: creates and locks `DIR/.fdl` (another `fdl` holding it is an error); opens the store;
-/// plans each URL (continue, already complete, or fresh); starts them; then reports every event
+/// In order: creates and locks the state directory and `DIR` (another `fdl` holding either is an
+/// error); opens the store (`STATE/state.sqlite`, importing an older `state.json` once); warns about
+/// stored downloads whose paths leave `DIR` and leaves them alone; plans each URL against the
+/// other stored downloads (continue, already complete, or fresh); starts them; then reports every event
 /// and redraws the display until every download of the command is completed, failed, paused or
 /// cancelled. Meanwhile it applies `fdl pause|resume|cancel` requests from the control directory.
 /// SIGINT and SIGTERM shut the downloader down (the bytes are flushed and the state saved) and
@@ -22,7 +25,7 @@ public actor GetSession {
     let transports: TransportRegistry
     var downloader: Downloader?
     var ids: [String] = []
-    var outcomes: [String: DownloadOutcome] = [:]
+    var outcomes = OutcomeTable()
     /// Completed downloads whose file nothing confirmed (``FileDownload/CompletionChecks``).
     var unverified: Set<String> = []
     var interruptedBySignal = false
@@ -49,8 +52,8 @@ public actor GetSession {
 
     /// Runs the downloads and returns the exit status (see ``ExitStatus``).
     ///
-    /// - Parameter resuming: ids of stored downloads to continue (for `fdl resume`), in addition
-    ///   to the settings' URLs.
+    /// - Parameter resuming: stored downloads to continue (for `fdl resume`), in addition to the
+    ///   settings' URLs; one whose paths leave the download directory is refused (nothing starts).
     /// - Throws: ``CLIError`` with ``ExitStatus/stateUnavailable`` when the state directory cannot
     ///   be used.
     public func run(resuming: [DownloadRecord] = []) async throws -> ExitStatus {
@@ -69,16 +72,24 @@ public actor GetSession {
         }
         defer { lock.release() }
         let jsonCheckpoints = printer.mode == .json
-        let store: JSONFileDownloadStore
+        let sqlite: SQLiteDownloadStore
+        let stored: StoredRecords
         do {
-            store = try JSONFileDownloadStore(path: state.storePath) { id, bytes in
-                var line = JSONEventLine(event: "checkpoint", id: id)
-                line.bytes = bytes
-                // Checkpoints arrive on the store's executor; JSON lines are whole writes.
-                if jsonCheckpoints { Terminal.write(line.encoded() + "\n") }
-            }
+            sqlite = try await state.openStore()
+            stored = StoredRecords(try await sqlite.loadAll(), outputDirectory: state.outputDirectory)
         } catch let error as DownloadError {
             throw CLIError(.stateUnavailable, error.message)
+        }
+        stored.warnAboutRefused()
+        let refusedResumes = StoredRecords(resuming, outputDirectory: state.outputDirectory).refused
+        if let (id, problem) = refusedResumes.first {
+            throw CLIError(.stateUnavailable, StoredRecords.refusal(id: id, problem: problem))
+        }
+        let store = CheckpointReportingStore(base: sqlite) { id, bytes in
+            var line = JSONEventLine(event: "checkpoint", id: id)
+            line.bytes = bytes
+            // Checkpoints arrive on the store's executor; JSON lines are whole writes.
+            if jsonCheckpoints { Terminal.write(line.encoded() + "\n") }
         }
         var configuration = DownloaderConfiguration(
             maxConcurrentDownloads: settings.concurrency,
@@ -97,7 +108,7 @@ public actor GetSession {
         let planner = DownloadPlanner(outputDirectory: state.outputDirectory, allowsOverwrite: settings.allowOverwrite,
                                       stagingSuffix: configuration.stagingSuffix)
         var plans = planner.plan(urls: settings.urls, sha256: settings.sha256, names: settings.names,
-                                 records: await store.loadAll(), options: options)
+                                 records: stored.trusted, options: options)
         plans += resuming.map { record in
             PlannedDownload(id: record.id, url: record.url, destination: record.destination,
                             sha256: record.options.sha256,
@@ -135,6 +146,7 @@ public actor GetSession {
     /// Starts one planned download, or reports it complete.
     func start(_ plan: PlannedDownload, options: DownloadOptions, downloader: Downloader) async {
         ids.append(plan.id)
+        outcomes.register(plan.id)
         var added = JSONEventLine(event: "added", id: plan.id)
         added.url = plan.url.redactingPassword
         added.destination = plan.destination.path
@@ -177,7 +189,7 @@ public actor GetSession {
 
     /// Records final outcomes and prints the event (a completed one with what confirmed its file).
     func handle(_ event: DownloadEvent) async {
-        if let id = event.id, !ids.contains(id) { return }
+        if let id = event.id, !outcomes.contains(id) { return }
         var checks: CompletionChecks?
         if case .completed(let id, _) = event { checks = await downloader?.info(of: id)?.checks }
         printer.print(event, checks: checks)
@@ -198,13 +210,13 @@ public actor GetSession {
         }
     }
 
-    var isSettled: Bool { ids.allSatisfy { outcomes[$0] != nil } }
+    var isSettled: Bool { outcomes.allSettled }
 
     /// Applies control requests and redraws the display.
     func tick() async {
         guard let downloader, !interruptedBySignal else { return }
         for request in ControlRequest.takeAll(from: state) {
-            guard ids.contains(request.id) else {
+            guard outcomes.contains(request.id) else {
                 printer.log("\(request.id): not part of this run; \(request.action.rawValue) it after this fdl ends")
                 continue
             }
@@ -219,7 +231,7 @@ public actor GetSession {
             }
         }
         guard printer.mode == .terminal else { return }
-        let infos = await downloader.downloads().filter { ids.contains($0.id) }
+        let infos = await downloader.downloads().filter { outcomes.contains($0.id) }
         let total = await downloader.totalProgress
         let rows = infos.filter { [.waiting, .downloading, .interrupted].contains($0.state) }.map { info in
             DisplayRow(name: info.id, state: info.state.rawValue, receivedBytes: info.progress.receivedBytes,

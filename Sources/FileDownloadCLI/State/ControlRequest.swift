@@ -25,13 +25,13 @@ public struct ControlRequest: Sendable, Hashable, Codable {
     }
 
     /// Takes every pending request out of `state`'s control directory, oldest first. Files that are
-    /// not requests are removed and skipped.
+    /// not requests are removed and skipped; anything that is not a regular file is left alone.
     public static func takeAll(from state: StateDirectory) -> [ControlRequest] {
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: state.controlPath)) ?? [])
             .filter { $0.hasSuffix(".json") }.sorted()
         return names.compactMap { name in
             let path = state.controlPath + "/" + name
-            defer { try? FileManager.default.removeItem(atPath: path) }
+            defer { _ = try? RegularFile.remove(path) }
             guard let data = FileManager.default.contents(atPath: path) else { return nil }
             return try? JSONDecoder().decode(ControlRequest.self, from: data)
         }

@@ -8,9 +8,11 @@ import Darwin
 
 /// Where `fdl` keeps its state for an output directory: `DIR/.fdl/` unless given another path.
 ///
-/// - `state.json`: the ``JSONFileDownloadStore`` (one record per download, no secrets);
-/// - `lock`: held (`flock`) by the one `fdl get` or `fdl resume` that runs on `DIR`; the kernel
-///   releases it when that process dies, even by SIGKILL;
+/// - `state.sqlite`: the library's `SQLiteDownloadStore` (one row per download, no secrets);
+///   ``openStore()`` imports a `state.json` left by an older `fdl` into it once;
+/// - `lock`: held (`flock`) by the one `fdl get` or `fdl resume` that runs with this state, which
+///   also holds an `flock` on `DIR` itself (see ``tryLock()``); the kernel releases both when that
+///   process dies, even by SIGKILL;
 /// - `control/`: requests (`pause`, `resume`, `cancel`) from other `fdl` processes to the one
 ///   that holds the lock, as small JSON files it consumes.
 public struct StateDirectory: Sendable {
@@ -25,41 +27,66 @@ public struct StateDirectory: Sendable {
         self.path = path ?? self.outputDirectory.appendingPathComponent(".fdl").path
     }
 
-    public var storePath: String { path + "/state.json" }
+    /// The SQLite database of the downloads.
+    public var storePath: String { path + "/state.sqlite" }
+    /// The JSON state file of `fdl` before it used SQLite; imported once by ``openStore()``.
+    public var legacyStorePath: String { path + "/state.json" }
     public var lockPath: String { path + "/lock" }
     public var controlPath: String { path + "/control" }
 
-    /// Creates `DIR` and `DIR/.fdl/control` when missing.
+    /// Creates `DIR` and `STATE/control` when missing.
     ///
     /// - Throws: ``FileDownload/DownloadError`` with code `store` naming the directory.
     public func create() throws {
         do {
+            try FileManager.default.createDirectory(at: outputDirectory, withIntermediateDirectories: true)
             try FileManager.default.createDirectory(atPath: controlPath, withIntermediateDirectories: true)
         } catch {
             throw DownloadError(.store, "cannot create the state directory \(path): \(error.localizedDescription)")
         }
     }
 
-    /// Whether `DIR/.fdl/state.json` exists.
-    public var exists: Bool { FileManager.default.fileExists(atPath: storePath) }
+    /// Whether there is any state to read (`state.sqlite`, or an older `state.json`).
+    public var exists: Bool {
+        FileManager.default.fileExists(atPath: storePath) || FileManager.default.fileExists(atPath: legacyStorePath)
+    }
 
-    /// Takes the lock without waiting.
+    /// Takes the lock without waiting: first `STATE/lock`, then `DIR` itself, so that two `fdl`
+    /// runs on one output directory never both run, whatever state directories they were given.
     ///
-    /// - Returns: the held lock, or `nil` when another process holds it.
-    /// - Throws: ``FileDownload/DownloadError`` with code `store` when the lock file cannot be opened.
+    /// Both are `flock`s: the kernel releases them when the process ends, however it ends. Nothing
+    /// is written to `DIR` for the lock. ``create()`` must have run.
+    ///
+    /// - Returns: the held lock, or `nil` when another process holds `STATE/lock` (it then reads
+    ///   `STATE/control`, so a request can be handed to it).
+    /// - Throws: ``FileDownload/DownloadError`` with code `store` when a lock file or `DIR` cannot
+    ///   be opened, or when another process holds `DIR` with another state directory (it would
+    ///   not see requests left here); nothing is held then.
     public func tryLock() throws -> StateLock? {
-        let fd = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard fd >= 0 else {
+        let stateFD = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard stateFD >= 0 else {
             throw DownloadError.fileSystem(errno: errno, "cannot open the lock file \(lockPath)")
         }
-        if flock(fd, LOCK_EX | LOCK_NB) != 0 {
-            close(fd)
+        if flock(stateFD, LOCK_EX | LOCK_NB) != 0 {
+            close(stateFD)
             return nil
         }
+        let directoryFD = open(outputDirectory.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard directoryFD >= 0 else {
+            let code = errno
+            close(stateFD)
+            throw DownloadError.fileSystem(errno: code, "cannot open the download directory \(outputDirectory.path)")
+        }
+        if flock(directoryFD, LOCK_EX | LOCK_NB) != 0 {
+            close(directoryFD)
+            close(stateFD)
+            throw DownloadError(.store, "another fdl is working in \(outputDirectory.path) with another state directory; "
+                                + "wait for it, or use its --state with `fdl pause|resume|cancel`")
+        }
         let pid = Data("\(getpid())\n".utf8)
-        _ = ftruncate(fd, 0)
-        pid.withUnsafeBytes { _ = pwrite(fd, $0.baseAddress, $0.count, 0) }
-        return StateLock(fd: fd)
+        _ = ftruncate(stateFD, 0)
+        pid.withUnsafeBytes { _ = pwrite(stateFD, $0.baseAddress, $0.count, 0) }
+        return StateLock(stateFD: stateFD, directoryFD: directoryFD)
     }
 
     /// The pid written in the lock file by its holder, if readable.

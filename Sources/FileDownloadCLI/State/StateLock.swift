@@ -4,15 +4,26 @@ import Glibc
 import Darwin
 #endif
 
-/// A held `flock` on `DIR/.fdl/lock`; released by ``release()``, on deinit, or by the kernel when
-/// the process dies.
+/// The held `flock`s on `STATE/lock` and on the download directory `DIR` (see
+/// ``StateDirectory/tryLock()``); released by ``release()``, on deinit, or by the kernel when the
+/// process dies.
 public final class StateLock: Sendable {
-    private let fd: Int32
+    private let stateFD: Int32
+    private let directoryFD: Int32
 
-    init(fd: Int32) { self.fd = fd }
+    init(stateFD: Int32, directoryFD: Int32) {
+        self.stateFD = stateFD
+        self.directoryFD = directoryFD
+    }
 
-    deinit { close(fd) }
+    deinit {
+        close(directoryFD)
+        close(stateFD)
+    }
 
-    /// Releases the lock now.
-    public func release() { flock(fd, LOCK_UN) }
+    /// Releases both locks now: the directory first, then the state.
+    public func release() {
+        flock(directoryFD, LOCK_UN)
+        flock(stateFD, LOCK_UN)
+    }
 }
