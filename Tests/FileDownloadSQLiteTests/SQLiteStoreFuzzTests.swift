@@ -19,6 +19,9 @@ struct SQLiteStoreFuzzTests {
         "checkpointed_bytes", "expected_length", "options", "queue_order", "error_code", "error_messages", "attempts",
     ]
 
+    /// Longer than the row's checkpoint, so that a cut to it would show.
+    static let sentinelBytes = Data((0..<10_000).map { UInt8(truncatingIfNeeded: $0 &* 7) })
+
     @Test("a hostile row: a clear store error, or a restore that stays in its directory")
     func hostileRows() async throws {
         var random = SplitMix64(seed: HostileJSON.seed(default: 0x5EED_0003))
@@ -29,7 +32,7 @@ struct SQLiteStoreFuzzTests {
             let sentinel = root.appendingPathComponent("outside/sentinel")
             try FileManager.default.createDirectory(at: downloads, withIntermediateDirectories: true)
             try FileManager.default.createDirectory(at: sentinel.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try Data("keep me".utf8).write(to: sentinel)
+            try Self.sentinelBytes.write(to: sentinel)
             let destination = downloads.appendingPathComponent("a")
             try Data(repeating: 7, count: 500).write(to: URL(fileURLWithPath: destination.path + ".part"))
 
@@ -88,7 +91,7 @@ struct SQLiteStoreFuzzTests {
             }
             let sentinelPath = sentinel.standardizedFileURL.path
             if !named.contains(where: { $0.standardizedFileURL.path == sentinelPath }) {
-                #expect(FileManager.default.contents(atPath: sentinel.path) == Data("keep me".utf8),
+                #expect(FileManager.default.contents(atPath: sentinel.path) == Self.sentinelBytes,
                         "#\(index) \(update) changed a file outside the downloads directory")
             }
         }

@@ -20,23 +20,11 @@ struct HostileInputFuzzTests {
 
     @Test("resume data: a clear error, or a download that stays where it was told")
     func resumeData() async throws {
-        let base = try Sandbox()
-        defer { base.remove() }
-        let valid = ResumeData(id: "a", url: base.url, destination: base.destination, partPath: base.destination.path + ".part",
-                               bytesOnDisk: 500, validator: .entityTag("\"v1\""), expectedLength: 4_000,
-                               options: DownloadOptions(expectedSize: 4_000)).encoded()
-        var inputs = Self.corpusInputs("resume-data")
-        var generator = HostileJSON(seed: HostileJSON.seed(default: 0x5EED_0001), confinedTo: base.root.path,
-                                    pathKeys: Self.pathKeys, hostileStrings: base.hostileStrings)
-        for index in 0..<HostileJSON.iterations(default: 150) {
-            inputs.append(("generated #\(index)", generator.variant(of: valid)))
-        }
-        for (name, data) in inputs {
-            let sandbox = try Sandbox()
-            defer { sandbox.remove() }
-            let input = sandbox.rebase(data, from: base)
-            try #require(generator.confines(input, to: sandbox), "\(name) names a path outside its sandbox")
-            Self.keepCurrent("resume-data", data, generatedIn: base)
+        try await Self.run("resume-data", seed: 0x5EED_0001) { sandbox, _ in
+            ResumeData(id: "a", url: sandbox.url, destination: sandbox.destination,
+                       partPath: sandbox.destination.path + ".part", bytesOnDisk: 500, validator: .entityTag("\"v1\""),
+                       expectedLength: 4_000, options: DownloadOptions(expectedSize: 4_000)).encoded()
+        } check: { name, input, sandbox in
             let h = sandbox.harness()
             var named: URL?
             do {
@@ -50,34 +38,21 @@ struct HostileInputFuzzTests {
                 Issue.record("\(name): not a DownloadError: \(error)")
             }
             await h.downloader.shutdown()
-            sandbox.expectSentinelKept(unlessNamedBy: [named], name, input)
+            return named
         }
     }
 
     @Test("stored records: restore() gives each a clear state and touches nothing it does not name")
     func storedRecords() async throws {
-        let base = try Sandbox()
-        defer { base.remove() }
-        let encoder = JSONEncoder()
-        var inputs = Self.corpusInputs("records")
-        var generator = HostileJSON(seed: HostileJSON.seed(default: 0x5EED_0002), confinedTo: base.root.path,
-                                    pathKeys: Self.pathKeys, hostileStrings: base.hostileStrings)
         let states: [DownloadState] = [.waiting, .downloading, .interrupted, .paused, .failed, .completed, .notStarted, .cancelled]
-        for index in 0..<HostileJSON.iterations(default: 150) {
-            let record = DownloadRecord(
-                id: "a", url: base.url, destination: base.destination, partPath: base.destination.path + ".part",
+        try await Self.run("records", seed: 0x5EED_0002) { sandbox, index in
+            try JSONEncoder().encode(DownloadRecord(
+                id: "a", url: sandbox.url, destination: sandbox.destination, partPath: sandbox.destination.path + ".part",
                 state: states[index % states.count], validator: .entityTag("\"v1\""), checkpointedBytes: 500,
-                expectedLength: 4_000, options: DownloadOptions(expectedSize: 4_000), queueOrder: 3)
-            inputs.append(("generated #\(index)", generator.variant(of: try encoder.encode(record))))
-        }
-        for (name, data) in inputs {
-            let sandbox = try Sandbox()
-            defer { sandbox.remove() }
-            let input = sandbox.rebase(data, from: base)
-            try #require(generator.confines(input, to: sandbox), "\(name) names a path outside its sandbox")
-            Self.keepCurrent("records", data, generatedIn: base)
+                expectedLength: 4_000, options: DownloadOptions(expectedSize: 4_000), queueOrder: 3))
+        } check: { name, input, sandbox in
             // What a store hands back is the record its decoder accepted; the rest is the store's error.
-            guard let record = try? JSONDecoder().decode(DownloadRecord.self, from: input) else { continue }
+            guard let record = try? JSONDecoder().decode(DownloadRecord.self, from: input) else { return nil }
             let h = sandbox.harness(store: InMemoryDownloadStore(records: [record]))
             do {
                 try await h.downloader.restore()
@@ -89,7 +64,35 @@ struct HostileInputFuzzTests {
                 Issue.record("\(name): not a DownloadError: \(error)")
             }
             await h.downloader.shutdown()
-            sandbox.expectSentinelKept(unlessNamedBy: [record.destination], name, input)
+            return record.destination
+        }
+    }
+
+    /// Runs `check` on every input of `Corpus/<kind>/`, then on `FDL_FUZZ_ITERATIONS` variants of
+    /// `valid`, each in a sandbox of its own, and checks the sandbox's sentinel afterwards.
+    /// `check` returns the destination the input named, if any (it may replace the sentinel).
+    static func run(
+        _ kind: String, seed defaultSeed: UInt64,
+        valid: (Sandbox, Int) throws -> Data,
+        check: (String, Data, Sandbox) async throws -> URL?
+    ) async throws {
+        let seed = HostileJSON.seed(default: defaultSeed)
+        var generator = HostileJSON(seed: seed, pathKeys: pathKeys)
+        let corpus = corpusInputs(kind)
+        for index in 0..<(corpus.count + HostileJSON.iterations(default: 150)) {
+            let sandbox = try Sandbox()
+            defer { sandbox.remove() }
+            let name: String, input: Data
+            if index < corpus.count {
+                (name, input) = (corpus[index].0, sandbox.rebase(corpus[index].1))
+            } else {
+                name = "\(kind) #\(index - corpus.count) of seed \(seed)"
+                input = generator.variant(of: try valid(sandbox, index), confinedTo: sandbox.root.path, strings: sandbox.hostileStrings)
+            }
+            try #require(generator.isConfined(input, to: sandbox.root.path), "\(name) names a path outside its sandbox")
+            keepCurrent(kind, sandbox.generic(input))
+            let named = try await check(name, input, sandbox)
+            sandbox.expectSentinelKept(unlessNamedBy: named, name, input)
         }
     }
 
@@ -105,9 +108,8 @@ struct HostileInputFuzzTests {
 
     /// Writes the input about to run to `$TMPDIR/fdl-fuzz-<kind>.json` (paths as the placeholder
     /// `/SANDBOX`): when it traps the process, that file is the input to add to `Corpus/<kind>/`.
-    private static func keepCurrent(_ kind: String, _ data: Data, generatedIn base: Sandbox) {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("fdl-fuzz-\(kind).json")
-        try? base.generic(data).write(to: file)
+    private static func keepCurrent(_ kind: String, _ data: Data) {
+        try? data.write(to: FileManager.default.temporaryDirectory.appendingPathComponent("fdl-fuzz-\(kind).json"))
     }
 
     /// The files of `Corpus/<kind>/`, in name order.
@@ -122,7 +124,7 @@ struct HostileInputFuzzTests {
 
 /// A downloads directory with a served file, and a sentinel file outside it that no input may
 /// change unless it names the sentinel as its destination.
-private struct Sandbox {
+struct Sandbox {
     /// Stands for the sandbox's root in corpus files, so that they name paths of any sandbox.
     static let placeholder = "/SANDBOX"
     let root: URL
@@ -130,7 +132,8 @@ private struct Sandbox {
     var sentinel: URL { root.appendingPathComponent("outside/sentinel") }
     var destination: URL { downloads.appendingPathComponent("a") }
     let url = URL(string: "mock://files/a")!
-    static let sentinelBytes = Data("keep me".utf8)
+    /// Longer than any checkpoint the inputs start from, so that a cut to a checkpoint would show.
+    static let sentinelBytes = Data((0..<10_000).map { UInt8(truncatingIfNeeded: $0 &* 7) })
 
     init() throws {
         root = FileManager.default.temporaryDirectory.appendingPathComponent("fdl-fuzz-\(UUID().uuidString)")
@@ -154,16 +157,12 @@ private struct Sandbox {
         return h
     }
 
-    /// `data` with the paths of `base` (where it was generated) changed to this sandbox's.
-    func rebase(_ data: Data, from base: Sandbox) -> Data {
+    /// `data` (a corpus file) with ``placeholder`` changed to this sandbox's root.
+    func rebase(_ data: Data) -> Data {
         guard let text = String(data: data, encoding: .utf8) else { return data }
         let escaped = { (path: String) in path.replacingOccurrences(of: "/", with: "\\/") }
-        var result = text
-        for (old, new) in [(base.root.path, root.path), (escaped(base.root.path), escaped(root.path)),
-                           (Self.placeholder, root.path), (escaped(Self.placeholder), escaped(root.path))] {
-            result = result.replacingOccurrences(of: old, with: new)
-        }
-        return Data(result.utf8)
+        return Data(text.replacingOccurrences(of: Self.placeholder, with: root.path)
+            .replacingOccurrences(of: escaped(Self.placeholder), with: escaped(root.path)).utf8)
     }
 
     /// `data` with this sandbox's paths written as ``placeholder`` (the inverse of ``rebase(_:from:)``).
@@ -174,21 +173,14 @@ private struct Sandbox {
             .replacingOccurrences(of: escaped(root.path), with: escaped(Self.placeholder)).utf8)
     }
 
-    /// Checks the sentinel still has its bytes, unless one of `named` is it.
-    func expectSentinelKept(unlessNamedBy named: [URL?], _ name: String, _ input: Data) {
+    /// Checks the sentinel still has its bytes, unless `named` is it.
+    func expectSentinelKept(unlessNamedBy named: URL?, _ name: String, _ input: Data) {
         let sentinelPath = sentinel.standardizedFileURL.resolvingSymlinksInPath().path
-        if named.contains(where: { $0?.standardizedFileURL.resolvingSymlinksInPath().path == sentinelPath }) { return }
+        if named?.standardizedFileURL.resolvingSymlinksInPath().path == sentinelPath { return }
         let bytes = FileManager.default.contents(atPath: sentinel.path)
         #expect(bytes == Self.sentinelBytes,
                 "\(name) changed a file outside the downloads directory; input: \(String(decoding: input.prefix(2_000), as: UTF8.self))")
     }
 
     func remove() { try? FileManager.default.removeItem(at: root) }
-}
-
-private extension HostileJSON {
-    /// ``HostileJSON/isConfined(_:)`` for the sandbox an input runs in.
-    func confines(_ input: Data, to sandbox: Sandbox) -> Bool {
-        HostileJSON(seed: 0, confinedTo: sandbox.root.path, pathKeys: HostileInputFuzzTests.pathKeys).isConfined(input)
-    }
 }

@@ -16,24 +16,23 @@ public import Foundation
 public struct HostileJSON {
     private var random: SplitMix64
     /// Strings that ids, URLs, validators and digests should never be trusted with.
-    public var hostileStrings: [String]
-    private let root: String
+    public var hostileStrings: [String] = [
+        "", ".", "..", "a\u{0}b", "\r\n", String(repeating: "a", count: 5_000), "%2e%2e%2f",
+        "gopher://x/y", "mock://files/a", "mock://", "W/\"weak\"", "\u{202E}txt.exe", "~",
+    ]
     private let pathKeys: Set<String>
 
-    public init(seed: UInt64, confinedTo root: String, pathKeys: Set<String>, hostileStrings: [String] = []) {
+    /// A generator whose variants keep the values of `pathKeys` confined (see ``isConfined(_:to:)``).
+    public init(seed: UInt64, pathKeys: Set<String>) {
         random = SplitMix64(seed: seed)
-        self.root = (root as NSString).standardizingPath
         self.pathKeys = pathKeys
-        self.hostileStrings = hostileStrings + [
-            "", ".", "..", "a\u{0}b", "\r\n", String(repeating: "a", count: 5_000), "%2e%2e%2f",
-            "gopher://x/y", "mock://files/a", "mock://", "W/\"weak\"", "\u{202E}txt.exe", "~",
-        ]
     }
 
     /// Whether every path field of `data` (when it is JSON) names an absolute path inside `root`,
     /// as a path or a `file:` URL. A document that is not JSON names no path.
-    public func isConfined(_ data: Data) -> Bool {
+    public func isConfined(_ data: Data, to root: String) -> Bool {
         guard let tree = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) else { return true }
+        let root = (root as NSString).standardizingPath
         return Self.pathValues(tree, keys: pathKeys).allSatisfy { value in
             guard let text = value as? String else { return true }  // not a string: no decoder takes it as a path
             let path = text.hasPrefix("file:") ? URL(string: text)?.path : text
@@ -63,20 +62,21 @@ public struct HostileJSON {
         ProcessInfo.processInfo.environment["FDL_FUZZ_ITERATIONS"].flatMap { Int($0) } ?? defaultCount
     }
 
-    /// The next variant of `document` (a JSON object or array) that ``isConfined(_:)``; `document`
-    /// itself when twenty draws in a row were not.
-    public mutating func variant(of document: Data) -> Data {
+    /// The next variant of `document` (a JSON object or array), with `strings` among the hostile
+    /// strings, that is confined to `root` (``isConfined(_:to:)``); `document` itself when twenty
+    /// draws in a row were not.
+    public mutating func variant(of document: Data, confinedTo root: String, strings: [String] = []) -> Data {
         for _ in 0..<20 {
             var data = document
             for _ in 0...below(3) {
-                data = mutate(data)
+                data = mutate(data, strings: strings)
             }
-            if isConfined(data) { return data }
+            if isConfined(data, to: root) { return data }
         }
         return document
     }
 
-    private mutating func mutate(_ data: Data) -> Data {
+    private mutating func mutate(_ data: Data, strings: [String]) -> Data {
         switch below(10) {
         case 0:
             return data.prefix(below(max(1, data.count)))
@@ -89,21 +89,30 @@ public struct HostileJSON {
             guard var tree = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) else { return data }
             let paths = Self.leafPaths(tree, prefix: [])
             guard !paths.isEmpty else { return data }
-            let path = paths[below(paths.count)]
-            tree = Self.replacing(tree, at: path[...], with: below(8) == 0 ? nil : hostileValue())
+            // One time in three, a path field: they are few among the leaves, and the most dangerous.
+            let pathFields = paths.filter { if case .key(let key)? = $0.last { pathKeys.contains(key) } else { false } }
+            let onPath = !pathFields.isEmpty && below(3) == 0
+            let pool = onPath ? pathFields : paths
+            let path = pool[below(pool.count)]
+            // A path field gets one of the caller's strings (paths in its sandbox) most of the time.
+            let value: Any? = below(8) == 0 ? nil
+                : onPath && !strings.isEmpty && below(3) != 0 ? strings[below(strings.count)] : hostileValue(strings)
+            tree = Self.replacing(tree, at: path[...], with: value)
             return (try? JSONSerialization.data(withJSONObject: tree, options: [.fragmentsAllowed])) ?? data
         }
     }
 
     /// A hostile replacement: an extreme number, a hostile string, or another type altogether.
-    private mutating func hostileValue() -> Any {
+    private mutating func hostileValue(_ extra: [String]) -> Any {
         let numbers: [Any] = [
             -1, 0, 1, Int64.max, Int64.min, Int64.max - 1, Int(Int32.max) + 1, 1 << 53, -(1 << 62),
             1e308, -1e308, 1.5, 0.000001, -0.0,
         ]
         switch below(5) {
         case 0, 1: return numbers[below(numbers.count)]
-        case 2, 3: return hostileStrings[below(hostileStrings.count)]
+        case 2, 3:
+            let strings = extra + hostileStrings
+            return strings[below(strings.count)]
         default:
             let others: [Any] = [NSNull(), true, [Any](), [String: Any](), [Int64.max, Int64.max], [-1, -1], ["a": 1]]
             return others[below(others.count)]
