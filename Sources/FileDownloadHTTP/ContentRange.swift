@@ -7,6 +7,12 @@ struct ContentRange: Sendable, Hashable {
     /// The length of the whole resource, `nil` when the server sent `*`.
     var total: Int64?
 
+    /// How many bytes the range covers, `nil` for the unsatisfied form.
+    var count: Int64? {
+        guard let first, let last else { return nil }
+        return last - first + 1
+    }
+
     init?(parsing text: String) {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         guard trimmed.lowercased().hasPrefix("bytes ") else { return nil }
@@ -25,7 +31,9 @@ struct ContentRange: Sendable, Hashable {
             last = nil
         } else {
             let ends = halves[0].split(separator: "-", maxSplits: 1)
-            guard ends.count == 2, let f = Int64(ends[0]), let l = Int64(ends[1]), f >= 0, l >= f else { return nil }
+            // The byte count (last - first + 1) must be a number too: a range ending at Int64.max is
+            // refused, so no arithmetic on a parsed range can overflow.
+            guard ends.count == 2, let f = Int64(ends[0]), let l = Int64(ends[1]), f >= 0, l >= f, l < .max else { return nil }
             if let total, l >= total { return nil }
             first = f
             last = l

@@ -63,12 +63,12 @@ enum ResponsePlan: Sendable {
 
         switch status {
         case 206:
-            guard let range = response.contentRange, let first = range.first, let last = range.last else {
+            guard let range = response.contentRange, let first = range.first, let last = range.last, let count = range.count else {
                 return .restartNextAttempt(.rangeMismatch, DownloadError(
                     .protocolViolation, "the server answered 206 without a usable Content-Range",
                     isRetryable: true, statusCode: status))
             }
-            if let length = response.contentLength, length != last - first + 1 {
+            if let length = response.contentLength, length != count {
                 return .restartNextAttempt(.rangeMismatch, DownloadError(
                     .protocolViolation,
                     "the server sent \(length) bytes for the range \(first)-\(last)",

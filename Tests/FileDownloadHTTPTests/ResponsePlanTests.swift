@@ -28,6 +28,15 @@ struct ResponsePlanTests {
         #expect(ContentRange(parsing: "bytes 10-100/100") == nil)
         #expect(ContentRange(parsing: "items 1-2/3") == nil)
         #expect(ContentRange(parsing: "bytes */*") == nil)
+        // A range whose byte count does not fit in Int64 (it trapped the 206 length check).
+        #expect(ContentRange(parsing: "bytes 0-9223372036854775807/*") == nil)
+        #expect(ContentRange(parsing: "bytes 0-9223372036854775806/*")?.count == .max)
+        let huge = response(206, [("Content-Range", "bytes 0-9223372036854775807/*"), ("Content-Length", "10")])
+        guard case .restartNextAttempt(.rangeMismatch, _) = ResponsePlan.decide(
+            response: huge, offset: 0, validator: nil, sentRange: false, restartReason: .resumeUnsupported, effectiveURL: nil) else {
+            Issue.record("a 206 whose range cannot be counted must not be used")
+            return
+        }
     }
 
     @Test("206 at the offset resumes; at zero restarts; elsewhere fails for a restart next time")

@@ -46,6 +46,21 @@ import Testing
         #expect(scene.victimIsIntact())
     }
 
+    @Test func cancelRefusesAStagingPathThatIsAnotherFileOfTheDirectory() async throws {
+        let scene = try Scene()
+        defer { scene.remove() }
+        // Inside DIR, but not the download's staging file: the user's own file.
+        let users = scene.out.path("notes.txt")
+        try scene.precious.write(to: URL(fileURLWithPath: users))
+        try StateFixture.writeLegacyState([
+            StateFixture.paused("n.bin", url: "http://127.0.0.1:9/n.bin", destination: scene.out.path("n.bin"), partPath: users),
+        ], outputDirectory: scene.out)
+        let result = try await FDLProcess.run(["cancel", "n.bin", "-o", scene.out.path])
+        #expect(result.status == 74, "stdout: \(result.stdout) stderr: \(result.stderr)")
+        #expect(result.stderr.contains("plus '.part'"), "stderr: \(result.stderr)")
+        #expect(FileManager.default.contents(atPath: users) == scene.precious)
+    }
+
     @Test func cancelDeletesRegularFilesOnlyNeverATree() async throws {
         let scene = try Scene()
         defer { scene.remove() }

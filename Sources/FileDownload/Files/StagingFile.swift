@@ -67,11 +67,31 @@ package enum StagingFile {
     /// - Returns: whether an entry was removed.
     @discardableResult
     package static func remove(_ path: String) -> Bool {
+        (try? removeFile(path)) ?? false
+    }
+
+    /// ``remove(_:)`` that says why it removed nothing: deletion as the library and `fdl` do it,
+    /// one regular file (or a symbolic link itself), never a directory tree.
+    ///
+    /// - Returns: whether an entry was removed (`false`: there was none).
+    /// - Throws: ``DownloadError`` (code `fileSystem`) when `path` is a directory or another kind of
+    ///   file, or cannot be removed; nothing was removed then.
+    @discardableResult
+    package static func removeFile(_ path: String) throws -> Bool {
         var st = stat()
-        guard lstat(path, &st) == 0 else { return false }
+        guard lstat(path, &st) == 0 else {
+            if errno == ENOENT { return false }
+            throw DownloadError.fileSystem(errno: errno, "cannot look at \(path)")
+        }
         let type = st.st_mode & S_IFMT
-        guard type == S_IFREG || type == S_IFLNK else { return false }
-        return unlink(path) == 0
+        guard type == S_IFREG || type == S_IFLNK else {
+            throw DownloadError(.fileSystem, "\(path) is not a regular file; it was left alone")
+        }
+        guard unlink(path) == 0 else {
+            if errno == ENOENT { return false }
+            throw DownloadError.fileSystem(errno: errno, "cannot delete \(path)")
+        }
+        return true
     }
 
     /// Creates a new, empty staging file at `path`, after removing the entry there.

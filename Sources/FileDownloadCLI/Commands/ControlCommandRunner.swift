@@ -48,7 +48,7 @@ enum ControlCommandRunner {
             Terminal.write("\(id): paused at \(Formatting.bytes(record.checkpointedBytes)); `fdl resume \(id)` continues it\n")
         case (.cancel, _):
             do {
-                try RegularFile.remove(record.partPath)
+                try StagingFile.removeFile(record.partPath)
             } catch let error as DownloadError {
                 throw fail(.failure, "cannot cancel '\(id)': \(error.message)")
             }
@@ -76,7 +76,7 @@ enum ControlCommandRunner {
             try await Task.sleep(for: .milliseconds(50))
         }
         if FileManager.default.fileExists(atPath: path) {
-            _ = try? RegularFile.remove(path)
+            _ = try? StagingFile.removeFile(path)
             throw fail(.stateUnavailable, "the fdl that holds \(state.outputDirectory.path) (\(holder)) did not take the request within 10 s")
         }
         Terminal.write("\(id): asked the running fdl (\(holder)) to \(action.rawValue) it\n")

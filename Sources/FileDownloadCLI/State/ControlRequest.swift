@@ -31,7 +31,7 @@ public struct ControlRequest: Sendable, Hashable, Codable {
             .filter { $0.hasSuffix(".json") }.sorted()
         return names.compactMap { name in
             let path = state.controlPath + "/" + name
-            defer { _ = try? RegularFile.remove(path) }
+            defer { _ = try? StagingFile.removeFile(path) }
             guard let data = FileManager.default.contents(atPath: path) else { return nil }
             return try? JSONDecoder().decode(ControlRequest.self, from: data)
         }

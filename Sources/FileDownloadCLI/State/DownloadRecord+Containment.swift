@@ -10,7 +10,8 @@ extension DownloadRecord {
     /// Why this record's paths cannot be used in `directory`, or `nil` when they can.
     ///
     /// A record comes from a file anybody who can write the state directory could have written, so
-    /// its paths are not trusted: the destination and the staging file must each be a file
+    /// its paths are not trusted: they must pass the library's check (the staging file is the
+    /// destination plus `.part`), and the destination and the staging file must each be a file
     /// *directly* in `directory`, which is what `fdl` itself stores. The check compares the real
     /// path (symbolic links and `..` resolved by the kernel) of the directory each path names with
     /// the real path of `directory`, so `DIR/link/x` with `link` pointing elsewhere, or
@@ -26,7 +27,11 @@ extension DownloadRecord {
         where !Self.isFile(path, directlyIn: root) {
             return "its \(what) \(path) lies outside \(directory.path)"
         }
-        return nil
+        // Then the library's own rule: an absolute, standardized destination, and a staging file
+        // that is exactly the destination plus the suffix (a forged staging path naming another
+        // file of DIR would otherwise be what `fdl cancel` deletes).
+        return DownloadPaths.problem(destination: destination, partPath: partPath,
+                                     stagingSuffix: DownloaderConfiguration().stagingSuffix)
     }
 
     /// Whether `path` names an entry (not `.` or `..`) of the directory whose real path is `root`.
