@@ -225,6 +225,12 @@ public final class HTTPTransport: Transport {
         for field in options.headers where !owned.contains(field.name.lowercased()) {
             lines.append("\(field.name): \(field.value)")
         }
+        // A field (or a remembered validator) from a caller, resume data or a store is not trusted
+        // to be one line: a CR, LF or NUL would end the field and start another the caller never
+        // wrote. Nothing is sent then; the message names the field, never its value.
+        if let bad = lines.first(where: { $0.utf8.contains { $0 == 0x0D || $0 == 0x0A || $0 == 0 } }) {
+            throw DownloadError(.transport, "the request header field \(bad.prefix { $0 != ":" }) holds a line break or NUL; the request was not sent")
+        }
         t.setHeaders(lines)
         return t
     }

@@ -33,6 +33,31 @@ struct HTTPTransportRequestTests {
         }
     }
 
+    @Test("a header field or a validator with a line break is refused before anything is sent")
+    func lineBreaksAreRefused() async throws {
+        try await HTTPFixture.with { fx in
+            let transport = try HTTPTransport()
+            for field in [HeaderField(name: "X-Tag", value: "a\r\nX-Injected: 1"), HeaderField(name: "X-Tag", value: "a\nb"),
+                          HeaderField(name: "X-Tag", value: "a\u{0}b")] {
+                let error = await #expect(throws: DownloadError.self) {
+                    try await fx.attempt(transport, fx.fault.url("_echo"), into: try fx.staging(), options: TransferOptions(headers: [field]))
+                }
+                #expect(error?.code == .transport)
+                #expect(error?.message.contains("X-Tag") == true)
+                #expect(error?.message.contains("Injected") == false)
+            }
+            // A remembered validator goes out as If-Range: one from forged resume data is refused too.
+            let forged = Validator.entityTag("\"v\"\r\nX-Injected: 1")
+            let error = await #expect(throws: DownloadError.self) {
+                try await fx.attempt(transport, fx.fault.url("small.bin"), into: try fx.staging(copying: 1_000),
+                                     validator: forged)
+            }
+            #expect(error?.code == .transport)
+            #expect(try fx.fault.stats().requests == 0)
+            await transport.shutdown()
+        }
+    }
+
     @Test("a per-download proxy receives the request for the absolute URL")
     func proxy() async throws {
         try await HTTPFixture.with { fx in
