@@ -1,3 +1,4 @@
+import Synchronization
 import FileDownload
 import FileDownloadMock
 import Foundation
@@ -20,6 +21,35 @@ struct BoundedStopTests {
         try await stopping.value
         #expect(await h.downloader.state(of: "a") == wanted)
         deaf.release()
+        await h.cleanUp()
+    }
+
+    @Test("an abandoned attempt that returns late cannot touch the file a later attempt completed")
+    func abandonedAttemptReturnsLate() async throws {
+        let mockHolder = Mutex<ZombieTransport?>(nil)
+        // Above the size from which the sink reserves the space announced (the late release of that
+        // reservation is what cut the file).
+        let content = MockContent.seeded(seed: 5, size: TransferSink.preallocationThreshold + (1 << 20))
+        let h = Harness(wrap: { mock in
+            let zombie = ZombieTransport(mock: mock, content: content, written: 1 << 20)
+            mockHolder.withLock { $0 = zombie }
+            return zombie
+        })
+        let zombie = try #require(mockHolder.withLock { $0 })
+        h.mock.serve(h.url("a"), MockResource(content, chunkSize: 1 << 20))
+        try await h.downloader.start(id: "a", url: h.url("a"))
+        await zombie.waitUntilStuck()
+        let pausing = Task { _ = try await h.downloader.pause("a") }
+        await h.parked(2)  // the tick loop and the stop deadline
+        h.clock.advance(by: Downloader.stopTimeout)
+        try await pausing.value
+        try await h.downloader.resume("a")
+        await h.recorder.state("a", .completed)
+        // The stuck attempt returns now: its late write is refused, and whatever it does with its
+        // descriptor (giving back a reservation cuts the file to its length) must not reach the
+        // completed file.
+        await zombie.release()
+        #expect(h.contents(h.file("a")) == content.data)
         await h.cleanUp()
     }
 }
