@@ -63,7 +63,7 @@ extension Downloader {
             return
         }
         let now = clock.now()
-        e.attempts = e.attempts == .max ? .max : e.attempts + 1  // a stored count can be any value
+        e.attempts = e.attempts.successorSaturating
         let handle = AttemptHandle(startedAt: now)
         e.attempt = handle
         e.state = .downloading

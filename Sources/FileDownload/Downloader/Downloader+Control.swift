@@ -289,15 +289,11 @@ extension Downloader {
         if isShutDown { throw DownloadError(.invalidState, "the downloader was shut down") }
     }
 
+    /// The next queue order; it stays at the largest value instead of overflowing (a stored record
+    /// can carry any value), and ties are broken by id.
     func takeQueueOrder() -> Int64 {
-        defer { nextQueueOrder = Self.order(after: nextQueueOrder) }
+        defer { nextQueueOrder = nextQueueOrder.successorSaturating }
         return nextQueueOrder
-    }
-
-    /// The queue order after `order`; it stays at the largest value instead of overflowing (a
-    /// stored record can carry any value), and ties are broken by id.
-    static func order(after order: Int64) -> Int64 {
-        order == .max ? .max : order + 1
     }
 
     /// Moves `id` to waiting and into the queue.

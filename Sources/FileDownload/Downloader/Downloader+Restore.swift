@@ -51,7 +51,7 @@ extension Downloader {
                 error.messages = record.errorMessages.isEmpty ? [code] : record.errorMessages
                 e.lastError = error
             }
-            nextQueueOrder = max(nextQueueOrder, Self.order(after: record.queueOrder))
+            nextQueueOrder = max(nextQueueOrder, record.queueOrder.successorSaturating)
             if let problem = pathProblem(of: e) {
                 e.state = .failed
                 e.lastError = DownloadError(.invalidDestination,
