@@ -52,4 +52,25 @@ struct BoundedStopTests {
         #expect(h.contents(h.file("a")) == content.data)
         await h.cleanUp()
     }
+
+    @Test("an attempt stuck after its transport returned keeps its bytes when it is abandoned")
+    func stuckAfterTheTransport() async throws {
+        let stuck = StuckValidation()
+        let h = Harness(delegate: stuck)
+        let content = h.serve("a", size: 50_000, chunkSize: 10_000)
+        try await h.downloader.start(id: "a", url: h.url("a"))
+        await stuck.waitUntilStuck()
+        let pausing = Task { _ = try await h.downloader.pause("a") }
+        await h.parked(2)  // the tick loop and the stop deadline
+        h.clock.advance(by: Downloader.stopTimeout)
+        try await pausing.value
+        #expect(await h.downloader.state(of: "a") == .paused)
+        #expect(await h.downloader.info(of: "a")?.progress.receivedBytes == 50_000)
+        stuck.release()
+        try await h.downloader.resume("a")
+        await h.recorder.state("a", .completed)
+        #expect(h.contents(h.file("a")) == content.data)
+        #expect(h.mock.bytesServed(for: h.url("a")) == 50_000, "no byte fetched twice")
+        await h.cleanUp()
+    }
 }
