@@ -6,9 +6,10 @@ import Darwin
 
 /// The process's signal mask, as far as `fdl` cares.
 enum SignalMask {
-    /// Unblocks SIGINT and SIGTERM, which a parent may have left blocked (a child spawned from a
-    /// libdispatch thread inherits that thread's mask), so Ctrl-C and `kill` always reach fdl's
-    /// handler.
+    /// Unblocks SIGINT and SIGTERM in the calling thread (the mask is per thread), which a parent
+    /// may have left blocked (a child spawned from a libdispatch thread inherits that thread's
+    /// mask). ``SignalWatcher`` calls it in the thread that waits for the signals, so Ctrl-C and
+    /// `kill` always reach fdl's handler.
     static func unblockTermination() {
         var set = sigset_t()
         sigemptyset(&set)

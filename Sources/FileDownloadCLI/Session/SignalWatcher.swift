@@ -32,6 +32,12 @@ enum SignalWatcher {
         SignalMask.unblockTermination()
         let readEnd = ends[0]
         Thread {
+            // This thread lives as long as the process and waits in read(): unblocked here, the
+            // signals always have a thread to land on. A thread inherits the mask of the thread
+            // that starts it, and the cooperative pool's threads (libdispatch's) block every
+            // signal: with no thread of its own, whether Ctrl-C reached fdl depended on which
+            // pool threads happened to be alive, and a busy machine lost it.
+            SignalMask.unblockTermination()
             var byte: UInt8 = 0
             while true {
                 let n = read(readEnd, &byte, 1)
