@@ -24,8 +24,15 @@ final class CurlTransfer: @unchecked Sendable {
         var sentRange: Bool
         var restartReason: RestartReason
         var requestURL: String
+        /// The URL the download asked for: `requestURL` unless a redirect that left its origin
+        /// was re-issued without the secret fields (see ``crossOriginRedirect``).
+        var initialURL: String
         var allowsHTTPSToHTTPRedirects: Bool
         var followsRedirects: Bool
+        /// Whether the request carries secret header fields meant for its origin only: a redirect
+        /// to another origin then ends the exchange (``crossOriginRedirect``), so that the
+        /// transport re-issues the request there without them.
+        var withholdsSecretsFromOtherOrigins: Bool
     }
 
     let easy: UnsafeMutableRawPointer
@@ -48,6 +55,11 @@ final class CurlTransfer: @unchecked Sendable {
     private(set) var restartNextAttempt: RestartReason?
     /// Set when the final response was a 401 (`false`) or 407 (`true`).
     private(set) var challengeFromProxy: Bool?
+    /// The redirects this exchange met (followed, or ended it).
+    private(set) var redirectsSeen = 0
+    /// Set when a redirect to another origin ended the exchange because the request carries
+    /// secret fields (``Context/withholdsSecretsFromOtherOrigins``): where it pointed.
+    private(set) var crossOriginRedirect: URL?
     /// The I/O thread's gatherer of fast body pieces, set when the thread takes the transfer.
     var gatherer: BodyGatherer?
 
@@ -171,7 +183,19 @@ final class CurlTransfer: @unchecked Sendable {
                                     isRetryable: false, statusCode: response.statusCode)
             return false
         }
+        redirectsSeen += 1
+        if context.withholdsSecretsFromOtherOrigins, let current, Self.origin(of: current) != Self.origin(of: target) {
+            crossOriginRedirect = target
+            return false
+        }
         return true
+    }
+
+    /// Scheme, host and port (the scheme's default when absent), lowercased.
+    static func origin(of url: URL) -> String {
+        let scheme = url.scheme?.lowercased() ?? ""
+        let port = url.port ?? (scheme == "https" ? 443 : 80)
+        return "\(scheme)://\(url.host?.lowercased() ?? ""):\(port)"
     }
 
     /// Body bytes: full 16 KiB pieces (a fast read) go through the thread's ``BodyGatherer``,
@@ -204,7 +228,7 @@ final class CurlTransfer: @unchecked Sendable {
     /// - Returns: `false` when the exchange must stop (``failure``, ``restartNextAttempt`` or
     ///   ``challengeFromProxy`` says why).
     func beginHead() -> Bool {
-        let effective = effectiveURL.flatMap { $0 == context.requestURL ? nil : URL(string: $0) }
+        let effective = effectiveURL.flatMap { $0 == context.initialURL ? nil : URL(string: $0) }
         let plan = ResponsePlan.decide(
             response: response, offset: context.offset, validator: context.validator,
             expectedLength: context.expectedLength, sentRange: context.sentRange, restartReason: context.restartReason, effectiveURL: effective)

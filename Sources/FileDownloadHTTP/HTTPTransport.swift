@@ -90,19 +90,35 @@ public final class HTTPTransport: Transport {
 
     /// Performs one attempt; see the type's documentation for the order of events.
     public func transfer(_ request: TransferRequest, into sink: TransferSink) async throws {
-        let (context, host, restartReason) = try plan(request)
+        var (context, host, restartReason) = try plan(request)
 
+        var current = request  // another URL, without the secret fields, after a cross-origin redirect
         var serverAuth: HTTPAuthentication?
         var proxyAuth: HTTPAuthentication?
         var credentialsTried = (server: 0, proxy: 0)
         var trustsServer = false
+        var redirectsLeft = configuration.maxRedirects
         while true {
             try Task.checkCancellation()
-            let transfer = try makeTransfer(request, sink: sink, context: context,
+            let transfer = try makeTransfer(current, sink: sink, context: context, redirectsLeft: redirectsLeft,
                                             serverAuth: serverAuth, proxyAuth: proxyAuth, trustsServer: trustsServer)
             let outcome = await leastBusy().perform(transfer)
             guard case .completed(let code) = outcome else {
                 throw DownloadError(.cancelled, "the transfer of \(request.url.redactingPassword) was cancelled")
+            }
+            if let target = transfer.crossOriginRedirect {
+                // The request carries secret fields and the redirect leaves their origin: the same
+                // request goes there without them (and without credentials the origin asked for).
+                redirectsLeft -= transfer.redirectsSeen
+                guard redirectsLeft >= 0 else {
+                    throw DownloadError(.tooManyRedirects, "more than \(configuration.maxRedirects) redirects from \(request.url.redactingPassword)")
+                }
+                current.url = target
+                current.options.headers.removeAll(where: Self.isForOriginOnly)
+                serverAuth = nil
+                credentialsTried.server = 0
+                (context, host, restartReason) = try plan(current, initialURL: context.initialURL)
+                continue
             }
             if code == CURLE_OK, !transfer.began, transfer.failure == nil, transfer.challengeFromProxy == nil {
                 _ = transfer.beginHead()
@@ -150,7 +166,9 @@ public final class HTTPTransport: Transport {
 
     /// Checks the URL and plans the exchange. Synchronous, so its temporaries stay off the task's
     /// own allocator (a thousand waiting transfers each keep their async frame).
-    private func plan(_ request: TransferRequest) throws -> (CurlTransfer.Context, String, RestartReason?) {
+    ///
+    /// - Parameter initialURL: the URL the download asked for, when `request` follows a redirect.
+    private func plan(_ request: TransferRequest, initialURL: String? = nil) throws -> (CurlTransfer.Context, String, RestartReason?) {
         guard let scheme = request.url.scheme?.lowercased(), scheme == "http" || scheme == "https",
               let host = request.url.host, !host.isEmpty,
               var components = URLComponents(url: request.url, resolvingAgainstBaseURL: false) else {
@@ -172,10 +190,18 @@ public final class HTTPTransport: Transport {
             sentRange: request.offset > 0 && restartReason == nil && !weakValidator,
             restartReason: restartReason ?? .resumeUnsupported,
             requestURL: plainURL,
+            initialURL: initialURL ?? plainURL,
             allowsHTTPSToHTTPRedirects: configuration.allowsHTTPSToHTTPRedirects,
-            followsRedirects: configuration.maxRedirects > 0
+            followsRedirects: configuration.maxRedirects > 0,
+            withholdsSecretsFromOtherOrigins: request.options.headers.contains(where: Self.isForOriginOnly)
         )
         return (context, host, restartReason)
+    }
+
+    /// Whether `field` is a secret for the request's origin only (a sensitive field other than
+    /// `Proxy-Authorization`, which goes to the proxy): never sent to another origin.
+    static func isForOriginOnly(_ field: HeaderField) -> Bool {
+        field.isSensitive && field.name.lowercased() != "proxy-authorization"
     }
 
     /// Builds the easy handle of one exchange.
@@ -183,6 +209,7 @@ public final class HTTPTransport: Transport {
         _ request: TransferRequest,
         sink: TransferSink,
         context: CurlTransfer.Context,
+        redirectsLeft: Int,
         serverAuth: HTTPAuthentication?,
         proxyAuth: HTTPAuthentication?,
         trustsServer: Bool
@@ -194,7 +221,7 @@ public final class HTTPTransport: Transport {
         try t.set(CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
         t.set(CURLOPT_NOSIGNAL, 1)
         t.set(CURLOPT_FOLLOWLOCATION, context.followsRedirects ? 1 : 0)
-        t.set(CURLOPT_MAXREDIRS, configuration.maxRedirects)
+        t.set(CURLOPT_MAXREDIRS, redirectsLeft)
         t.set(CURLOPT_BUFFERSIZE, min(max(configuration.receiveBufferSize, Int(ccurl_max_write_size())), Int(ccurl_max_read_size())))
         t.set(CURLOPT_CONNECTTIMEOUT_MS, max(1, Self.milliseconds(options.connectTimeout)))
         t.set(CURLOPT_LOW_SPEED_LIMIT, 1)

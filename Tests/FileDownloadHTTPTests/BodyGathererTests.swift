@@ -19,7 +19,8 @@ struct BodyGathererTests {
             try sink.begin(TransferHead(disposition: .restarted(.resumeUnsupported), expectedLength: expected))
             transfer = try CurlTransfer(sink: sink, context: .init(
                 offset: 0, validator: nil, sentRange: false, restartReason: .resumeUnsupported,
-                requestURL: "http://127.0.0.1/x", allowsHTTPSToHTTPRedirects: false, followsRedirects: true))
+                requestURL: "http://127.0.0.1/x", initialURL: "http://127.0.0.1/x", allowsHTTPSToHTTPRedirects: false,
+                followsRedirects: true, withholdsSecretsFromOtherOrigins: false))
         }
 
         deinit { unlink(path) }

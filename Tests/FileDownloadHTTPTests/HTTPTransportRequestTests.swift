@@ -58,6 +58,36 @@ struct HTTPTransportRequestTests {
         }
     }
 
+    @Test("a secret field goes to the request's origin only: a redirect elsewhere gets the request without it")
+    func secretFieldsStayWithTheirOrigin() async throws {
+        try await HTTPFixture.with { fx in
+            let fields = [HeaderField(name: "X-Api-Key", value: "s3cret", isSecret: true),
+                          HeaderField(name: "X-Tag", value: "plain")]
+            let echoURL = { (host: String) in "http://\(host):\(fx.fault.port)/_echo" }
+            // The same server as 127.0.0.1 and as localhost: two origins.
+            let elsewhere = try await echo(fx, fx.fault.url("r", "location=\(echoURL("localhost"))"),
+                                           options: TransferOptions(headers: fields))
+            #expect(elsewhere.headers["x-tag"] == "plain")
+            #expect(elsewhere.headers["x-api-key"] == nil, "the other origin saw the secret: \(elsewhere.headers)")
+            let sameOrigin = try await echo(fx, fx.fault.url("r", "location=\(echoURL("127.0.0.1"))"),
+                                            options: TransferOptions(headers: fields))
+            #expect(sameOrigin.headers["x-api-key"] == "s3cret")
+            // The hops before and after the re-issued request count against one redirect limit:
+            // one to the other origin, then 2 (allowed) or 3 (one too many) there.
+            let transport = try HTTPTransport(configuration: .init(maxRedirects: 3))
+            let chain = { (hops: Int) in
+                fx.fault.url("r", "location=" + "http://localhost:\(fx.fault.port)/small.bin?redirect=\(hops)"
+                    .addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)
+            }
+            try await fx.attempt(transport, chain(2), into: try fx.staging(), options: TransferOptions(headers: fields))
+            let error = await #expect(throws: DownloadError.self) {
+                try await fx.attempt(transport, chain(3), into: try fx.staging(), options: TransferOptions(headers: fields))
+            }
+            #expect(error?.code == .tooManyRedirects)
+            await transport.shutdown()
+        }
+    }
+
     @Test("a per-download proxy receives the request for the absolute URL")
     func proxy() async throws {
         try await HTTPFixture.with { fx in
