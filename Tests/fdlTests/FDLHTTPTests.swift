@@ -100,7 +100,11 @@ import Glibc
             let two = try server.serve("slow/int2.bin", sampleBytes(1_400_000, seed: 12))
             let arguments = ["get", server.url("slow/int.bin"), server.url("slow/int2.bin"), "-o", out.path, "--json"]
             let first = try FDLProcess(arguments)
-            first.whenOutput(contains: #""event":"progress""#) { first.send(SIGINT) }
+            // Interrupt once both downloads have durable bytes (a checkpoint each): on a busy
+            // machine the second may not have started by the first progress line.
+            try await first.waitForOutput(containing: #""event":"checkpoint","id":"int.bin""#)
+            try await first.waitForOutput(containing: #""event":"checkpoint","id":"int2.bin""#)
+            first.send(SIGINT)
             #expect(await first.exitStatus() == 130)
             #expect(first.jsonLines.last?["exitCode"] as? Int == 130)
             let list = try await FDLProcess.run(["list", "-o", out.path, "--json"])
