@@ -41,7 +41,13 @@ enum SignalWatcher {
             var byte: UInt8 = 0
             while true {
                 let n = read(readEnd, &byte, 1)
-                if n == 1 { onSignal(Int32(byte)) } else if n < 0, errno == EINTR { continue } else { return }
+                if n == 1 { onSignal(Int32(byte)) } else if n < 0, errno == EINTR { continue } else {
+                    // Nothing can reach fdl's handler any more: say so rather than lose Ctrl-C silently.
+                    Terminal.writeError("fdl: the signal watcher stopped (read returned \(n), errno \(errno)); Ctrl-C now ends fdl at once")
+                    signal(SIGINT, SIG_DFL)
+                    signal(SIGTERM, SIG_DFL)
+                    return
+                }
             }
         }.start()
     }
