@@ -39,10 +39,7 @@ struct BoundedStopTests {
         h.mock.serve(h.url("a"), MockResource(content, chunkSize: 1 << 20))
         try await h.downloader.start(id: "a", url: h.url("a"))
         await zombie.waitUntilStuck()
-        let pausing = Task { _ = try await h.downloader.pause("a") }
-        await h.parked(2)  // the tick loop and the stop deadline
-        h.clock.advance(by: Downloader.stopTimeout)
-        try await pausing.value
+        try await Self.pauseAfterStopTimeout(h, "a")
         try await h.downloader.resume("a")
         await h.recorder.state("a", .completed)
         // The stuck attempt returns now: its late write is refused, and whatever it does with its
@@ -60,10 +57,7 @@ struct BoundedStopTests {
         let content = h.serve("a", size: 50_000, chunkSize: 10_000)
         try await h.downloader.start(id: "a", url: h.url("a"))
         await stuck.waitUntilStuck()
-        let pausing = Task { _ = try await h.downloader.pause("a") }
-        await h.parked(2)  // the tick loop and the stop deadline
-        h.clock.advance(by: Downloader.stopTimeout)
-        try await pausing.value
+        try await Self.pauseAfterStopTimeout(h, "a")
         #expect(await h.downloader.state(of: "a") == .paused)
         #expect(await h.downloader.info(of: "a")?.progress.receivedBytes == 50_000)
         stuck.release()
@@ -72,5 +66,13 @@ struct BoundedStopTests {
         #expect(h.contents(h.file("a")) == content.data)
         #expect(h.mock.bytesServed(for: h.url("a")) == 50_000, "no byte fetched twice")
         await h.cleanUp()
+    }
+
+    /// Pauses `id`, whose attempt does not stop, and lets the stop timeout pass on the clock.
+    static func pauseAfterStopTimeout(_ h: Harness, _ id: String) async throws {
+        let pausing = Task { _ = try await h.downloader.pause(id) }
+        await h.parked(2)  // the tick loop and the stop deadline
+        h.clock.advance(by: Downloader.stopTimeout)
+        try await pausing.value
     }
 }
