@@ -38,7 +38,7 @@ start_local_nginx "$work" "$rate"
 say "nginx serves 3 files on http://127.0.0.1:$port/ at $rate/s per connection"
 
 base="http://127.0.0.1:$port"
-args=(get "$base/debian-12.iso" "$base/dataset.tar" "$base/model.bin" -o "$work/downloads")
+args=(get "$base/debian-12.iso" "$base/dataset.tar" "$base/model.bin" -d "$work/downloads")
 for f in debian-12.iso dataset.tar model.bin; do
     args+=(--sha256 "$(sha256sum "$work/www/$f" | cut -d' ' -f1)")
 done
@@ -53,8 +53,8 @@ status=0
 wait "$fdl_pid" || status=$?
 echo "fdl exited with $status (130: interrupted, state saved)"
 
-say "fdl list -o downloads: what the state remembers"
-"$fdl" list -o "$work/downloads"
+say "fdl list -d downloads: what the state remembers"
+"$fdl" list -d "$work/downloads"
 
 # 5. The same command again: it resumes from the bytes on disk.
 say "the same command again: it continues where it stopped"

@@ -21,7 +21,7 @@ head -c 12000000 /dev/urandom > "$work/www/slow/dataset.tar"
 head -c 5000000 /dev/urandom > "$work/www/slow/model.bin"
 start_local_nginx "$work" 3m
 base="http://127.0.0.1:$port/slow"
-command="get $base/debian-12.iso $base/dataset.tar $base/model.bin -o downloads"
+command="get $base/debian-12.iso $base/dataset.tar $base/model.bin -d downloads"
 tmux new-session -d -s "$session" -x 110 -y 10 -c "$work" "$fdl $command; sleep 60"
 capture() { tmux capture-pane -p -t "$session" | sed -e :a -e '/^\n*$/{$d;N;ba' -e '}' | sed "s|$work|/home/me|g"; }
 echo "\$ fdl $command"

@@ -57,7 +57,7 @@ struct DownloadAssets: CommandPlugin {
         for (index, group) in groups.enumerated() {
             let state = context.pluginWorkDirectoryURL.appendingPathComponent("fdl-state-\(index)")
             // The manifest names these paths: a file there with a wrong SHA-256 is replaced.
-            var args = ["get", "-o", group.directory.path, "--state", state.path, "--allow-overwrite"]
+            var args = ["get", "-d", group.directory.path, "--state", state.path, "--allow-overwrite"]
             for asset in group.assets {
                 args += [asset.url, "--sha256", asset.sha256, "--name", URL(fileURLWithPath: asset.path).lastPathComponent]
             }

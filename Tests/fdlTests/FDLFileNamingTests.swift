@@ -11,7 +11,7 @@ import Testing
             let bare = try server.serve("README", sampleBytes(5_000, seed: 52))
             let mine = Data("my own notes\n".utf8)
             for name in ["report.pdf", "README", "report.1.pdf.part"] { try mine.write(to: out.file(name)) }
-            let arguments = ["get", server.url("report.pdf"), server.url("README"), "-o", out.path]
+            let arguments = ["get", server.url("report.pdf"), server.url("README"), "-d", out.path]
             let first = try await FDLProcess.run(arguments)
             #expect(first.status == 0, "stdout: \(first.stdout) stderr: \(first.stderr)")
             for name in ["report.pdf", "README", "report.1.pdf.part"] {
@@ -29,7 +29,7 @@ import Testing
             #expect(done.compactMap { $0["file"] as? String } == [out.file("report.2.pdf").path, out.file("README.1").path])
             #expect(!FileManager.default.fileExists(atPath: out.file("report.3.pdf").path))
 
-            let overwrite = try await FDLProcess.run(["get", server.url("report.pdf"), "-o", out.path, "--name", "README",
+            let overwrite = try await FDLProcess.run(["get", server.url("report.pdf"), "-d", out.path, "--name", "README",
                                                       "--allow-overwrite"])
             #expect(overwrite.status == 0, "stderr: \(overwrite.stderr)")
             #expect(try Data(contentsOf: out.file("README")) == data, "--allow-overwrite replaces it")
@@ -43,7 +43,7 @@ import Testing
             let x = try server.serve("slow/x", sampleBytes(300_000, seed: 53))
             let part = try server.serve("b/x.part", sampleBytes(200_000, seed: 54))
             let urls = order.map { server.url($0 == "x" ? "slow/x" : "b/x.part") }
-            let result = try FDLProcess(["get"] + urls + ["-o", out.path, "--json"])
+            let result = try FDLProcess(["get"] + urls + ["-d", out.path, "--json"])
             #expect(await result.exitStatus() == 0, "stdout: \(result.stdout) stderr: \(result.stderr)")
             let files = Dictionary(uniqueKeysWithValues: result.jsonLines
                 .filter { $0["event"] as? String == "completed" }
@@ -57,7 +57,7 @@ import Testing
     @Test func alreadyCompleteOnlyWhenTheFileIsStillThereWithItsSize() async throws {
         try await NginxServer.withServer { server, out in
             let data = try server.serve("f.bin", sampleBytes(50_000, seed: 55))
-            let arguments = ["get", server.url("f.bin"), "-o", out.path]
+            let arguments = ["get", server.url("f.bin"), "-d", out.path]
             #expect(try await FDLProcess.run(arguments).status == 0)
 
             try FileManager.default.removeItem(at: out.file("f.bin"))

@@ -16,7 +16,7 @@ import Glibc
         try await withServer { server, out in
             let a = try server.serve("a.bin", sampleBytes(300_000, seed: 1))
             let b = try server.serve("dir/b.bin", sampleBytes(70_000, seed: 2))
-            let result = try await FDLProcess.run(["get", server.url("a.bin"), server.url("dir/b.bin"), "-o", out.path])
+            let result = try await FDLProcess.run(["get", server.url("a.bin"), server.url("dir/b.bin"), "-d", out.path])
             #expect(result.status == 0, "stdout: \(result.stdout) stderr: \(result.stderr)")
             #expect(try Data(contentsOf: out.file("a.bin")) == a)
             #expect(try Data(contentsOf: out.file("b.bin")) == b)
@@ -31,7 +31,7 @@ import Glibc
         try await withServer(slowRate: "400k") { server, out in
             let data = try server.serve("slow/big.iso", sampleBytes(1_200_000, seed: 3))
             try server.serve("small.txt", Data("hello\n".utf8))
-            let result = try await FDLProcess.run(["get", server.url("slow/big.iso"), server.url("small.txt"), "-o", out.path],
+            let result = try await FDLProcess.run(["get", server.url("slow/big.iso"), server.url("small.txt"), "-d", out.path],
                                                   terminal: true)
             #expect(result.status == 0, "output: \(result.stdout)")
             #expect(try Data(contentsOf: out.file("big.iso")) == data)
@@ -48,7 +48,7 @@ import Glibc
     @Test func jsonPrintsOneEventPerLineInTheDocumentedSchema() async throws {
         try await withServer(slowRate: "600k") { server, out in
             let data = try server.serve("slow/data.bin", sampleBytes(900_000, seed: 4))
-            let fdl = try FDLProcess(["get", server.url("slow/data.bin"), "-o", out.path, "--json"])
+            let fdl = try FDLProcess(["get", server.url("slow/data.bin"), "-d", out.path, "--json"])
             let status = await fdl.exitStatus()
             #expect(status == 0, "stderr: \(fdl.stderr)")
             let lines = fdl.stdout.split(separator: "\n")
@@ -75,7 +75,7 @@ import Glibc
     @Test func killedAndRunAgainItResumesAndTheFileIsByteExact() async throws {
         try await withServer(slowRate: "100k") { server, out in
             let data = try server.serve("slow/resume.bin", sampleBytes(2_000_000, seed: 5))
-            let arguments = ["get", server.url("slow/resume.bin"), "-o", out.path, "--json"]
+            let arguments = ["get", server.url("slow/resume.bin"), "-d", out.path, "--json"]
             let first = try FDLProcess(arguments)
             first.whenOutput(contains: #""event":"checkpoint""#) { first.send(SIGKILL) }
             #expect(await first.exitStatus() == 128 + SIGKILL)
@@ -98,7 +98,7 @@ import Glibc
         try await withServer(slowRate: "100k") { server, out in
             let one = try server.serve("slow/int.bin", sampleBytes(1_600_000, seed: 6))
             let two = try server.serve("slow/int2.bin", sampleBytes(1_400_000, seed: 12))
-            let arguments = ["get", server.url("slow/int.bin"), server.url("slow/int2.bin"), "-o", out.path, "--json"]
+            let arguments = ["get", server.url("slow/int.bin"), server.url("slow/int2.bin"), "-d", out.path, "--json"]
             let first = try FDLProcess(arguments)
             // Interrupt once both downloads have durable bytes (a checkpoint each): on a busy
             // machine the second may not have started by the first progress line.
@@ -107,7 +107,7 @@ import Glibc
             first.send(SIGINT)
             #expect(await first.exitStatus() == 130, "stderr: \(first.stderr)")
             #expect(first.jsonLines.last?["exitCode"] as? Int == 130)
-            let list = try await FDLProcess.run(["list", "-o", out.path, "--json"])
+            let list = try await FDLProcess.run(["list", "-d", out.path, "--json"])
             let records = list.stdout.split(separator: "\n")
             #expect(records.count == 2)
             #expect(records.allSatisfy { $0.contains(#""state":"interrupted""#) }, "every running download is stored as interrupted: \(records)")
@@ -125,7 +125,7 @@ import Glibc
     @Test func aChangedRemoteFileIsFetchedAgainNotSpliced() async throws {
         try await withServer(slowRate: "100k") { server, out in
             try server.serve("slow/changing.bin", sampleBytes(2_400_000, seed: 7))
-            let arguments = ["get", server.url("slow/changing.bin"), "-o", out.path, "--json"]
+            let arguments = ["get", server.url("slow/changing.bin"), "-d", out.path, "--json"]
             let first = try FDLProcess(arguments)
             first.whenOutput(contains: #""event":"checkpoint""#) { first.send(SIGKILL) }
             _ = await first.exitStatus()
@@ -146,7 +146,7 @@ import Glibc
             let data = try server.serve("c.bin", sampleBytes(50_000, seed: 9))
             _ = data
             let wrong = String(repeating: "0", count: 64)
-            let result = try await FDLProcess.run(["get", server.url("c.bin"), "-o", out.path, "--sha256", wrong, "--retry", "0"])
+            let result = try await FDLProcess.run(["get", server.url("c.bin"), "-d", out.path, "--sha256", wrong, "--retry", "0"])
             #expect(result.status == 65, "stdout: \(result.stdout)")
             #expect(result.stdout.contains("c.bin: FAILED (validationFailed)"))
             #expect(!FileManager.default.fileExists(atPath: out.file("c.bin").path))
@@ -156,7 +156,7 @@ import Glibc
     @Test func aMissingFileAmongGoodOnesExits1AndKeepsTheGoodOnes() async throws {
         try await withServer { server, out in
             let good = try server.serve("good.bin", sampleBytes(10_000, seed: 10))
-            let result = try await FDLProcess.run(["get", server.url("good.bin"), server.url("missing.bin"), "-o", out.path,
+            let result = try await FDLProcess.run(["get", server.url("good.bin"), server.url("missing.bin"), "-d", out.path,
                                                    "--retry", "0"])
             #expect(result.status == 1, "stdout: \(result.stdout)")
             #expect(try Data(contentsOf: out.file("good.bin")) == good)
@@ -168,23 +168,23 @@ import Glibc
     @Test func pauseAndResumeFromAnotherProcess() async throws {
         try await withServer(slowRate: "100k") { server, out in
             let data = try server.serve("slow/p.bin", sampleBytes(2_400_000, seed: 11))
-            let running = try FDLProcess(["get", server.url("slow/p.bin"), "-o", out.path, "--json"])
+            let running = try FDLProcess(["get", server.url("slow/p.bin"), "-d", out.path, "--json"])
             let pausing = Shared<FDLProcess?>(nil)
             running.whenOutput(contains: #""event":"progress""#) {
-                pausing.withLock { $0 = try? FDLProcess(["pause", "p.bin", "-o", out.path]) }
+                pausing.withLock { $0 = try? FDLProcess(["pause", "p.bin", "-d", out.path]) }
             }
             #expect(await running.exitStatus() == 3)
             let pause = try #require(pausing.withLock { $0 })
             #expect(await pause.exitStatus() == 0, "stderr: \(pause.stderr)")
             #expect(pause.stdout.contains("asked the running fdl"))
             #expect(running.jsonLines.contains { $0["event"] as? String == "paused" })
-            let list = try await FDLProcess.run(["list", "-o", out.path])
+            let list = try await FDLProcess.run(["list", "-d", out.path])
             #expect(list.stdout.contains("paused"))
 
-            let resume = try await FDLProcess.run(["resume", "p.bin", "-o", out.path])
+            let resume = try await FDLProcess.run(["resume", "p.bin", "-d", out.path])
             #expect(resume.status == 0, "stdout: \(resume.stdout) stderr: \(resume.stderr)")
             #expect(try Data(contentsOf: out.file("p.bin")) == data)
-            let again = try await FDLProcess.run(["get", server.url("slow/p.bin"), "-o", out.path])
+            let again = try await FDLProcess.run(["get", server.url("slow/p.bin"), "-d", out.path])
             #expect(again.status == 0)
             #expect(again.stdout.contains("p.bin: already complete"))
         }
@@ -194,20 +194,20 @@ import Glibc
         try await withServer(slowRate: "100k") { server, out in
             try server.serve("slow/a.bin", sampleBytes(3_000_000, seed: 13))
             try server.serve("slow/b.bin", sampleBytes(3_000_000, seed: 14))
-            let first = try FDLProcess(["get", server.url("slow/a.bin"), server.url("slow/b.bin"), "-o", out.path, "--json"])
+            let first = try FDLProcess(["get", server.url("slow/a.bin"), server.url("slow/b.bin"), "-d", out.path, "--json"])
             first.whenOutput(contains: #""event":"checkpoint""#) { first.send(SIGINT) }
             #expect(await first.exitStatus() == 130)
 
-            let pause = try await FDLProcess.run(["pause", "a.bin", "-o", out.path])
+            let pause = try await FDLProcess.run(["pause", "a.bin", "-d", out.path])
             #expect(pause.status == 0, "\(pause.stderr) \(pause.stdout)")
             #expect(pause.stdout.contains("a.bin: paused at"))
-            let cancel = try await FDLProcess.run(["cancel", "b.bin", "-o", out.path])
+            let cancel = try await FDLProcess.run(["cancel", "b.bin", "-d", out.path])
             #expect(cancel.status == 0, "\(cancel.stderr)")
             #expect(!FileManager.default.fileExists(atPath: out.file("b.bin.part").path))
-            let list = try await FDLProcess.run(["list", "-o", out.path])
+            let list = try await FDLProcess.run(["list", "-d", out.path])
             #expect(list.stdout.range(of: "a.bin +paused", options: .regularExpression) != nil, "\(list.stdout)")
             #expect(list.stdout.range(of: "b.bin +cancelled", options: .regularExpression) != nil, "\(list.stdout)")
-            let again = try await FDLProcess.run(["cancel", "b.bin", "-o", out.path])
+            let again = try await FDLProcess.run(["cancel", "b.bin", "-d", out.path])
             #expect(again.status == 1)
             #expect(again.stderr.contains("is cancelled and cannot be cancelled"))
         }

@@ -25,11 +25,11 @@ import Testing
     @Test func theBoundsThemselvesAreAccepted() async throws {
         try await NginxServer.withServer { server, out in
             let data = try server.serve("edge.bin", sampleBytes(20_000, seed: 31))
-            let result = try await FDLProcess.run(["get", server.url("edge.bin"), "-o", out.path,
+            let result = try await FDLProcess.run(["get", server.url("edge.bin"), "-d", out.path,
                                                    "--timeout", "604800", "--retry", "1000", "-j", "64"])
             #expect(result.status == 0, "stdout: \(result.stdout) stderr: \(result.stderr)")
             #expect(try Data(contentsOf: out.file("edge.bin")) == data)
-            let small = try await FDLProcess.run(["get", server.url("edge.bin"), "-o", out.path, "--timeout", "0.001",
+            let small = try await FDLProcess.run(["get", server.url("edge.bin"), "-d", out.path, "--timeout", "0.001",
                                                   "--retry", "0", "-j", "1"])
             #expect(small.status == 0, "stdout: \(small.stdout) stderr: \(small.stderr)")
         }

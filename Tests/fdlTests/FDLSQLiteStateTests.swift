@@ -15,14 +15,14 @@ import Testing
         }
         let names = (0..<40).map { "many/f\($0)" }
         for (n, name) in names.enumerated() { try server.serve(name, sampleBytes(3_000 + n, seed: UInt8(n))) }
-        let result = try await FDLProcess.run(["get"] + names.map(server.url) + ["-o", out.path, "-j", "16"])
+        let result = try await FDLProcess.run(["get"] + names.map(server.url) + ["-d", out.path, "-j", "16"])
         #expect(result.status == 0, "stdout: \(result.stdout) stderr: \(result.stderr)")
         let state = try FileManager.default.contentsOfDirectory(atPath: out.path(".fdl"))
         #expect(state.contains("state.sqlite"), "\(state)")
         #expect(!state.contains("state.json"), "\(state)")
         let header = try #require(FileManager.default.contents(atPath: out.path(".fdl/state.sqlite"))?.prefix(16))
         #expect(String(decoding: header, as: UTF8.self) == "SQLite format 3\0")
-        let list = try await FDLProcess.run(["list", "-o", out.path, "--json"])
+        let list = try await FDLProcess.run(["list", "-d", out.path, "--json"])
         let lines = list.stdout.split(separator: "\n")
         #expect(lines.count == names.count)
         #expect(lines.allSatisfy { $0.contains(#""state":"completed""#) }, "\(list.stdout)")
@@ -44,7 +44,7 @@ import Testing
                            checkpointedBytes: 80_000, expectedLength: Int64(data.count)),
         ], outputDirectory: out)
 
-        let result = try await FDLProcess.run(["get", server.url("old.bin"), "-o", out.path, "--json"])
+        let result = try await FDLProcess.run(["get", server.url("old.bin"), "-d", out.path, "--json"])
         #expect(result.status == 0, "stdout: \(result.stdout) stderr: \(result.stderr)")
         #expect(result.stdout.contains(#""resumeFrom":80000"#), "\(result.stdout)")
         #expect(try Data(contentsOf: out.file("old.bin")) == data)
@@ -58,7 +58,7 @@ import Testing
         defer { out.remove() }
         try FileManager.default.createDirectory(at: out.file(".fdl"), withIntermediateDirectories: true)
         try Data("{ not json".utf8).write(to: out.file(".fdl/state.json"))
-        let result = try await FDLProcess.run(["list", "-o", out.path])
+        let result = try await FDLProcess.run(["list", "-d", out.path])
         #expect(result.status == 74, "stdout: \(result.stdout) stderr: \(result.stderr)")
         #expect(result.stderr.contains("state.json"), "\(result.stderr)")
         #expect(try String(contentsOfFile: out.path(".fdl/state.json"), encoding: .utf8) == "{ not json")

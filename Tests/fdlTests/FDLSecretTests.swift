@@ -32,19 +32,19 @@ import Testing
                 // One that completes, one the server does not have, one that cannot connect.
                 let result = try await FDLProcess.run(
                     ["get", withPassword("s.bin"), withPassword("missing.bin"),
-                     "http://alice:\(password)@127.0.0.1:9/refused.bin", "-o", out.path, "--retry", "0"]
+                     "http://alice:\(password)@127.0.0.1:9/refused.bin", "-d", out.path, "--retry", "0"]
                         + secrets + (json ? ["--json"] : []))
                 #expect(result.status == 1, "stdout: \(result.stdout) stderr: \(result.stderr)")
                 printed += result.stdout + result.stderr
             }
             // URLs without a scheme or a host, and the commands that read the state.
             for url in ["alice:\(password)@127.0.0.1/x", "http://alice:\(password)@/x"] {
-                let result = try await FDLProcess.run(["get", url, "-o", out.path])
+                let result = try await FDLProcess.run(["get", url, "-d", out.path])
                 #expect(result.status == 64, "\(url): \(result.stderr)")
                 printed += result.stdout + result.stderr
             }
             for list in [["list"], ["list", "--json"]] {
-                let result = try await FDLProcess.run(list + ["-o", out.path])
+                let result = try await FDLProcess.run(list + ["-d", out.path])
                 printed += result.stdout + result.stderr
             }
             #expect(try Data(contentsOf: out.file("s.bin")) == data)

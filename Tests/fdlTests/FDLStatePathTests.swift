@@ -40,7 +40,7 @@ import Testing
             StateFixture.paused("x.bin", url: "http://127.0.0.1:9/x.bin", destination: scene.out.path("x.bin"),
                                 partPath: scene.victim.path("tree")),
         ], outputDirectory: scene.out)
-        let result = try await FDLProcess.run(["cancel", "x.bin", "-o", scene.out.path])
+        let result = try await FDLProcess.run(["cancel", "x.bin", "-d", scene.out.path])
         #expect(result.status == 74, "stdout: \(result.stdout) stderr: \(result.stderr)")
         #expect(result.stderr.contains("outside"), "stderr: \(result.stderr)")
         #expect(scene.victimIsIntact())
@@ -55,7 +55,7 @@ import Testing
         try StateFixture.writeLegacyState([
             StateFixture.paused("n.bin", url: "http://127.0.0.1:9/n.bin", destination: scene.out.path("n.bin"), partPath: users),
         ], outputDirectory: scene.out)
-        let result = try await FDLProcess.run(["cancel", "n.bin", "-o", scene.out.path])
+        let result = try await FDLProcess.run(["cancel", "n.bin", "-d", scene.out.path])
         #expect(result.status == 74, "stdout: \(result.stdout) stderr: \(result.stderr)")
         #expect(result.stderr.contains("plus '.part'"), "stderr: \(result.stderr)")
         #expect(FileManager.default.contents(atPath: users) == scene.precious)
@@ -70,11 +70,11 @@ import Testing
         try StateFixture.writeLegacyState([
             StateFixture.paused("d.bin", url: "http://127.0.0.1:9/d.bin", destination: scene.out.path("d.bin"), partPath: part),
         ], outputDirectory: scene.out)
-        let result = try await FDLProcess.run(["cancel", "d.bin", "-o", scene.out.path])
+        let result = try await FDLProcess.run(["cancel", "d.bin", "-d", scene.out.path])
         #expect(result.status == 1, "stdout: \(result.stdout) stderr: \(result.stderr)")
         #expect(result.stderr.contains("not a regular file"), "stderr: \(result.stderr)")
         #expect(FileManager.default.contents(atPath: part + "/sub/keep.txt") == scene.precious)
-        let list = try await FDLProcess.run(["list", "-o", scene.out.path])
+        let list = try await FDLProcess.run(["list", "-d", scene.out.path])
         #expect(list.stdout.range(of: "d.bin +paused", options: .regularExpression) != nil, "the state is unchanged: \(list.stdout)")
     }
 
@@ -95,7 +95,7 @@ import Testing
                                 partPath: scene.out.path("sub/../../\(scene.victim.url.lastPathComponent)/target.txt")),
         ], outputDirectory: scene.out)
         for id in ["r1.bin", "r2.bin", "r3.bin"] {
-            let result = try await FDLProcess.run(["resume", id, "-o", scene.out.path])
+            let result = try await FDLProcess.run(["resume", id, "-d", scene.out.path])
             #expect(result.status == 74, "\(id): stdout: \(result.stdout) stderr: \(result.stderr)")
             #expect(result.stderr.contains("outside"), "\(id): stderr: \(result.stderr)")
             #expect(scene.victimIsIntact(), "\(id) wrote outside its directory")
@@ -110,9 +110,9 @@ import Testing
             StateFixture.paused("p.bin", url: "http://127.0.0.1:9/p.bin", destination: scene.victim.path("target.txt"),
                                 partPath: scene.out.path("p.bin.part")),
         ], outputDirectory: scene.out)
-        let pause = try await FDLProcess.run(["pause", "p.bin", "-o", scene.out.path])
+        let pause = try await FDLProcess.run(["pause", "p.bin", "-d", scene.out.path])
         #expect(pause.status == 74, "stdout: \(pause.stdout) stderr: \(pause.stderr)")
-        let list = try await FDLProcess.run(["list", "-o", scene.out.path])
+        let list = try await FDLProcess.run(["list", "-d", scene.out.path])
         #expect(list.status == 0)
         #expect(list.stderr.contains("p.bin") && list.stderr.contains("outside"), "stderr: \(list.stderr)")
         #expect(scene.victimIsIntact())
@@ -130,7 +130,7 @@ import Testing
             StateFixture.paused("g.bin", url: server.url("g.bin"), destination: scene.out.path("g.bin"),
                                 partPath: scene.victim.path("target.txt")),
         ], outputDirectory: scene.out)
-        let result = try await FDLProcess.run(["get", server.url("g.bin"), "-o", scene.out.path, "--json"])
+        let result = try await FDLProcess.run(["get", server.url("g.bin"), "-d", scene.out.path, "--json"])
         #expect(result.status == 0, "stdout: \(result.stdout) stderr: \(result.stderr)")
         #expect(result.stderr.contains("g.bin") && result.stderr.contains("outside"), "stderr: \(result.stderr)")
         #expect(result.stdout.contains(#""resumeFrom":0"#), "\(result.stdout)")

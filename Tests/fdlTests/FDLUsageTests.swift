@@ -16,7 +16,7 @@ import Testing
     func usageErrorsExitWith64AndSayWhatIsWrong(arguments: [String], message: String) async throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
-        let result = try await FDLProcess.run(arguments + ["-o", dir.path].filter { _ in arguments.first == "get" })
+        let result = try await FDLProcess.run(arguments + ["-d", dir.path].filter { _ in arguments.first == "get" })
         #expect(result.status == 64, "stderr: \(result.stderr)")
         #expect(result.stderr.contains(message), "stderr: \(result.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
@@ -33,10 +33,10 @@ import Testing
     @Test func controlCommandsOnAnUnknownIdSayHowToFindTheIds() async throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
-        let list = try await FDLProcess.run(["list", "-o", dir.path])
+        let list = try await FDLProcess.run(["list", "-d", dir.path])
         #expect(list.status == 0)
         #expect(list.stdout.contains("no downloads in"))
-        let pause = try await FDLProcess.run(["pause", "nope", "-o", dir.path])
+        let pause = try await FDLProcess.run(["pause", "nope", "-d", dir.path])
         #expect(pause.status == 64)
         #expect(pause.stderr.contains("no download has the id 'nope'"))
         #expect(pause.stderr.contains("fdl list"))

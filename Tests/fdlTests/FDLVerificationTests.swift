@@ -19,7 +19,7 @@ import Testing
         try data.write(to: root.file("open.bin"))
         try data.write(to: root.file("sized.bin"))
         let plain = try await FDLProcess.run(["get", server.url("open.bin", "noLength=1"), server.url("sized.bin"),
-                                              "-o", out.path])
+                                              "-d", out.path])
         #expect(plain.status == 0, "stdout: \(plain.stdout) stderr: \(plain.stderr)")
         #expect(try Data(contentsOf: out.file("open.bin")) == data)
         #expect(plain.stdout.contains("open.bin: done -> \(out.file("open.bin").path) (completed; length not confirmed by the server)"),
@@ -32,7 +32,7 @@ import Testing
         try FileManager.default.removeItem(at: out.url)
         let json = try FDLProcess(["get", server.url("open.bin", "noLength=1&x=sha"), server.url("open.bin", "noLength=1"),
                                    "--name", "checked.bin", "--name", "open.bin", "--sha256", sha256Hex(data),
-                                   "-o", out.path, "--json"])
+                                   "-d", out.path, "--json"])
         #expect(await json.exitStatus() == 0, "stderr: \(json.stderr)")
         let completed = json.jsonLines.filter { $0["event"] as? String == "completed" }
         let verified = Dictionary(uniqueKeysWithValues: completed.compactMap { line in

@@ -11,7 +11,7 @@ import Testing
 
     @Test func optionsBecomeSettings() throws {
         let hex = String(repeating: "ab", count: 32)
-        let s = try settings(["http://h/a.bin", "sftp://h/b", "-o", "/tmp/out", "-j", "2", "--sha256", hex,
+        let s = try settings(["http://h/a.bin", "sftp://h/b", "-d", "/tmp/out", "-j", "2", "--sha256", hex,
                               "--retry", "1", "--timeout", "2.5", "--header", "X-Token: abc", "--json",
                               "--known-hosts", "/k", "--identity", "/id", "--accept-new-host-keys"])
         #expect(s.urls.map(\.absoluteString) == ["http://h/a.bin", "sftp://h/b"])
@@ -37,6 +37,9 @@ import Testing
         (["http://h/a", "-j", "0"], "-j must be between 1 and 64"),
         (["http://h/a", "--header", "nocolon"], "must look like 'Name: value'"),
         (["http://h/a", "--name", "../x"], "is not a plain file name"),
+        (["http://h/a", "http://h/b", "-o", "x"], "-o NAME names the file of one URL"),
+        (["http://h/a", "-o", "downloads/"], "to download into a directory use -d DIR"),
+        (["http://h/a", "-d", "/", "-o", "tmp"], "to download into a directory use -d DIR"),
         (["http://h/a", "--sha256", String(repeating: "a", count: 64), "--sha256", String(repeating: "b", count: 64)],
          "give at most one per URL"),
     ])
@@ -47,6 +50,12 @@ import Testing
         } catch {
             #expect(GetCommand.message(for: error).contains(message))
         }
+    }
+
+    @Test func outputNamesTheFileAndDirIsTheDirectory() throws {
+        let s = try settings(["http://h/a.bin", "-o", "b.bin", "-d", "/tmp/out"])
+        #expect(s.names == ["b.bin"])
+        #expect(s.outputDirectory.path == "/tmp/out")
     }
 
     @Test func secretsInHeadersAreNotEchoedInErrors() {

@@ -6,7 +6,7 @@ public struct FDL: AsyncParsableCommand {
         commandName: "fdl",
         abstract: "Download files over HTTP(S) and SFTP; re-run the same command to resume.",
         discussion: """
-            State lives in DIR/.fdl (DIR is -o, default the current directory). Running the same \
+            State lives in DIR/.fdl (DIR is -d, default the current directory). Running the same \
             `fdl get` again after Ctrl-C or a crash continues from the bytes on disk, and starts \
             over only when the remote file changed.
 

@@ -31,6 +31,10 @@ public struct GetCommand: AsyncParsableCommand {
         "File name in DIR instead of the URL's; once per URL, in the same order.", valueName: "NAME"))
     public var names: [String] = []
 
+    @Option(name: [.customShort("o"), .customLong("output")], help: ArgumentHelp(
+        "File name in DIR for the one URL given (as aria2c -o); the directory is -d DIR.", valueName: "NAME"))
+    public var output: String?
+
     @Option(help: ArgumentHelp("Automatic retries of transient failures per download (0...\(Self.retryRange.upperBound)).",
                                valueName: "N"))
     public var retry: Int = 5
@@ -86,6 +90,10 @@ public struct GetCommand: AsyncParsableCommand {
         for digest in sha256 where !FileDigest.isSHA256(digest) {
             throw ValidationError("--sha256 '\(digest)' is not 64 hex digits")
         }
+        var names = names
+        if let output {
+            names = try Self.outputName(output, urlCount: urls.count, namesGiven: names.count, directory: state.url)
+        }
         guard names.count <= urls.count else {
             throw ValidationError("\(names.count) --name values for \(urls.count) URLs: give at most one per URL, in URL order")
         }
@@ -113,6 +121,23 @@ public struct GetCommand: AsyncParsableCommand {
             allowHTTPSDowngrade: insecureAllowHttpDowngrade, identityFiles: identity,
             knownHostsFile: knownHosts, acceptNewHostKeys: acceptNewHostKeys, names: names.map { $0 },
             stateDirectory: state.state.path, allowOverwrite: allowOverwrite)
+    }
+
+    /// The file name `-o NAME` gives the one URL: a plain name in DIR. A value that names a
+    /// directory (what `-o` meant in fdl before; in curl, wget -O and aria2c it names the file) gets a message
+    /// pointing to `-d`.
+    static func outputName(_ output: String, urlCount: Int, namesGiven: Int, directory: URL) throws -> [String] {
+        guard urlCount == 1, namesGiven == 0 else {
+            throw ValidationError("-o NAME names the file of one URL; for \(urlCount) URLs give --name once per URL "
+                                  + "(or use -i FILE), and the directory with -d DIR")
+        }
+        var isDirectory: ObjCBool = false
+        let candidate = URL(fileURLWithPath: output, relativeTo: directory).standardizedFileURL
+        if output.contains("/") || output.hasSuffix("/")
+            || (FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isDirectory) && isDirectory.boolValue) {
+            throw ValidationError("-o takes a file name, not a directory ('\(output)'); to download into a directory use -d DIR")
+        }
+        return [output]
     }
 
     /// The values `-j` accepts.

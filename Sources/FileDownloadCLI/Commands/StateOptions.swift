@@ -3,7 +3,7 @@ public import Foundation
 
 /// The output and state directories, shared by every subcommand.
 public struct StateOptions: ParsableArguments {
-    @Option(name: [.customShort("o"), .customLong("output")], help: ArgumentHelp(
+    @Option(name: [.customShort("d"), .customLong("dir")], help: ArgumentHelp(
         "Where files go; the state is kept in DIR/.fdl unless --state says otherwise.", valueName: "DIR"))
     public var directory: String = "."
 

@@ -64,7 +64,7 @@ public actor GetSession {
                 let holder = state.lockHolder.map { " (pid \($0))" } ?? ""
                 throw CLIError(.stateUnavailable,
                                "another fdl is working in \(state.outputDirectory.path)\(holder); "
-                               + "use `fdl pause|resume|cancel ID -o \(state.outputDirectory.path)` or wait for it")
+                               + "use `fdl pause|resume|cancel ID -d \(state.outputDirectory.path)` or wait for it")
             }
             lock = held
         } catch let error as DownloadError {
