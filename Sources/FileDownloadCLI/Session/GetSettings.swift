@@ -34,6 +34,9 @@ public struct GetSettings: Sendable {
     /// Replace a file at a destination that `fdl` did not download (`--allow-overwrite`); by
     /// default it is kept and the download gets another name (see ``DownloadPlanner``).
     public var allowOverwrite: Bool
+    /// Further URLs of the same file per URL, by position (mirrors, tried in turn); empty entries
+    /// (or a shorter array) have none.
+    public var mirrors: [[URL]] = []
 
     public init(urls: [URL], outputDirectory: URL, concurrency: Int = 4, sha256: [String?] = [],
                 retries: Int = 5, requestTimeout: Duration = .seconds(60), headers: [HeaderField] = [],
