@@ -5,7 +5,9 @@ extension HTTPTransport {
     ///
     /// Every property has a strict default: TLS verified against the system's trust store,
     /// redirects followed only between `http` and `https` and never from `https` to `http`,
-    /// at most 3 credentials tried per attempt.
+    /// at most 3 credentials tried per attempt. Proxies follow the process's environment
+    /// (`http_proxy`, `https_proxy`, `all_proxy`, `no_proxy`, as curl reads them) unless
+    /// ``proxy`` says otherwise.
     public struct Configuration: Sendable, Hashable {
         /// How many redirects one attempt follows before it fails with
         /// ``DownloadError/Code/tooManyRedirects``. `0` follows none: a 3xx response is then
@@ -44,6 +46,11 @@ extension HTTPTransport {
         /// more cores. Default (`nil` in the initializer): the number of active processors, at
         /// most 4. Clamped to 1...16.
         public var ioThreads: Int
+        /// The proxies transfers go through. Default: ``ProxySettings/environment(_:)``, read when
+        /// the configuration is made; ``ProxySettings/none`` for direct connections whatever the
+        /// environment says. A download's ``TransferOptions/proxy`` replaces it for that download
+        /// (used for every host, without exceptions).
+        public var proxy: ProxySettings
 
         /// Creates a configuration; every parameter has the strict default described on its property.
         public init(
@@ -58,8 +65,10 @@ extension HTTPTransport {
             maxAuthenticationAttempts: Int = 3,
             userAgent: String = "swift-file-download/1.0",
             receiveBufferSize: Int = 512 * 1024,
-            ioThreads: Int? = nil
+            ioThreads: Int? = nil,
+            proxy: ProxySettings = .environment()
         ) {
+            self.proxy = proxy
             self.maxRedirects = maxRedirects
             self.allowsHTTPSToHTTPRedirects = allowsHTTPSToHTTPRedirects
             self.caBundlePath = caBundlePath

@@ -19,7 +19,9 @@ import Synchronization
 /// ## An attempt, in order
 /// 1. The request carries `Accept-Encoding: identity` (offsets are bytes of the file), the
 ///    per-download header fields, user agent, proxy, rate limit and timeouts of
-///    ``TransferOptions``. The connect timeout is ``TransferOptions/connectTimeout``; an attempt
+///    ``TransferOptions``. Without a proxy there, the proxy of ``Configuration/proxy`` for the
+///    URL's scheme is used (by default the environment's, as curl reads it), unless its
+///    ``ProxySettings/noProxy`` names the host; `https` goes through a `CONNECT` tunnel. The connect timeout is ``TransferOptions/connectTimeout``; an attempt
 ///    that receives nothing for ``TransferOptions/requestTimeout`` fails with
 ///    ``DownloadError/Code/timedOut``.
 /// 2. When the offset is above zero it asks for `Range: bytes=OFFSET-`, with `If-Range` carrying
@@ -234,8 +236,11 @@ public final class HTTPTransport: Transport {
         if let path = configuration.clientKeyPath { try t.set(CURLOPT_SSLKEY, path) }
         if let secret = configuration.clientKeyPassphrase { try t.set(CURLOPT_KEYPASSWD, secret) }
         try t.set(CURLOPT_USERAGENT, options.userAgent ?? configuration.userAgent)
-        // An explicit proxy, or none: environment variables are not consulted.
-        try t.set(CURLOPT_PROXY, options.proxy?.absoluteString ?? "")
+        // libcurl never reads the environment itself: the proxy and its exceptions are always set
+        // (an empty string means none), from the download's options or the configuration.
+        let proxy = options.proxy ?? configuration.proxy.proxy(forScheme: request.url.scheme ?? "")
+        try t.set(CURLOPT_PROXY, proxy?.absoluteString ?? "")
+        try t.set(CURLOPT_NOPROXY, options.proxy == nil ? configuration.proxy.noProxy.joined(separator: ",") : "")
         if let rate = options.maxBytesPerSecond, rate > 0 { t.set(CURLOPT_MAX_RECV_SPEED_LARGE, offset: rate) }
         try serverAuth?.apply(to: t, proxy: false)
         try proxyAuth?.apply(to: t, proxy: true)

@@ -24,6 +24,17 @@ struct DownloadEntry {
     var retryAt: Duration?
     var attempt: AttemptHandle?
     var createdAt = Date()
+    /// Which of the download's URLs the next attempt uses: 0 for ``url``, n for mirror n - 1.
+    var urlIndex = 0
+    /// Whether a failure of the current pass over the URLs (mirrors) was retryable.
+    var passHadRetryableFailure = false
+    /// The first file name a head of this download suggested (``TransferHead/suggestedFilename``).
+    var suggestedFileName: String?
+
+    /// The URL the next attempt asks for: ``url`` or one of the mirrors.
+    var currentURL: URL {
+        urlIndex > 0 && urlIndex <= options.mirrors.count ? options.mirrors[urlIndex - 1] : url
+    }
 
     // Progress and timeouts.
     var lastEmitted: DownloadProgress?

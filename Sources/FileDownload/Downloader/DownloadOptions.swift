@@ -1,3 +1,5 @@
+public import Foundation
+
 /// Per-download settings given to ``Downloader/start(id:url:destination:options:)``.
 public struct DownloadOptions: Sendable, Hashable, Codable {
     /// What the transport is told (headers, timeouts, rate limit, ...).
@@ -10,18 +12,67 @@ public struct DownloadOptions: Sendable, Hashable, Codable {
     public var priority: Int
     /// Overrides the downloader's retry policy for this download.
     public var retryPolicy: RetryPolicy?
+    /// Other URLs of the same file (mirrors), tried in turn after the download's URL when an
+    /// attempt fails; see <doc:States> ("Mirrors"). Bytes on disk are continued from a mirror only
+    /// under the validator and length they were downloaded with (the transport's `If-Range` rules):
+    /// a mirror with another validator or size starts the file over, never splices onto it.
+    /// Stored without credentials (like the URL).
+    public var mirrors: [URL]
+    /// Whether the file is saved under the name the server suggests (HTTP `Content-Disposition`,
+    /// ``TransferHead/suggestedFilename``) instead of the destination's last component. The name
+    /// is sanitised with ``FileNameSanitizer`` and placed in the destination's directory; when
+    /// that name is taken (a file is there or at its staging name, or another download of the
+    /// downloader has it as destination) the first free `NAME.1.EXT`, `NAME.2.EXT`, ... is used.
+    /// It is chosen when the file completes, from the first name a head of this download
+    /// suggested in this process, and then recorded as the download's destination. Without a
+    /// suggestion the destination is used as given. Default `false`.
+    public var usesSuggestedFileName: Bool
 
     public init(
         transfer: TransferOptions = TransferOptions(),
         expectedSize: Int64? = nil,
         sha256: String? = nil,
         priority: Int = 0,
-        retryPolicy: RetryPolicy? = nil
+        retryPolicy: RetryPolicy? = nil,
+        mirrors: [URL] = [],
+        usesSuggestedFileName: Bool = false
     ) {
         self.transfer = transfer
         self.expectedSize = expectedSize
         self.sha256 = sha256
         self.priority = priority
         self.retryPolicy = retryPolicy
+        self.mirrors = mirrors
+        self.usesSuggestedFileName = usesSuggestedFileName
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case transfer, expectedSize, sha256, priority, retryPolicy, mirrors, usesSuggestedFileName
+    }
+
+    /// Decodes options; fields added after the first release (mirrors, usesSuggestedFileName)
+    /// may be missing (records of earlier versions) and get their defaults.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.transfer = try c.decode(TransferOptions.self, forKey: .transfer)
+        self.expectedSize = try c.decodeIfPresent(Int64.self, forKey: .expectedSize)
+        self.sha256 = try c.decodeIfPresent(String.self, forKey: .sha256)
+        self.priority = try c.decode(Int.self, forKey: .priority)
+        self.retryPolicy = try c.decodeIfPresent(RetryPolicy.self, forKey: .retryPolicy)
+        self.mirrors = try c.decodeIfPresent([URL].self, forKey: .mirrors) ?? []
+        self.usesSuggestedFileName = try c.decodeIfPresent(Bool.self, forKey: .usesSuggestedFileName) ?? false
+    }
+
+    /// Encodes the options; mirrors without credentials (sensitive header fields are left out by
+    /// ``TransferOptions``).
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(transfer, forKey: .transfer)
+        try c.encodeIfPresent(expectedSize, forKey: .expectedSize)
+        try c.encodeIfPresent(sha256, forKey: .sha256)
+        try c.encode(priority, forKey: .priority)
+        try c.encodeIfPresent(retryPolicy, forKey: .retryPolicy)
+        if !mirrors.isEmpty { try c.encode(mirrors.map(\.removingCredentials), forKey: .mirrors) }
+        if usesSuggestedFileName { try c.encode(true, forKey: .usesSuggestedFileName) }
     }
 }

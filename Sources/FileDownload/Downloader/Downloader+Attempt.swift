@@ -11,6 +11,12 @@ extension Downloader {
         let partPath: String
         let destination: URL
         let options: DownloadOptions
+        /// With ``DownloadOptions/usesSuggestedFileName``: the name a head suggested first, and the
+        /// destinations of the downloader's other downloads in the same directory (taken names).
+        let suggestedFileName: String?
+        let takenNames: Set<String>
+        /// ``DownloaderConfiguration/stagingSuffix``.
+        let stagingSuffix: String
         let bytesOnDisk: Int64
         let validator: Validator?
         /// The total length known from earlier attempts (``DownloadEntry/expectedLength``).
@@ -20,6 +26,7 @@ extension Downloader {
         let synchronize: Bool
 
         init(id: String, url: URL, partPath: String, destination: URL, options: DownloadOptions,
+             suggestedFileName: String? = nil, takenNames: Set<String> = [], stagingSuffix: String = ".part",
              bytesOnDisk: Int64, validator: Validator?, expectedLength: Int64?, attempt: Int,
              capabilities: TransportCapabilities, synchronize: Bool) {
             self.id = id
@@ -27,6 +34,9 @@ extension Downloader {
             self.partPath = partPath
             self.destination = destination
             self.options = options
+            self.suggestedFileName = suggestedFileName
+            self.takenNames = takenNames
+            self.stagingSuffix = stagingSuffix
             self.bytesOnDisk = bytesOnDisk
             self.validator = validator
             self.expectedLength = expectedLength
@@ -57,7 +67,7 @@ extension Downloader {
         }
         let transport: any Transport
         do {
-            transport = try transports.transport(for: e.url)
+            transport = try transports.transport(for: e.currentURL)
         } catch {
             fail(id, DownloadError.wrapping(error))
             return
@@ -79,8 +89,9 @@ extension Downloader {
             e.lastEmitted = nil
         }
         let context = AttemptContext(
-            id: id, url: e.url, partPath: e.partPath, destination: e.destination, options: e.options,
-            bytesOnDisk: e.bytesOnDisk, validator: e.validator, expectedLength: e.expectedLength,
+            id: id, url: e.currentURL, partPath: e.partPath, destination: e.destination, options: e.options,
+            suggestedFileName: e.suggestedFileName, takenNames: takenNames(besides: e),
+            stagingSuffix: configuration.stagingSuffix, bytesOnDisk: e.bytesOnDisk, validator: e.validator, expectedLength: e.expectedLength,
             attempt: e.attempts, capabilities: transport.capabilities,
             synchronize: configuration.synchronizesFiles
         )
@@ -194,7 +205,8 @@ extension Downloader {
                 return .invalid(error)
             }
             if handle.stopReason.withLock({ $0 }) != nil { return .stopped }
-            let part = ctx.partPath, destination = ctx.destination.path
+            let final = ctx.options.usesSuggestedFileName ? serverNamedDestination(ctx, head: head) : ctx.destination
+            let part = ctx.partPath, destination = final.path
             if ctx.synchronize {
                 // Flush (through the sink's descriptor), move, flush the directory: on a thread of
                 // its own, so that concurrent completions flush together and the cooperative pool
@@ -206,7 +218,7 @@ extension Downloader {
             } else {
                 try moveIntoPlace(sink, handle: handle, from: part, to: destination, synchronize: false)
             }
-            return .completed(ctx.destination, checks)
+            return .completed(final, checks)
         } catch {
             if handle.stopReason.withLock({ $0 }) != nil { return .stopped }
             return .failed(DownloadError.wrapping(error))
@@ -300,6 +312,7 @@ extension Downloader {
         var flush: TransferSink? = sink
         switch (outcome, reason) {
         case (.completed(let file, let checks), _):
+            e.destination = file
             if e.expectedLength == nil { e.expectedLength = e.bytesOnDisk }
             e.checks = checks
             emitProgress(&e, now: now, force: true, events: &events)
@@ -355,10 +368,14 @@ extension Downloader {
         }
         e.lastError = error
         let policy = e.options.retryPolicy ?? configuration.retryPolicy
+        if switchesToNextURL(&e, after: error, now: now, events: &events) {
+            return
+        }
         if error.code == .diskFull || error.code == .fileTooLarge {
             e.state = .interrupted
             events += [.stateChanged(id: e.id, state: .interrupted), .interrupted(id: e.id, error: error, retryIn: nil)]
-        } else if error.isRetryable, e.retriesUsed < policy.maxRetries {
+        } else if error.isRetryable || e.passHadRetryableFailure, e.retriesUsed < policy.maxRetries {
+            e.passHadRetryableFailure = false
             e.retriesUsed += 1
             var delay = policy.delay(beforeRetry: e.retriesUsed, unit: rng.nextUnit())
             // A server's Retry-After wins when longer, up to the policy's longest delay: a server

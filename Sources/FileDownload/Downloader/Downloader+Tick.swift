@@ -87,6 +87,7 @@ extension Downloader {
         guard !e.headSeen, let head = sink.head else { return }
         e.headSeen = true
         e.validator = head.validator
+        if e.suggestedFileName == nil { e.suggestedFileName = head.suggestedFilename }
         if let total = head.expectedLength { e.expectedLength = total }
         if case .restarted(let reason) = head.disposition, sink.requestedOffset > 0 {
             e.lastEmitted = nil

@@ -63,6 +63,12 @@ package enum FileValidation {
         }
     }
 
+    /// Whether anything (a file, a directory, a dangling symbolic link) is at `path` (one `lstat`).
+    static func exists(_ path: String) -> Bool {
+        var st = stat()
+        return lstat(path, &st) == 0
+    }
+
     /// Whether `path` is a directory (one `stat`).
     static func isDirectory(path: String) -> Bool {
         var st = stat()

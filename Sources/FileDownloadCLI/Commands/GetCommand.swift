@@ -72,6 +72,27 @@ public struct GetCommand: AsyncParsableCommand {
     @Flag(help: "Trust SSH hosts seen for the first time and record their keys (a changed key is always refused).")
     public var acceptNewHostKeys = false
 
+    // MARK: net
+
+    @Option(help: ArgumentHelp(
+        "Proxy for every URL instead of http_proxy/https_proxy/all_proxy ('' for none); user:password@ in it is never stored or printed.",
+        valueName: "URL"))
+    public var proxy: String?
+
+    @Option(name: .customLong("noproxy"), help: ArgumentHelp(
+        "Hosts reached without the proxy, comma-separated ('*' for all), instead of no_proxy.", valueName: "LIST"))
+    public var noProxy: String?
+
+    @Flag(help: "Save each file under the name of the server's Content-Disposition (sanitised, kept in DIR, never over another file).")
+    public var contentDisposition = false
+
+    @Option(name: .customLong("mirror"), help: ArgumentHelp(
+        "Another URL of the same file, tried in turn when one fails (repeatable; with one URL, else use -i).", valueName: "URL"))
+    public var mirrorURLs: [String] = []
+
+    @Flag(name: [.customShort("N"), .customLong("timestamping")], help: "Check a completed file against the server and fetch it again only when it changed.")
+    public var timestamping = false
+
     public init() {}
 
     public mutating func validate() throws {
@@ -114,13 +135,13 @@ public struct GetCommand: AsyncParsableCommand {
         }
         let headerFields = try headers.map { try Self.parseHeader($0, option: "--header", isSecret: false) }
             + secretHeaders.map { try Self.parseHeader($0, option: "--header-secret", isSecret: true) }
-        return GetSettings(
+        return try withNetOptions(GetSettings(
             urls: parsed, outputDirectory: state.url, concurrency: jobs, sha256: sha256.map { $0 },
             retries: retry, requestTimeout: .milliseconds(Int64((timeout * 1000).rounded())), headers: headerFields,
             output: json ? .json : (Terminal.isTerminal ? .terminal : .plain),
             allowHTTPSDowngrade: insecureAllowHttpDowngrade, identityFiles: identity,
             knownHostsFile: knownHosts, acceptNewHostKeys: acceptNewHostKeys, names: names.map { $0 },
-            stateDirectory: state.state.path, allowOverwrite: allowOverwrite)
+            stateDirectory: state.state.path, allowOverwrite: allowOverwrite))
     }
 
     /// The file name `-o NAME` gives the one URL: a plain name in DIR. A value that names a

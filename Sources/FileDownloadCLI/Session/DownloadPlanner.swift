@@ -59,10 +59,11 @@ public struct DownloadPlanner: Sendable {
         // The stored downloads of this directory by id, and who holds each name and staging name.
         var stored: [String: DownloadRecord] = [:]
         var holders: [String: String] = [:]
-        for record in records where record.destination.standardizedFileURL == file(record.id) {
+        for record in records where isOwnedHere(record) {
             stored[record.id] = record
             holders[record.id] = record.id
             holders[(record.partPath as NSString).lastPathComponent] = record.id
+            holders[record.destination.lastPathComponent] = record.id  // a name from the server
         }
         var chosen = Set<String>()
         var result: [PlannedDownload] = []
@@ -108,10 +109,17 @@ public struct DownloadPlanner: Sendable {
         let destination = file(id)
         var download = PlannedDownload(id: id, url: url, destination: destination, sha256: digest,
                                        resume: nil, alreadyComplete: false)
+        if let record, let serverNamed = completedUnderServerName(record, digest: digest) {
+            download.destination = serverNamed
+            download.alreadyComplete = true
+            download.completedRecord = record
+            return download
+        }
         let size = Self.itemSize(destination.path)
         let ours = replacing.map { $0.state == .completed && size == ($0.expectedLength ?? $0.checkpointedBytes) } ?? false
         if let size, size >= 0, let digest, sha256OfFile(destination.path) == digest {
             download.alreadyComplete = true  // the very bytes asked for: nothing is replaced
+            download.completedRecord = ours ? record : nil
             return download
         }
         if size != nil, !ours, !allowsOverwrite { return nil }
@@ -119,6 +127,7 @@ public struct DownloadPlanner: Sendable {
         if !stagingOwned, !allowsOverwrite, Self.itemSize(destination.path + stagingSuffix) != nil { return nil }
         if ours, digest == nil, record != nil {
             download.alreadyComplete = true
+            download.completedRecord = record
             return download
         }
         if let record {
@@ -128,6 +137,23 @@ public struct DownloadPlanner: Sendable {
                                               options: resumeOptions)
         }
         return download
+    }
+
+    /// Whether `record` is a download of this directory: its file is `DIR/ID`, or (saved under
+    /// the server's name, `--content-disposition`) another file directly in DIR.
+    func isOwnedHere(_ record: DownloadRecord) -> Bool {
+        let destination = record.destination.standardizedFileURL
+        return destination == file(record.id) || destination.deletingLastPathComponent().path == outputDirectory.path
+    }
+
+    /// The file a completed download saved under the server's name (not `DIR/ID`), when it is
+    /// still there with the size recorded (and the SHA-256 given); `nil` otherwise.
+    func completedUnderServerName(_ record: DownloadRecord, digest: String?) -> URL? {
+        let saved = record.destination.standardizedFileURL
+        guard record.state == .completed, saved != file(record.id),
+              let size = Self.itemSize(saved.path), size == (record.expectedLength ?? record.checkpointedBytes) else { return nil }
+        if let digest, sha256OfFile(saved.path) != digest { return nil }
+        return saved
     }
 
     func file(_ name: String) -> URL {

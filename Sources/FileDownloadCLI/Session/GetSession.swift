@@ -145,6 +145,10 @@ public actor GetSession {
 
     /// Starts one planned download, or reports it complete.
     func start(_ plan: PlannedDownload, options: DownloadOptions, downloader: Downloader) async {
+        var plan = plan
+        var checkFailure: DownloadError?
+        if plan.alreadyComplete, settings.timestamping { (plan, checkFailure) = await checkingWithServer(plan) }
+        let options = netOptions(options, for: plan)
         ids.append(plan.id)
         outcomes.register(plan.id)
         var added = JSONEventLine(event: "added", id: plan.id)
@@ -156,6 +160,12 @@ public actor GetSession {
             printer.log("\(plan.id): \(kept.path) (or its .part) was not downloaded by fdl and is kept; "
                         + "saving as \(plan.destination.path) (--allow-overwrite replaces it)")
         }
+        if let checkFailure {
+            printer.emit(added)
+            outcomes[plan.id] = .failed
+            printer.print(.failed(id: plan.id, error: checkFailure, resumeData: nil))
+            return
+        }
         if plan.alreadyComplete {
             outcomes[plan.id] = .completed
             printer.emit(added)
@@ -164,7 +174,8 @@ public actor GetSession {
             done.state = "alreadyComplete"
             done.verified = plan.sha256 == nil ? nil : true
             printer.emit(done)
-            let how = plan.sha256 == nil ? "the size fdl recorded" : "SHA-256 verified"
+            let how = plan.upToDate ? "up to date: the server's file is unchanged"
+                : plan.sha256 == nil ? "the size fdl recorded" : "SHA-256 verified"
             printer.log("\(plan.id): already complete at \(plan.destination.path) (\(how))")
             return
         }
@@ -173,7 +184,9 @@ public actor GetSession {
             printer.log("\(plan.id): continuing from \(Formatting.bytes(resume.bytesOnDisk))")
         }
         do {
-            if let resume = plan.resume {
+            if var resume = plan.resume {
+                resume.options.mirrors = options.mirrors
+                resume.options.usesSuggestedFileName = options.usesSuggestedFileName
                 try await downloader.start(id: plan.id, resumeData: resume)
             } else {
                 var own = options

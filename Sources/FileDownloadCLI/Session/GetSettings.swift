@@ -37,6 +37,18 @@ public struct GetSettings: Sendable {
     /// Further URLs of the same file per URL, by position (mirrors, tried in turn); empty entries
     /// (or a shorter array) have none.
     public var mirrors: [[URL]] = []
+    /// `--proxy URL`: the proxy for every URL instead of the environment's; `""` for none; `nil`
+    /// follows the environment (`http_proxy`, `https_proxy`, `all_proxy`, as curl).
+    public var proxy: String? = nil
+    /// `--noproxy LIST`: hosts reached directly, comma-separated (`*` for all), instead of
+    /// `no_proxy`; `nil` follows the environment.
+    public var noProxy: String? = nil
+    /// `--content-disposition`: save each file under the name the server's `Content-Disposition`
+    /// suggests (sanitised, never outside the directory, never over a file that is there).
+    public var usesServerFileName = false
+    /// `-N/--timestamping`: check a completed file against the server and fetch it again only
+    /// when it changed.
+    public var timestamping = false
 
     public init(urls: [URL], outputDirectory: URL, concurrency: Int = 4, sha256: [String?] = [],
                 retries: Int = 5, requestTimeout: Duration = .seconds(60), headers: [HeaderField] = [],

@@ -16,6 +16,11 @@ public struct PlannedDownload: Sendable, Hashable {
     /// The first destination passed over because something fdl did not download is there (or
     /// at its staging name): kept as it is; `nil` when the first name was taken or free.
     public var keptFile: URL?
+    /// The stored download that completed the file, when ``alreadyComplete`` comes from it (what
+    /// `-N` checks against the server).
+    public var completedRecord: DownloadRecord? = nil
+    /// `-N` found the server's file unchanged.
+    public var upToDate = false
 
     public init(id: String, url: URL, destination: URL, sha256: String?, resume: ResumeData?, alreadyComplete: Bool,
                 keptFile: URL? = nil) {

@@ -5,13 +5,14 @@ import FileDownloadSFTP
 /// The transports `fdl` registers, configured from the command line.
 enum TransportFactory {
     /// A registry with every transport this build of `fdl` has: HTTP(S) on libcurl and SFTP on
-    /// libssh2, with the command line's redirect and SSH settings.
+    /// libssh2, with the command line's redirect, proxy and SSH settings.
     ///
     /// - Throws: ``CLIError`` with ``ExitStatus/failure`` when libcurl cannot start.
     static func make(_ settings: GetSettings) throws -> TransportRegistry {
         var registry = TransportRegistry()
         var http = HTTPTransport.Configuration()
         http.allowsHTTPSToHTTPRedirects = settings.allowHTTPSDowngrade
+        http.proxy = settings.proxySettings()
         do {
             registry.register(try HTTPTransport(configuration: http), for: "http", "https")
         } catch {

@@ -32,13 +32,15 @@ final class FDLProcess: Sendable {
         }
     }
 
-    /// Starts `fdl arguments...`.
-    init(_ arguments: [String], terminal: Bool = false, columns: Int = 100) throws {
+    /// Starts `fdl arguments...`; `environment` sets (or, with `nil`, removes) variables of the
+    /// test process's environment for it.
+    init(_ arguments: [String], terminal: Bool = false, columns: Int = 100, environment changes: [String: String?] = [:]) throws {
         process = Process()
         process.executableURL = URL(fileURLWithPath: try Self.executable)
         process.arguments = arguments
         var environment = ProcessInfo.processInfo.environment
         environment["COLUMNS"] = nil
+        for (name, value) in changes { environment[name] = value }
         process.environment = environment
         process.standardInput = FileHandle.nullDevice
         let errorPipe = Pipe()
@@ -159,8 +161,9 @@ final class FDLProcess: Sendable {
     }
 
     /// Runs `fdl arguments...` to the end.
-    static func run(_ arguments: [String], terminal: Bool = false) async throws -> (status: Int32, stdout: String, stderr: String) {
-        let fdl = try FDLProcess(arguments, terminal: terminal)
+    static func run(_ arguments: [String], terminal: Bool = false,
+                    environment: [String: String?] = [:]) async throws -> (status: Int32, stdout: String, stderr: String) {
+        let fdl = try FDLProcess(arguments, terminal: terminal, environment: environment)
         let status = await fdl.exitStatus()
         return (status, fdl.stdout, fdl.stderr)
     }

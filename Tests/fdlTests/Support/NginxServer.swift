@@ -24,7 +24,7 @@ final class NginxServer: @unchecked Sendable {
     /// Starts nginx (from Debian's `nginx-light` or `nginx`) and waits until it accepts connections.
     ///
     /// - Throws: a ``TestFailure`` naming the missing package or nginx's error output.
-    init(slowRate: String = "512k") async throws {
+    init(slowRate: String = "512k", locations: String = "") async throws {
         guard let nginx = ["/usr/sbin/nginx", "/usr/bin/nginx"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
             throw TestFailure("nginx is not installed: apt-get install -y nginx-light")
         }
@@ -36,7 +36,7 @@ final class NginxServer: @unchecked Sendable {
         }
         do {
             let launched = try await LoopbackLaunch.start("nginx") { ports in
-                let process = try Self.start(nginx, prefix: prefix, port: ports[0], slowRate: slowRate)
+                let process = try Self.start(nginx, prefix: prefix, port: ports[0], slowRate: slowRate, locations: locations)
                 return (process, LoopbackLaunch.Watch(
                     pid: { process.processIdentifier }, isRunning: { process.isRunning },
                     diagnostics: { "nginx said: " + ((try? String(contentsOfFile: "\(prefix)/logs/error.log", encoding: .utf8)) ?? "") },
@@ -51,7 +51,8 @@ final class NginxServer: @unchecked Sendable {
     }
 
     /// Writes the configuration for `port` and starts nginx.
-    private static func start(_ nginx: String, prefix: String, port: Int, slowRate: String) throws -> Process {
+    /// `locations` is more of the server block (e.g. `location` blocks with `add_header`).
+    private static func start(_ nginx: String, prefix: String, port: Int, slowRate: String, locations: String = "") throws -> Process {
         let config = """
             daemon off;
             master_process off;
@@ -76,6 +77,7 @@ final class NginxServer: @unchecked Sendable {
                         limit_rate \(slowRate);
                         if ($http_range) { set $limit_rate 0; }
                     }
+                    \(locations)
                 }
             }
             """
@@ -90,8 +92,9 @@ final class NginxServer: @unchecked Sendable {
     }
 
     /// Runs `body` with a fresh nginx and output directory, and stops both afterwards.
-    static func withServer(slowRate: String = "512k", _ body: (NginxServer, TemporaryDirectory) async throws -> Void) async throws {
-        let server = try await NginxServer(slowRate: slowRate)
+    static func withServer(slowRate: String = "512k", locations: String = "",
+                           _ body: (NginxServer, TemporaryDirectory) async throws -> Void) async throws {
+        let server = try await NginxServer(slowRate: slowRate, locations: locations)
         let out = try TemporaryDirectory("fdl-out")
         defer {
             server.stop()

@@ -1,0 +1,48 @@
+import Foundation
+
+extension Downloader {
+    /// Failures that say nothing about the URL (the local disk, the file, the checks): another
+    /// mirror would not help.
+    static let localFailures: Set<DownloadError.Code> = [
+        .diskFull, .fileTooLarge, .fileSystem, .invalidDestination, .validationFailed, .store,
+    ]
+
+    /// After a failed attempt of a download with mirrors (``DownloadOptions/mirrors``): moves it
+    /// to its next URL and schedules an attempt at once, without using a retry. Returns `false`
+    /// when the download has no mirrors, the failure is local, or the last URL failed: then the
+    /// pass is over, the next attempt starts again at the first URL and the retry policy decides
+    /// (a pass with any retryable failure counts as retryable).
+    ///
+    /// The bytes on disk go along with their validator and length: the next URL's transport
+    /// continues them only when its answer carries the same validator and total (HTTP `If-Range`,
+    /// SFTP size and mtime), else it starts over. A URL of another protocol family (HTTP vs
+    /// SFTP) cannot compare the validator at all, so the bytes are started over before it.
+    func switchesToNextURL(_ e: inout DownloadEntry, after error: DownloadError, now: Duration,
+                           events: inout [DownloadEvent]) -> Bool {
+        guard !e.options.mirrors.isEmpty, !Self.localFailures.contains(error.code) else { return false }
+        if error.isRetryable { e.passHadRetryableFailure = true }
+        guard e.urlIndex < e.options.mirrors.count else {
+            e.urlIndex = 0
+            return false
+        }
+        let from = e.currentURL
+        e.urlIndex += 1
+        if Self.protocolFamily(of: from) != Self.protocolFamily(of: e.currentURL) {
+            e.validator = nil
+            e.bytesOnDisk = 0
+            e.expectedLength = nil
+        }
+        e.retryAt = now
+        e.state = .interrupted
+        retrying.insert(e.id)
+        events += [.stateChanged(id: e.id, state: .interrupted), .interrupted(id: e.id, error: error, retryIn: .zero)]
+        ensureTicking()
+        return true
+    }
+
+    /// `http` and `https` share validators (ETag, Last-Modified); other schemes have their own.
+    static func protocolFamily(of url: URL) -> String {
+        let scheme = url.scheme?.lowercased() ?? ""
+        return scheme == "https" ? "http" : scheme
+    }
+}

@@ -1,0 +1,44 @@
+import Foundation
+
+extension Downloader {
+    /// The file names of the other downloads of this downloader in `e`'s destination directory
+    /// (their destinations and staging files), for ``DownloadOptions/usesSuggestedFileName``;
+    /// empty when `e` does not use it.
+    func takenNames(besides e: DownloadEntry) -> Set<String> {
+        guard e.options.usesSuggestedFileName else { return [] }
+        let directory = e.destination.deletingLastPathComponent().standardizedFileURL.path
+        var names = Set<String>()
+        for other in entries.values where other.id != e.id {
+            if other.destination.deletingLastPathComponent().standardizedFileURL.path == directory {
+                names.insert(other.destination.lastPathComponent)
+            }
+            if (other.partPath as NSString).deletingLastPathComponent == directory {
+                names.insert((other.partPath as NSString).lastPathComponent)
+            }
+        }
+        return names
+    }
+
+    /// Where a file with ``DownloadOptions/usesSuggestedFileName`` goes: the sanitised name the
+    /// server suggested (first seen, else this attempt's head) in the destination's directory,
+    /// or the first of `NAME.1.EXT`, `NAME.2.EXT`, ... that is free: nothing at it or at its
+    /// staging name, and no other download's name. The destination as given when no name was
+    /// suggested, or when the suggestion is the destination's own name.
+    static func serverNamedDestination(_ ctx: AttemptContext, head: TransferHead) -> URL {
+        guard let suggested = ctx.suggestedFileName ?? head.suggestedFilename else { return ctx.destination }
+        let name = FileNameSanitizer.sanitize(suggested, fallback: ctx.destination.lastPathComponent)
+        let directory = ctx.destination.deletingLastPathComponent()
+        if name == ctx.destination.lastPathComponent { return ctx.destination }
+        let stagingName = (ctx.partPath as NSString).lastPathComponent
+        let ext = (name as NSString).pathExtension
+        let stem = ext.isEmpty ? name : String(name.dropLast(ext.count + 1))
+        for n in 0..<10_000 {
+            let candidate = n == 0 ? name : ext.isEmpty ? "\(stem).\(n)" : "\(stem).\(n).\(ext)"
+            if candidate == stagingName || ctx.takenNames.contains(candidate) { continue }
+            let path = directory.appendingPathComponent(candidate).path
+            if FileValidation.exists(path) || FileValidation.exists(path + ctx.stagingSuffix) { continue }
+            return directory.appendingPathComponent(candidate)
+        }
+        return ctx.destination
+    }
+}
