@@ -312,7 +312,12 @@ extension Downloader {
         var flush: TransferSink? = sink
         switch (outcome, reason) {
         case (.completed(let file, let checks), _):
-            e.destination = file
+            if file != e.destination {
+                // Saved under the server's name: the record names that file, and its staging
+                // name follows (the staging file itself is gone, moved into place).
+                e.destination = file
+                e.partPath = file.path + configuration.stagingSuffix
+            }
             if e.expectedLength == nil { e.expectedLength = e.bytesOnDisk }
             e.checks = checks
             emitProgress(&e, now: now, force: true, events: &events)

@@ -1,0 +1,79 @@
+import FileDownloadTestSupport
+import Foundation
+import Testing
+
+/// `fdl get URL --mirror URL...`: the other URLs of the same file are tried in turn when one
+/// fails, and bytes are continued from another URL only under the same validator and size.
+@Suite struct FDLMirrorTests {
+    @Test func aURLThatIsNotFoundOrRefusesIsFollowedByTheNextMirror() async throws {
+        try await NginxServer.withServer { server, out in
+            let data = try server.serve("m/file.bin", sampleBytes(150_000, seed: 81))
+            let refusing = try RefusingPort()
+            let result = try await FDLProcess.run([
+                "get", server.url("missing/file.bin"), "--mirror", "http://127.0.0.1:\(refusing.port)/file.bin",
+                "--mirror", server.url("m/file.bin"), "-d", out.path, "--retry", "0",
+            ])
+            #expect(result.status == 0, "stdout: \(result.stdout) stderr: \(result.stderr)")
+            #expect(try Data(contentsOf: out.file("file.bin")) == data)
+            #expect(server.accessLog.contains { $0.hasPrefix("404") && $0.contains("GET /missing/file.bin") })
+        }
+    }
+
+    @Test func whenEveryURLFailsTheDownloadFailsWithTheLastError() async throws {
+        try await NginxServer.withServer { server, out in
+            let result = try await FDLProcess.run([
+                "get", server.url("a/gone.bin"), "--mirror", server.url("b/gone.bin"), "-d", out.path, "--retry", "0",
+            ])
+            #expect(result.status == 1, "stdout: \(result.stdout)")
+            #expect(server.accessLog.filter { $0.contains("gone.bin") }.count == 2, "each URL asked once: \(server.accessLog)")
+            #expect(!FileManager.default.fileExists(atPath: out.file("gone.bin").path))
+        }
+    }
+
+    @Test func aMirrorWithOtherContentStartsTheFileOverAndNeverSplices() async throws {
+        try await NginxServer.withServer { server, out in
+            let root = try TemporaryDirectory("fdl-mirror-fault")
+            defer { root.remove() }
+            let first = sampleBytes(300_000, seed: 82)
+            try first.write(to: root.file("file.bin"))
+            let fault = try FaultServer(root: root.url)
+            defer { fault.stop() }
+            let second = try server.serve("file.bin", sampleBytes(300_000, seed: 83))
+            // The first URL breaks after 100,000 bytes; the mirror holds another file (another ETag).
+            let fdl = try FDLProcess(["get", fault.url("file.bin", "drop=100000"), "--mirror", server.url("file.bin"),
+                                      "-d", out.path, "--json"])
+            let status = await fdl.exitStatus()
+            #expect(status == 0, "stdout: \(fdl.stdout) stderr: \(fdl.stderr)")
+            #expect(try Data(contentsOf: out.file("file.bin")) == second, "the mirror's file, whole: nothing spliced")
+            let restarted = fdl.jsonLines.filter { $0["event"] as? String == "restarted" }
+            #expect(restarted.first?["reason"] as? String == "validatorChanged", "events: \(fdl.stdout)")
+            #expect(server.accessLog.contains { $0.contains("range=\"bytes=100000-\"") }, "the mirror was asked to continue first")
+        }
+    }
+
+    @Test func aMirrorOfTheSameFileContinuesTheBytes() async throws {
+        let root = try TemporaryDirectory("fdl-mirror-same")
+        defer { root.remove() }
+        let data = sampleBytes(300_000, seed: 84)
+        try data.write(to: root.file("file.bin"))
+        let fault = try FaultServer(root: root.url)
+        defer { fault.stop() }
+        let out = try TemporaryDirectory("fdl-mirror-same-out")
+        defer { out.remove() }
+        let fdl = try FDLProcess(["get", fault.url("file.bin", "drop=100000"), "--mirror", fault.url("file.bin", "mirror=1"),
+                                  "-d", out.path, "--json"])
+        let status = await fdl.exitStatus()
+        #expect(status == 0, "stdout: \(fdl.stdout) stderr: \(fdl.stderr)")
+        #expect(try Data(contentsOf: out.file("file.bin")) == data)
+        #expect(!fdl.jsonLines.contains { $0["event"] as? String == "restarted" }, "events: \(fdl.stdout)")
+    }
+
+    @Test func mirrorNeedsOneURL() async throws {
+        let out = try TemporaryDirectory("fdl-mirror-usage")
+        defer { out.remove() }
+        let result = try await FDLProcess.run(["get", "http://127.0.0.1:9/a", "http://127.0.0.1:9/b", "--mirror",
+                                               "http://127.0.0.1:9/c", "-d", out.path])
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("--mirror"), "stderr: \(result.stderr)")
+    }
+}
