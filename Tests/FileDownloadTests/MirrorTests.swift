@@ -1,0 +1,78 @@
+import FileDownload
+import FileDownloadMock
+import Foundation
+import Testing
+
+/// ``DownloadOptions/mirrors``: other URLs of the same file, tried in turn after a failed
+/// attempt, continuing bytes only under the same validator.
+@Suite("Mirrors", .timeLimit(.minutes(2)))
+struct MirrorTests {
+    /// Awaits the next switch of `id` to another URL (an `interrupted` event with no delay) after
+    /// event index `from`, and runs the tick that starts the attempt at it.
+    func nextURL(_ h: Harness, _ id: String, from: Int) async {
+        await h.recorder.first(from: from) { if case .interrupted(id, _, .some(.zero)) = $0 { true } else { false } }
+        await h.downloader.refresh()
+    }
+
+    @Test("a URL that is not found is followed by the next mirror at once, without using a retry")
+    func notFoundThenMirror() async throws {
+        let h = Harness(retry: RetryPolicy(maxRetries: 0))
+        let content = h.serve("m2", size: 40_000, seed: 3)
+        try await h.downloader.start(id: "f", url: h.url("gone"), destination: h.file("f"),
+                                     options: DownloadOptions(mirrors: [h.url("also-gone"), h.url("m2")]))
+        await nextURL(h, "f", from: 0)
+        let mark = h.recorder.count
+        await nextURL(h, "f", from: mark)
+        await h.recorder.state("f", .completed)
+        #expect(h.contents(h.file("f")) == content.data)
+        #expect(h.mock.requests(for: h.url("gone")).count == 1)
+        #expect(h.mock.requests(for: h.url("also-gone")).count == 1)
+        #expect(h.mock.requests(for: h.url("m2")).count == 1)
+        await h.cleanUp()
+    }
+
+    @Test("a mirror with the same file continues the bytes; one with another file starts over, never splices",
+          arguments: [true, false])
+    func continuesOnlyTheSameFile(same: Bool) async throws {
+        let h = Harness()
+        let first = h.serve("a", size: 50_000, seed: 1, chunkSize: 1000)
+        h.mock.script(h.url("a"), attempts: [.drop(at: 20_000)])
+        let second = same ? h.serve("b", size: 50_000, seed: 1, chunkSize: 1000) : h.serve("b", size: 50_000, seed: 2, chunkSize: 1000)
+        try await h.downloader.start(id: "a", url: h.url("a"), destination: h.file("a"),
+                                     options: DownloadOptions(mirrors: [h.url("b")]))
+        await nextURL(h, "a", from: 0)
+        await h.recorder.state("a", .completed)
+        let mirrorRequests = h.mock.requests(for: h.url("b"))
+        #expect(mirrorRequests.first?.offset == 20_000, "asked to continue, with the validator of the bytes")
+        #expect(mirrorRequests.first?.validator == first.defaultValidator)
+        #expect(h.contents(h.file("a")) == second.data)
+        let restarted = h.recorder.events(of: "a").contains { if case .restarted = $0 { true } else { false } }
+        #expect(restarted == !same)
+        #expect(h.mock.bytesServed(for: h.url("b")) == (same ? 30_000 : 50_000))
+        await h.cleanUp()
+    }
+
+    @Test("when every URL failed the retry policy decides, and a pass starts again at the first URL")
+    func passesThenFailure() async throws {
+        let h = Harness(retry: RetryPolicy(maxRetries: 1, initialDelay: .seconds(1), multiplier: 1, jitter: 0))
+        let lost = DownloadError(.connectionLost, "lost")
+        h.mock.serve(h.url("x"), MockResource(.seeded(seed: 1, size: 1000)))
+        h.mock.serve(h.url("y"), MockResource(.seeded(seed: 1, size: 1000)))
+        h.mock.script(h.url("x"), attempts: [.error(at: 0, lost), .error(at: 0, lost)])
+        h.mock.script(h.url("y"), attempts: [.error(at: 0, lost), .error(at: 0, lost)])
+        try await h.downloader.start(id: "x", url: h.url("x"), destination: h.file("x"),
+                                     options: DownloadOptions(mirrors: [h.url("y")]))
+        await nextURL(h, "x", from: 0)
+        // The pass is over: a retry after the policy's delay, from the first URL.
+        let pass = await h.recorder.first { if case .interrupted("x", _, .some(let d)) = $0, d > .zero { true } else { false } }
+        if case .interrupted(_, _, let delay) = pass { #expect(delay == .seconds(1)) }
+        let mark = h.recorder.count
+        h.clock.advance(by: .seconds(1))
+        await h.downloader.refresh()
+        await nextURL(h, "x", from: mark)
+        _ = await h.recorder.failure(of: "x")
+        #expect(h.mock.requests(for: h.url("x")).count == 2)
+        #expect(h.mock.requests(for: h.url("y")).count == 2)
+        await h.cleanUp()
+    }
+}
