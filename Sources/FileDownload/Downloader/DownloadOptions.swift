@@ -13,7 +13,7 @@ public struct DownloadOptions: Sendable, Hashable, Codable {
     /// Overrides the downloader's retry policy for this download.
     public var retryPolicy: RetryPolicy?
     /// Other URLs of the same file (mirrors), tried in turn after the download's URL when an
-    /// attempt fails; see <doc:States> ("Mirrors"). Bytes on disk are continued from a mirror only
+    /// attempt fails (see "Mirrors" in docs/states.md). Bytes on disk are continued from a mirror only
     /// under the validator and length they were downloaded with (the transport's `If-Range` rules):
     /// a mirror with another validator or size starts the file over, never splices onto it.
     /// Stored without credentials (like the URL).
