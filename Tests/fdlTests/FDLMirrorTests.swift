@@ -75,5 +75,8 @@ import Testing
                                                "http://127.0.0.1:9/c", "-d", out.path])
         #expect(result.status == 64)
         #expect(result.stderr.contains("--mirror"), "stderr: \(result.stderr)")
+        let ftp = try await FDLProcess.run(["get", "http://127.0.0.1:9/a", "--mirror", "ftp://127.0.0.1/a", "-d", out.path])
+        #expect(ftp.status == 64, "a mirror fdl cannot fetch is refused before anything starts: \(ftp.stderr)")
+        #expect(ftp.stderr.contains("ftp://127.0.0.1/a"), "stderr: \(ftp.stderr)")
     }
 }

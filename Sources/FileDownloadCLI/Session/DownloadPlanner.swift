@@ -35,6 +35,10 @@ import Darwin
 ///
 /// The check happens when the run starts: a file that appears at the destination while the run
 /// downloads is replaced when the download completes.
+///
+/// A stored download saved under the server's name (`--content-disposition`) keeps its id (the
+/// URL's name) and records the chosen file as its destination: that name is held too, and the
+/// download is already complete while that file is there with the size recorded.
 public struct DownloadPlanner: Sendable {
     public var outputDirectory: URL
     /// Reads a file's SHA-256 (lowercase hex); `nil` when it cannot be read.

@@ -41,7 +41,7 @@ public actor GetSession {
         self.state = StateDirectory(outputDirectory: settings.outputDirectory, path: settings.stateDirectory)
         self.printer = EventPrinter(mode: settings.output)
         self.transports = try TransportFactory.make(settings)
-        for url in settings.urls {
+        for url in settings.urls + settings.mirrors.joined() {
             do {
                 _ = try transports.transport(for: url)
             } catch let error as DownloadError {
