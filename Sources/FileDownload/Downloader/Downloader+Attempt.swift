@@ -317,6 +317,7 @@ extension Downloader {
                 // name follows (the staging file itself is gone, moved into place).
                 e.destination = file
                 e.partPath = file.path + configuration.stagingSuffix
+                claim(e)
             }
             if e.expectedLength == nil { e.expectedLength = e.bytesOnDisk }
             e.checks = checks
