@@ -49,6 +49,9 @@ extension GetCommand {
                 all.sha256[index] = digest
             }
         }
+        // No trailing nils: a shorter array means the same, and reads better in a test or a log.
+        while all.names.last == .some(nil) { all.names.removeLast() }
+        while all.sha256.last == .some(nil) { all.sha256.removeLast() }
         return all
     }
 }

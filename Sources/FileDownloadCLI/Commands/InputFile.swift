@@ -41,9 +41,8 @@ public struct InputFile: Sendable {
     public init(parsing text: String, source: String) throws {
         var entries: [Entry] = []
         var lineNumber = 0
-        for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        for line in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
             lineNumber += 1
-            let line = rawLine.hasSuffix("\r") ? rawLine.dropLast() : rawLine
             let trimmed = line.trimmingCharacters(in: .whitespaces)
             if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
             func fail(_ message: String) -> CLIError { CLIError(.usage, "\(source):\(lineNumber): \(message)") }

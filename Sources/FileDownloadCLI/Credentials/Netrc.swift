@@ -93,7 +93,7 @@ public struct Netrc: Sendable, CustomStringConvertible {
     private static func tokens(_ text: String, source: String) throws -> [(text: String, line: Int)] {
         var result: [(text: String, line: Int)] = []
         var skippingMacro = false
-        for (offset, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        for (offset, rawLine) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             let line = offset + 1
             if skippingMacro {
                 if rawLine.allSatisfy(\.isWhitespace) { skippingMacro = false }

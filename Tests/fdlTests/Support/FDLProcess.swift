@@ -32,15 +32,19 @@ final class FDLProcess: Sendable {
         }
     }
 
-    /// Starts `fdl arguments...`.
-    init(_ arguments: [String], terminal: Bool = false, columns: Int = 100) throws {
+    /// Starts `fdl arguments...`, with `environment` added to the test's, and `input` (when
+    /// given) on its standard input (else /dev/null).
+    init(_ arguments: [String], terminal: Bool = false, columns: Int = 100, environment extra: [String: String] = [:],
+         input: Data? = nil) throws {
         process = Process()
         process.executableURL = URL(fileURLWithPath: try Self.executable)
         process.arguments = arguments
         var environment = ProcessInfo.processInfo.environment
         environment["COLUMNS"] = nil
+        environment.merge(extra) { $1 }
         process.environment = environment
-        process.standardInput = FileHandle.nullDevice
+        let inputPipe = input.map { _ in Pipe() }
+        process.standardInput = inputPipe ?? FileHandle.nullDevice
         let errorPipe = Pipe()
         process.standardError = errorPipe
         let reader: FileHandle
@@ -62,6 +66,15 @@ final class FDLProcess: Sendable {
         }
         let exits = try process.start()
         try? keepOpen?.close()
+        if let inputPipe, let input {
+            try? inputPipe.fileHandleForReading.close()
+            let writer = inputPipe.fileHandleForWriting
+            // On a thread: more than a pipe's buffer would block until fdl reads it.
+            Thread {
+                try? writer.write(contentsOf: input)
+                try? writer.close()
+            }.start()
+        }
         if terminal, let secondary = process.standardOutput as? FileHandle { try? secondary.close() }
         let output = self.output
         let errors = self.errors
@@ -159,8 +172,9 @@ final class FDLProcess: Sendable {
     }
 
     /// Runs `fdl arguments...` to the end.
-    static func run(_ arguments: [String], terminal: Bool = false) async throws -> (status: Int32, stdout: String, stderr: String) {
-        let fdl = try FDLProcess(arguments, terminal: terminal)
+    static func run(_ arguments: [String], terminal: Bool = false, environment: [String: String] = [:],
+                    input: Data? = nil) async throws -> (status: Int32, stdout: String, stderr: String) {
+        let fdl = try FDLProcess(arguments, terminal: terminal, environment: environment, input: input)
         let status = await fdl.exitStatus()
         return (status, fdl.stdout, fdl.stderr)
     }
