@@ -64,15 +64,3 @@ import Testing
         #expect(Set(s.names.compactMap { $0 }).count == 2_500)
     }
 }
-
-/// An input file in the temporary directory, removed by `remove()`.
-struct TemporaryInputFile {
-    let path: String
-
-    init(_ text: String) throws {
-        path = FileManager.default.temporaryDirectory.appendingPathComponent("fdl-input-\(UUID().uuidString).txt").path
-        try text.write(toFile: path, atomically: true, encoding: .utf8)
-    }
-
-    func remove() { try? FileManager.default.removeItem(atPath: path) }
-}

@@ -14,8 +14,11 @@ enum AuthenticationHint {
         case 407:
             "the proxy wants credentials: put them in the proxy URL (http://USER:PASS@HOST:PORT)"
         default:
-            "the SSH server accepted no key or password: pass --identity FILE (a private key it accepts), "
-                + "run ssh-agent, or give --user USER for password authentication"
+            // The SFTP transport's message: "authentication as USER on HOST:PORT failed: ...".
+            error.messages.contains { $0.hasPrefix("authentication as ") }
+                ? "the SSH server accepted no key or password: pass --identity FILE (a private key it accepts), "
+                    + "run ssh-agent, or give --user USER for password authentication"
+                : "check the credentials (--user, --netrc, the URL's user:password@)"
         }
     }
 }
