@@ -23,7 +23,7 @@ while [ $# -gt 0 ]; do
     --prefix) prefix="$2"; shift 2 ;;
     --bin) bin="$2"; shift 2 ;;
     --manual) manual="$2"; shift 2 ;;
-    -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,13p' "$0" | cut -c3-; exit 0 ;;
     *) echo "install-fdl.sh: unknown argument '$1' (see --help)" >&2; exit 64 ;;
   esac
 done
