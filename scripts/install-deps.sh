@@ -21,6 +21,8 @@ packages=(
   procps                 # ps, for the crash tests
   time                   # /usr/bin/time: peak memory and CPU time in the benchmarks
   wrk                    # benchmarks: the HTTP ceiling (what nginx serves when nothing is written)
+  man-db                 # man -l: the man page test (FDLInstallTests)
+  groff-base             # renders the man page for man
 )
 
 if [ $# -gt 0 ]; then packages=("$@"); fi

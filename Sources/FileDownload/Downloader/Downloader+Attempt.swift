@@ -56,6 +56,16 @@ extension Downloader {
         case invalid(DownloadError)
         /// The downloader stopped the attempt (see the handle's stop reason).
         case stopped
+
+        /// A few words for a debug log (error messages never hold a secret).
+        var summary: String {
+            switch self {
+            case .completed(let file, _): "completed at \(file.path)"
+            case .failed(let error): "failed (\(error.code)): \(error.messages.joined(separator: ": "))"
+            case .invalid(let error): "invalid (\(error.code)): \(error.messages.joined(separator: ": "))"
+            case .stopped: "stopped"
+            }
+        }
     }
 
     /// Takes a slot and starts an attempt of `id` (which must be waiting).
@@ -74,6 +84,8 @@ extension Downloader {
         }
         let now = clock.now()
         e.attempts = e.attempts.successorSaturating
+        logger.debug("download '\(id)': attempt \(e.attempts) starts at byte \(e.bytesOnDisk)",
+                     metadata: ["url": "\(e.url.redactingPassword)"])
         let handle = AttemptHandle(startedAt: now)
         e.attempt = handle
         e.state = .downloading
@@ -298,6 +310,7 @@ extension Downloader {
     func attemptEnded(_ id: String, handle: AttemptHandle, outcome: AttemptOutcome) {
         defer { handle.markEnded() }
         guard var e = entries[id], e.attempt === handle else { return }
+        logger.debug("download '\(id)': attempt \(e.attempts) ended: \(outcome.summary)")
         let now = clock.now()
         e.attempt = nil
         running.remove(id)

@@ -1,4 +1,5 @@
 public import ArgumentParser
+import Foundation
 
 /// The `fdl` command: downloads files over HTTP(S) and SFTP, resumable across runs.
 public struct FDL: AsyncParsableCommand {
@@ -13,6 +14,7 @@ public struct FDL: AsyncParsableCommand {
             Exit codes:
             \(ExitStatus.allCases.map { "  \($0.rawValue)  \($0.summary)" }.joined(separator: "\n"))
             """,
+        version: FDLVersion.text,
         subcommands: [GetCommand.self, ListCommand.self, PauseCommand.self, ResumeCommand.self, CancelCommand.self]
     )
 
@@ -24,7 +26,12 @@ extension FDL {
     /// the `fdl` executable.
     public static func runAsMain() async {
         SignalMask.unblockTermination()
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if let mistake = UnknownOptionCheck.mistake(in: arguments) {
+            Terminal.writeError("fdl: \(mistake)")
+            Foundation.exit(ExitStatus.usage.rawValue)
+        }
         let command: any AsyncParsableCommand.Type = FDL.self
-        await command.main()
+        await command.main(arguments)
     }
 }

@@ -72,6 +72,57 @@ public struct GetCommand: AsyncParsableCommand {
     @Flag(help: "Trust SSH hosts seen for the first time and record their keys (a changed key is always refused).")
     public var acceptNewHostKeys = false
 
+    // MARK: opts
+    @Option(name: [.customShort("i"), .customLong("input-file")], help: ArgumentHelp(
+        "Read URLs from FILE (- for standard input): one file a line, mirrors separated by TAB, indented out=NAME "
+        + "and checksum=sha-256=HEX lines below a URL, # comments (see docs/cli.md).", valueName: "FILE"))
+    public var inputFile: String?
+
+    @Option(name: .customLong("limit-rate"), help: ArgumentHelp(
+        "Cap each download at RATE bytes/s; K, M, G suffixes (1024-based), e.g. 500K, 1.5M.", valueName: "RATE"))
+    public var limitRate: String?
+
+    @Option(name: .customLong("connect-timeout"), help: ArgumentHelp(
+        "Give up an attempt when its connection is not set up within S seconds (default 30).", valueName: "S"))
+    public var connectTimeout: Double?
+
+    @Option(name: .customLong("max-time"), help: ArgumentHelp(
+        "Fail a download that has been downloading for S seconds in this run, over all its attempts (bytes are kept).",
+        valueName: "S"))
+    public var maxTime: Double?
+
+    @Option(name: .customLong("retry-wait"), help: ArgumentHelp(
+        "Wait S seconds before the first retry, doubling for each further one (default 1).", valueName: "S"))
+    public var retryWait: Double?
+
+    @Option(name: [.customShort("U"), .customLong("user-agent")], help: ArgumentHelp(
+        "The User-Agent header for HTTP(S).", valueName: "AGENT"))
+    public var userAgent: String?
+
+    @Option(name: .customLong("user"), help: ArgumentHelp(
+        "User and password for servers that ask (HTTP 401, SSH password); without :PASS it is asked on the terminal. "
+        + "Never stored or printed.", valueName: "USER[:PASS]"))
+    public var user: String?
+
+    @Flag(name: .customLong("netrc"), help: "Take user and password for a host from ~/.netrc (as curl --netrc).")
+    public var netrc = false
+
+    @Option(name: .customLong("netrc-file"), help: ArgumentHelp(
+        "Take user and password for a host from FILE, in .netrc format.", valueName: "FILE"))
+    public var netrcFile: String?
+
+    @Flag(name: [.customShort("q"), .customLong("quiet")], help: "Print nothing but errors.")
+    public var quiet = false
+
+    @Flag(name: [.customShort("v"), .customLong("verbose")], help: "Print the library's log messages to standard error (never secrets).")
+    public var verbose = false
+
+    @Flag(name: [.customShort("c"), .customLong("continue")], help: "Accepted for aria2c/wget habits: fdl always continues.")
+    public var continueDownloads = false
+
+    @Flag(name: .customLong("dry-run"), help: "Print what would be downloaded where, and change nothing.")
+    public var dryRun = false
+
     // MARK: net
 
     @Option(help: ArgumentHelp(
@@ -96,32 +147,47 @@ public struct GetCommand: AsyncParsableCommand {
     public init() {}
 
     public mutating func validate() throws {
-        _ = try settings()
+        // An input file is read once, in run(): standard input cannot be read twice.
+        if inputFile == nil { _ = try settings() }
     }
 
-    /// The validated settings of this command line.
+    /// The validated settings of this command line, with the input file's URLs after the
+    /// arguments' (the file is read here).
     ///
-    /// - Throws: `ValidationError` with a message that says what to fix.
+    /// - Throws: `ValidationError` with a message that says what to fix, or ``CLIError``
+    ///   (usage) for a line of the input file.
     public func settings() throws -> GetSettings {
-        guard !urls.isEmpty else { throw ValidationError("give at least one URL, e.g. `fdl get https://example.org/file.iso`") }
-        let parsed = try urls.map(Self.parseURL)
-        guard sha256.count <= urls.count else {
-            throw ValidationError("\(sha256.count) --sha256 values for \(urls.count) URLs: give at most one per URL, in URL order")
+        try settings(input: inputFile.map(InputFile.load))
+    }
+
+    /// The validated settings of this command line plus `input`'s URLs.
+    func settings(input: InputFile?) throws -> GetSettings {
+        let entries = input?.entries ?? []
+        guard !urls.isEmpty || !entries.isEmpty else {
+            throw ValidationError(inputFile.map { "\($0 == "-" ? "standard input" : $0) has no URLs" }
+                                  ?? "give at least one URL, e.g. `fdl get https://example.org/file.iso`")
+        }
+        let total = urls.count + entries.count
+        guard sha256.count <= total else {
+            throw ValidationError("\(sha256.count) --sha256 values for \(total) URLs: give at most one per URL, in URL order")
         }
         for digest in sha256 where !FileDigest.isSHA256(digest) {
             throw ValidationError("--sha256 '\(digest)' is not 64 hex digits")
         }
         var names = names
         if let output {
-            names = try Self.outputName(output, urlCount: urls.count, namesGiven: names.count, directory: state.url)
+            names = try Self.outputName(output, urlCount: total, namesGiven: names.count, directory: state.url)
         }
-        guard names.count <= urls.count else {
-            throw ValidationError("\(names.count) --name values for \(urls.count) URLs: give at most one per URL, in URL order")
+        guard names.count <= total else {
+            throw ValidationError("\(names.count) --name values for \(total) URLs: give at most one per URL, in URL order")
         }
-        for name in names where FileNameSanitizer.sanitize(name) != name || name.hasPrefix(".") {
+        let all = try Self.combine(arguments: urls.map(Self.parseURL), names: names, sha256: sha256,
+                                   input: entries, source: inputFile == "-" ? "standard input" : inputFile ?? "")
+        let givenNames = all.names.compactMap { $0 }
+        for name in givenNames where FileNameSanitizer.sanitize(name) != name || name.hasPrefix(".") {
             throw ValidationError("--name '\(name)' is not a plain file name (no '/', no leading '.')")
         }
-        guard Set(names).count == names.count else { throw ValidationError("each --name must be different") }
+        guard Set(givenNames).count == givenNames.count else { throw ValidationError("each --name must be different") }
         guard Self.jobsRange.contains(jobs) else {
             throw ValidationError("-j must be between \(Self.jobsRange.lowerBound) and \(Self.jobsRange.upperBound), not \(jobs)")
         }
@@ -135,13 +201,16 @@ public struct GetCommand: AsyncParsableCommand {
         }
         let headerFields = try headers.map { try Self.parseHeader($0, option: "--header", isSecret: false) }
             + secretHeaders.map { try Self.parseHeader($0, option: "--header-secret", isSecret: true) }
-        return try withNetOptions(GetSettings(
-            urls: parsed, outputDirectory: state.url, concurrency: jobs, sha256: sha256.map { $0 },
+        var settings = GetSettings(
+            urls: all.urls, outputDirectory: state.url, concurrency: jobs, sha256: all.sha256,
             retries: retry, requestTimeout: .milliseconds(Int64((timeout * 1000).rounded())), headers: headerFields,
             output: json ? .json : (Terminal.isTerminal ? .terminal : .plain),
             allowHTTPSDowngrade: insecureAllowHttpDowngrade, identityFiles: identity,
-            knownHostsFile: knownHosts, acceptNewHostKeys: acceptNewHostKeys, names: names.map { $0 },
-            stateDirectory: state.state.path, allowOverwrite: allowOverwrite))
+            knownHostsFile: knownHosts, acceptNewHostKeys: acceptNewHostKeys, names: all.names,
+            stateDirectory: state.state.path, allowOverwrite: allowOverwrite)
+        if all.mirrors.contains(where: { !$0.isEmpty }) { settings.mirrors = all.mirrors }
+        try applyHabitOptions(to: &settings)
+        return try withNetOptions(settings)
     }
 
     /// The file name `-o NAME` gives the one URL: a plain name in DIR. A value that names a
@@ -214,7 +283,12 @@ public struct GetCommand: AsyncParsableCommand {
     }
 
     public func run() async throws {
-        try await Self.finish { try await GetSession(settings: try settings()).run() }
+        try await Self.finish {
+            var settings = try settings()
+            if dryRun { return try await DryRun(settings: settings).run() }
+            try settings.credentials.askForMissingPassword()
+            return try await GetSession(settings: settings).run()
+        }
     }
 
     /// Runs `body`, prints a ``CLIError``'s message, and exits with the status.

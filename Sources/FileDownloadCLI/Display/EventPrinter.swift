@@ -10,6 +10,10 @@ import Foundation
 /// - json: one ``JSONEventLine`` per event.
 final class EventPrinter {
     let mode: OutputMode
+    /// `-q`: print only failures (and their hints), to standard error.
+    var quiet = false
+    /// Whether `--user` or a netrc file gave credentials: the hint after a 401 differs.
+    var hasCredentials = false
     private var frameLines = 0
     private var lastProgressLine: [String: ContinuousClock.Instant] = [:]
     private let plainProgressInterval: Duration = .seconds(1)
@@ -24,15 +28,22 @@ final class EventPrinter {
     /// Reports a downloader event, with a hint when the error has an obvious remedy. `checks`
     /// are what confirmed the file of a completed event (see ``PlainLog/line(for:checks:)``).
     func print(_ event: DownloadEvent, checks: CompletionChecks? = nil) {
+        if quiet {
+            guard case .failed(let id, let error, _) = event else { return }
+            Terminal.writeError(PlainLog.line(for: event) ?? "")
+            if let hint = Self.hint(for: error, hasCredentials: hasCredentials) { Terminal.writeError("\(id): \(hint)") }
+            return
+        }
         printEvent(event, checks: checks)
-        if case .failed(let id, let error, _) = event, let hint = Self.hint(for: error) {
+        if case .failed(let id, let error, _) = event, let hint = Self.hint(for: error, hasCredentials: hasCredentials) {
             log("\(id): \(hint)")
         }
     }
 
     /// What a person can do about `error`, when `fdl` knows.
-    static func hint(for error: DownloadError) -> String? {
+    static func hint(for error: DownloadError, hasCredentials: Bool = false) -> String? {
         switch error.code {
+        case .authenticationFailed: AuthenticationHint.hint(for: error, hasCredentials: hasCredentials)
         case .hostKeyUnknown: "to trust this host on first use and record its key, pass --accept-new-host-keys"
         case .redirectRefused: "to follow redirects from https to http, pass --insecure-allow-http-downgrade"
         case .validationFailed: "the file was discarded; check the --sha256 value or the source"
@@ -63,12 +74,13 @@ final class EventPrinter {
 
     /// Emits a JSON line (json mode only).
     func emit(_ line: JSONEventLine) {
-        guard mode == .json else { return }
+        guard mode == .json, !quiet else { return }
         Terminal.write(line.encoded() + "\n")
     }
 
     /// Prints a line for a person (not in json mode), above the live frame in terminal mode.
     func log(_ text: String) {
+        if quiet { return }
         switch mode {
         case .json:
             return
@@ -82,7 +94,7 @@ final class EventPrinter {
 
     /// Replaces the live frame (terminal mode only).
     func redraw(_ snapshot: DisplaySnapshot) {
-        guard mode == .terminal else { return }
+        guard mode == .terminal, !quiet else { return }
         let lines = ProgressRenderer.lines(for: snapshot, width: width())
         Terminal.write(ProgressRenderer.redraw(previousLineCount: frameLines, lines: lines))
         frameLines = lines.count

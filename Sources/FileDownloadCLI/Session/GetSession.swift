@@ -29,6 +29,8 @@ public actor GetSession {
     /// Completed downloads whose file nothing confirmed (``FileDownload/CompletionChecks``).
     var unverified: Set<String> = []
     var interruptedBySignal = false
+    /// The signal that stopped the session (SIGINT or SIGTERM).
+    var stopSignal: Int32?
     /// The shutdown a signal started; the session waits for it before it reports and exits.
     var signalShutdown: Task<Void, Never>?
 
@@ -40,6 +42,8 @@ public actor GetSession {
         self.settings = settings
         self.state = StateDirectory(outputDirectory: settings.outputDirectory, path: settings.stateDirectory)
         self.printer = EventPrinter(mode: settings.output)
+        printer.quiet = settings.quiet
+        printer.hasCredentials = !settings.credentials.isEmpty
         self.transports = try TransportFactory.make(settings)
         for url in settings.urls + settings.mirrors.joined() {
             do {
@@ -93,18 +97,21 @@ public actor GetSession {
         }
         var configuration = DownloaderConfiguration(
             maxConcurrentDownloads: settings.concurrency,
-            retryPolicy: RetryPolicy(maxRetries: settings.retries),
+            retryPolicy: settings.retryPolicy,
             downloadsDirectory: state.outputDirectory,
             defaultTransferOptions: settings.transferOptions)
-        configuration.logger.logLevel = .critical
+        configuration.logger = settings.verbose ? StderrLogHandler.logger(label: "FileDownload") : configuration.logger
+        configuration.logger.logLevel = settings.verbose ? .debug : .critical
+        var delegate = CLIDelegate(headers: settings.headers, credentials: settings.credentials)
+        if settings.verbose { delegate.logger = StderrLogHandler.logger(label: "fdl") }
         let downloader = Downloader(configuration: configuration, transports: transports, store: store,
-                                    delegate: CLIDelegate(headers: settings.headers))
+                                    delegate: delegate)
         self.downloader = downloader
         let events = downloader.events()
         installSignalHandlers()
 
         let options = DownloadOptions(transfer: settings.transferOptions,
-                                      retryPolicy: RetryPolicy(maxRetries: settings.retries))
+                                      retryPolicy: settings.retryPolicy)
         let planner = DownloadPlanner(outputDirectory: state.outputDirectory, allowsOverwrite: settings.allowOverwrite,
                                       stagingSuffix: configuration.stagingSuffix)
         var plans = planner.plan(urls: settings.urls, sha256: settings.sha256, names: settings.names,
@@ -272,7 +279,7 @@ public actor GetSession {
         line.exitCode = status.rawValue
         printer.emit(line)
         if status == .interrupted {
-            printer.log("interrupted: the state is saved in \(state.path); run the same command again to resume")
+            printer.log("\(Self.stopWording(signal: stopSignal)), run the same command to continue (the state is saved in \(state.path))")
         } else {
             let unconfirmed = unverified.isEmpty ? "" : " (\(unverified.count) with a length not confirmed by the server)"
             printer.log("\(line.completed ?? 0) completed\(unconfirmed), \(line.failed ?? 0) failed, \(line.stopped ?? 0) stopped (exit \(status.rawValue): \(status.summary))")
@@ -280,15 +287,16 @@ public actor GetSession {
     }
 
     func installSignalHandlers() {
-        SignalWatcher.install { [weak self] _ in
-            Task { await self?.interrupt() }
+        SignalWatcher.install { [weak self] signal in
+            Task { await self?.interrupt(signal: signal) }
         }
     }
 
     /// Stops every download, keeping its bytes and state; the shutdown ends the event loop.
-    func interrupt() {
+    func interrupt(signal: Int32) {
         guard !interruptedBySignal, let downloader else { return }
         interruptedBySignal = true
+        stopSignal = signal
         signalShutdown = Task { await downloader.shutdown() }
     }
 }

@@ -49,6 +49,24 @@ public struct GetSettings: Sendable {
     /// `-N/--timestamping`: check a completed file against the server and fetch it again only
     /// when it changed.
     public var timestamping = false
+    /// A cap on each download's transfer rate in bytes per second (`--limit-rate`); `nil` for none.
+    public var maxBytesPerSecond: Int64? = nil
+    /// An attempt fails when its connection is not established within this time (`--connect-timeout`).
+    public var connectTimeout: Duration = .seconds(30)
+    /// A download fails when it has been downloading for this long in this run, over all its
+    /// attempts (`--max-time`); `nil` for the library's default of 7 days.
+    public var maxTime: Duration? = nil
+    /// The wait before the first retry, doubled for each further one (`--retry-wait`).
+    public var retryWait: Duration = .seconds(1)
+    /// The `User-Agent` (`-U`); `nil` for the transport's default.
+    public var userAgent: String? = nil
+    /// Credentials for servers that ask (`--user`, `--netrc`): held in memory only, never
+    /// stored or printed.
+    public var credentials: CredentialSource = CredentialSource()
+    /// Print nothing but errors (`-q`).
+    public var quiet = false
+    /// Print the library's log messages to standard error (`-v`).
+    public var verbose = false
 
     public init(urls: [URL], outputDirectory: URL, concurrency: Int = 4, sha256: [String?] = [],
                 retries: Int = 5, requestTimeout: Duration = .seconds(60), headers: [HeaderField] = [],
@@ -74,6 +92,16 @@ public struct GetSettings: Sendable {
 
     /// The transfer options every download of this command gets.
     public var transferOptions: TransferOptions {
-        TransferOptions(headers: headers, requestTimeout: requestTimeout)
+        var options = TransferOptions(headers: headers, userAgent: userAgent, requestTimeout: requestTimeout,
+                                      connectTimeout: connectTimeout, maxBytesPerSecond: maxBytesPerSecond)
+        if let maxTime { options.resourceTimeout = maxTime }
+        return options
+    }
+
+    /// The retry policy every download of this command gets: ``retries`` retries, the first
+    /// after ``retryWait``, each further one after twice the wait before it (at most 5 minutes,
+    /// or ``retryWait`` when that is longer), spread by ±20 %.
+    public var retryPolicy: RetryPolicy {
+        RetryPolicy(maxRetries: retries, initialDelay: retryWait, maxDelay: max(.seconds(300), retryWait))
     }
 }

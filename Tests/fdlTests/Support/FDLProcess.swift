@@ -33,8 +33,10 @@ final class FDLProcess: Sendable {
     }
 
     /// Starts `fdl arguments...`; `environment` sets (or, with `nil`, removes) variables of the
-    /// test process's environment for it.
-    init(_ arguments: [String], terminal: Bool = false, columns: Int = 100, environment changes: [String: String?] = [:]) throws {
+    /// test process's environment for it, and `input` (when given) is its standard input (else
+    /// /dev/null).
+    init(_ arguments: [String], terminal: Bool = false, columns: Int = 100, environment changes: [String: String?] = [:],
+         input: Data? = nil) throws {
         process = Process()
         process.executableURL = URL(fileURLWithPath: try Self.executable)
         process.arguments = arguments
@@ -42,7 +44,8 @@ final class FDLProcess: Sendable {
         environment["COLUMNS"] = nil
         for (name, value) in changes { environment[name] = value }
         process.environment = environment
-        process.standardInput = FileHandle.nullDevice
+        let inputPipe = input.map { _ in Pipe() }
+        process.standardInput = inputPipe ?? FileHandle.nullDevice
         let errorPipe = Pipe()
         process.standardError = errorPipe
         let reader: FileHandle
@@ -64,6 +67,15 @@ final class FDLProcess: Sendable {
         }
         let exits = try process.start()
         try? keepOpen?.close()
+        if let inputPipe, let input {
+            try? inputPipe.fileHandleForReading.close()
+            let writer = inputPipe.fileHandleForWriting
+            // On a thread: more than a pipe's buffer would block until fdl reads it.
+            Thread {
+                try? writer.write(contentsOf: input)
+                try? writer.close()
+            }.start()
+        }
         if terminal, let secondary = process.standardOutput as? FileHandle { try? secondary.close() }
         let output = self.output
         let errors = self.errors
@@ -161,9 +173,9 @@ final class FDLProcess: Sendable {
     }
 
     /// Runs `fdl arguments...` to the end.
-    static func run(_ arguments: [String], terminal: Bool = false,
-                    environment: [String: String?] = [:]) async throws -> (status: Int32, stdout: String, stderr: String) {
-        let fdl = try FDLProcess(arguments, terminal: terminal, environment: environment)
+    static func run(_ arguments: [String], terminal: Bool = false, environment: [String: String?] = [:],
+                    input: Data? = nil) async throws -> (status: Int32, stdout: String, stderr: String) {
+        let fdl = try FDLProcess(arguments, terminal: terminal, environment: environment, input: input)
         let status = await fdl.exitStatus()
         return (status, fdl.stdout, fdl.stderr)
     }

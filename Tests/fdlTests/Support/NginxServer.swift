@@ -8,8 +8,10 @@ import Glibc
 ///
 /// Files under `www/` are served as they are; files under `www/slow/` at `slowRate` bytes per
 /// second (nginx's `limit_rate`) unless the request has a `Range` header, so a test can interrupt
-/// a first transfer in the middle, and the resumed one is quick. The access log records the
-/// status, the `Range` header and the `X-Api-Key` header of every request.
+/// a first transfer in the middle, and the resumed one is quick. Files under `www/private/` need
+/// HTTP Basic authentication (``basicUser``, ``basicPassword``). The access log records the
+/// status, the `Range` header, the `X-Api-Key` header, the `User-Agent` and the authenticated
+/// user of every request.
 final class NginxServer: @unchecked Sendable {
     let directory: TemporaryDirectory
     let port: Int
@@ -61,7 +63,7 @@ final class NginxServer: @unchecked Sendable {
             error_log \(prefix)/logs/error.log warn;
             events { worker_connections 64; }
             http {
-                log_format ranges '$status "$request" range="$http_range" if_range="$http_if_range" bytes=$body_bytes_sent api_key="$http_x_api_key"';
+                log_format ranges '$status "$request" range="$http_range" if_range="$http_if_range" bytes=$body_bytes_sent api_key="$http_x_api_key" ua="$http_user_agent" user="$remote_user"';
                 access_log \(prefix)/logs/access.log ranges;
                 client_body_temp_path \(prefix)/tmp/body;
                 proxy_temp_path \(prefix)/tmp/proxy;
@@ -73,6 +75,10 @@ final class NginxServer: @unchecked Sendable {
                 server {
                     listen 127.0.0.1:\(port);
                     root \(prefix)/www;
+                    location /private/ {
+                        auth_basic "fdl tests";
+                        auth_basic_user_file \(prefix)/htpasswd;
+                    }
                     location /slow/ {
                         limit_rate \(slowRate);
                         if ($http_range) { set $limit_rate 0; }
@@ -82,6 +88,7 @@ final class NginxServer: @unchecked Sendable {
             }
             """
         try config.write(toFile: "\(prefix)/nginx.conf", atomically: true, encoding: .utf8)
+        try Self.htpasswd.write(toFile: "\(prefix)/htpasswd", atomically: true, encoding: .utf8)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: nginx)
         process.arguments = ["-p", prefix, "-c", "\(prefix)/nginx.conf", "-e", "\(prefix)/logs/error.log"]

@@ -1,0 +1,77 @@
+import ArgumentParser
+import Foundation
+
+extension GetCommand {
+    /// The seconds `--connect-timeout` accepts (as `--timeout`).
+    static let connectTimeoutRange = 0.001...604_800.0
+    /// The seconds `--max-time` accepts: one millisecond to a year.
+    static let maxTimeRange = 0.001...31_536_000.0
+    /// The seconds `--retry-wait` accepts: no wait up to the longest backoff, 5 minutes.
+    static let retryWaitRange = 0.0...300.0
+
+    /// Puts the options people type from curl, wget and aria2c habit into `settings`: rate,
+    /// timeouts, retry wait, user agent, credentials, quiet and verbose.
+    ///
+    /// The netrc file is read here; a password missing from `--user` is asked later, by
+    /// ``CredentialSource/askForMissingPassword()``, so that a mistake elsewhere on the command
+    /// line is reported before anyone is asked anything.
+    ///
+    /// - Throws: `ValidationError` with a message that says what to fix.
+    func applyHabitOptions(to settings: inout GetSettings) throws {
+        if let limitRate {
+            guard let rate = ByteRate.parse(limitRate) else {
+                throw ValidationError("--limit-rate '\(limitRate)' is not a rate; write bytes per second with an optional "
+                                      + "K, M or G suffix, e.g. 500K or 1.5M")
+            }
+            settings.maxBytesPerSecond = rate > 0 ? rate : nil
+        }
+        if let connectTimeout {
+            settings.connectTimeout = try Self.duration(connectTimeout, option: "--connect-timeout", range: Self.connectTimeoutRange)
+        }
+        if let maxTime {
+            settings.maxTime = try Self.duration(maxTime, option: "--max-time", range: Self.maxTimeRange)
+        }
+        if let retryWait {
+            settings.retryWait = try Self.duration(retryWait, option: "--retry-wait", range: Self.retryWaitRange)
+        }
+        if let userAgent {
+            guard !userAgent.unicodeScalars.contains(where: { $0 != "\t" && $0.properties.generalCategory == .control }) else {
+                throw ValidationError("the -U/--user-agent value contains a line break or another control character")
+            }
+            settings.userAgent = userAgent
+        }
+        guard !(quiet && verbose) else { throw ValidationError("-q (print nothing but errors) and -v contradict each other; give one") }
+        guard !(quiet && json) else { throw ValidationError("-q and --json contradict each other; give one") }
+        settings.quiet = quiet
+        settings.verbose = verbose
+        settings.credentials = try credentialSource()
+    }
+
+    /// `--user` and the netrc file, read.
+    func credentialSource() throws -> CredentialSource {
+        var source = CredentialSource()
+        if let user {
+            let parts = user.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
+            guard !parts[0].isEmpty else { throw ValidationError("--user needs a user name: --user USER or --user USER:PASS") }
+            source.login = (String(parts[0]), parts.count > 1 ? String(parts[1]) : nil)
+        }
+        if netrc || netrcFile != nil {
+            let path = netrcFile ?? (ProcessInfo.processInfo.environment["HOME"].map { $0 + "/.netrc" } ?? "")
+            do {
+                source.netrc = try Netrc.load(path: path)
+            } catch let error as CLIError {
+                throw ValidationError(error.message)
+            }
+        }
+        return source
+    }
+
+    /// `seconds` as a duration, once it is known to be in `range` (a huge or odd number would
+    /// trap in the conversion).
+    static func duration(_ seconds: Double, option: String, range: ClosedRange<Double>) throws -> Duration {
+        guard range.contains(seconds) else {
+            throw ValidationError("\(option) must be between \(range.lowerBound) and \(Int(range.upperBound)) seconds, not \(seconds)")
+        }
+        return .milliseconds(Int64((seconds * 1000).rounded()))
+    }
+}

@@ -1,0 +1,26 @@
+import FileDownload
+import Foundation
+
+extension CLIDelegate {
+    /// Answers a server that asks for a password (HTTP 401, SSH password or keyboard-interactive
+    /// authentication, the SSH user of a URL that names none) with ``credentials``, once per
+    /// attempt; everything else, and a challenge the credentials do not cover, gets the library's
+    /// default handling (the URL's own `user:password@`, SSH keys, strict trust).
+    func download(_ id: String, didReceive challenge: AuthChallenge) async -> AuthDisposition {
+        switch challenge.kind {
+        case .httpServer, .password, .sshUser:
+            break
+        case .keyboardInteractive(_, _, let prompts) where prompts.count == 1:
+            break
+        default:
+            return .performDefaultHandling
+        }
+        guard challenge.previousFailureCount == 0, let login = credentials.credential(for: challenge.url) else {
+            return .performDefaultHandling
+        }
+        if case .password(let user) = challenge.kind, user != login.user { return .performDefaultHandling }
+        let origin = credentials.login != nil ? "--user" : "the netrc file"
+        logger.debug("\(id): answering \(challenge.kind) with the password of \(login.user) from \(origin)")
+        return .useCredential(.password(user: login.user, password: login.password))
+    }
+}

@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# Regenerates docs/fdl.1, the man page of fdl, with swift-argument-parser's generate-manual plugin
+# (from fdl's own option declarations; works offline once the package's dependencies are fetched).
+# Run it after changing fdl's options: FDLInstallTests fails while docs/fdl.1 misses an option.
+#   bash scripts/generate-manual.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+swift package plugin generate-manual --configuration debug
+cp .build/plugins/GenerateManual/outputs/fdl/fdl.1 docs/fdl.1
+echo "wrote docs/fdl.1 (view it with: man -l docs/fdl.1)"
