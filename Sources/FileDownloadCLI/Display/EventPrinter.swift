@@ -14,11 +14,14 @@ final class EventPrinter {
     private var lastProgressLine: [String: ContinuousClock.Instant] = [:]
     private let plainProgressInterval: Duration = .seconds(1)
     private let clock = ContinuousClock()
-    private let width: () -> Int
+    private let size: () -> (columns: Int, lines: Int)
+    /// Finished downloads, the most recent first (terminal mode), for the frame to list if it has room.
+    private var recentlyFinished: [String] = []
+    private var frameClosed = false
 
-    init(mode: OutputMode, width: @escaping () -> Int = { Terminal.width }) {
+    init(mode: OutputMode, size: @escaping () -> (columns: Int, lines: Int) = { Terminal.size }) {
         self.mode = mode
-        self.width = width
+        self.size = size
     }
 
     /// Reports a downloader event, with a hint when the error has an obvious remedy. `checks`
@@ -57,6 +60,12 @@ final class EventPrinter {
             }
         case .terminal:
             if case .progress = event { return }
+            switch event {
+            case .completed(let id, _), .failed(let id, _, _), .cancelled(let id):
+                recentlyFinished = [id] + recentlyFinished.filter { $0 != id }.prefix(ProgressRenderer.maxFinishedRows - 1)
+            default:
+                break
+            }
             if let line = PlainLog.line(for: event, checks: checks), !line.hasSuffix(": downloading") { log(line) }
         }
     }
@@ -80,10 +89,17 @@ final class EventPrinter {
         }
     }
 
-    /// Replaces the live frame (terminal mode only).
+    /// Ends the live frame: later ``redraw(_:)`` calls draw nothing (the summary is the last word).
+    func closeFrame() { frameClosed = true }
+
+    /// Replaces the live frame (terminal mode only), fitted to the terminal's size as it is now.
+    /// The snapshot's ``DisplaySnapshot/recentlyFinished`` is filled in from the events printed.
     func redraw(_ snapshot: DisplaySnapshot) {
-        guard mode == .terminal else { return }
-        let lines = ProgressRenderer.lines(for: snapshot, width: width())
+        guard mode == .terminal, !frameClosed else { return }
+        var snapshot = snapshot
+        snapshot.recentlyFinished = recentlyFinished
+        let (columns, rows) = size()
+        let lines = ProgressRenderer.lines(for: snapshot, width: columns, height: rows)
         Terminal.write(ProgressRenderer.redraw(previousLineCount: frameLines, lines: lines))
         frameLines = lines.count
     }

@@ -49,6 +49,30 @@ public enum Formatting {
         return text + String(repeating: " ", count: width - text.count)
     }
 
+    /// `text` shortened to `width` characters with an ellipsis in the middle (so a file name keeps
+    /// its start and its extension: `debian-12.…netinst.iso`), or padded with spaces.
+    public static func fitMiddle(_ text: String, width: Int) -> String {
+        guard width > 0 else { return "" }
+        guard text.count > width else { return text + String(repeating: " ", count: width - text.count) }
+        guard width > 2 else { return String(text.prefix(width - 1)) + "…" }
+        let head = (width - 1 + 1) / 2, tail = width - 1 - head
+        return String(text.prefix(head)) + "…" + String(text.suffix(tail))
+    }
+
+    /// `text` shortened to at most `width` characters by dropping whole words from its end (and
+    /// adding an ellipsis), so that no number is ever cut in two; as it is when it fits.
+    public static func fitWords(_ text: String, width: Int) -> String {
+        guard text.count > width else { return text }
+        guard width > 0 else { return "" }
+        var kept = ""
+        for word in text.split(separator: " ") {
+            let next = kept.isEmpty ? String(word) : kept + " " + word
+            if next.count + 1 > width { break }
+            kept = next
+        }
+        return kept.isEmpty ? "…" : kept + "…"
+    }
+
     private static func oneDecimal(_ value: Double) -> String {
         let tenths = Int64((value * 10).rounded())
         return "\(tenths / 10).\(tenths % 10)"
