@@ -84,14 +84,6 @@ import Testing
         #expect(narrow[2] == "1 paused — `fdl resume small.bin` from…")
     }
 
-    @Test func recentlyFinishedDownloadsShowWhenThereIsRoom() {
-        var s = snapshot()
-        s.rows.append(DisplayRow(name: "done.txt", state: "completed", receivedBytes: 6, expectedBytes: 6))
-        s.recentlyFinished = ["done.txt"]
-        #expect(ProgressRenderer.lines(for: s, width: 120, height: 30)[1].hasPrefix("done.txt  [####################]  100%"))
-        #expect(!ProgressRenderer.lines(for: s, width: 120, height: 4).joined().contains("done.txt"))
-    }
-
     /// Every frame fits the terminal, whatever the downloads and the size.
     @Test(arguments: 0...60) func everyFrameFitsTheTerminal(rowCount: Int) {
         var generator = SplitMix64(seed: UInt64(rowCount))
@@ -108,7 +100,7 @@ import Testing
                                expectedBytes: rowCount.isMultiple(of: 2) ? nil : 1 << 53,
                                bytesPerSecond: 3e9, estimatedTimeRemaining: .seconds(99_999))
         let s = DisplaySnapshot(rows: rows, total: total, completedCount: rowCount * 100, failedCount: rowCount,
-                                fileCount: rowCount * 1000, recentlyFinished: rows.map(\.name).reversed())
+                                fileCount: rowCount * 1000)
         for width in 20...200 {
             let height = 2 + (width * 7 + rowCount * 13) % 60
             let lines = ProgressRenderer.lines(for: s, width: width, height: height)

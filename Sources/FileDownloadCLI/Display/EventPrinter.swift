@@ -15,8 +15,6 @@ final class EventPrinter {
     private let plainProgressInterval: Duration = .seconds(1)
     private let clock = ContinuousClock()
     private let size: () -> (columns: Int, lines: Int)
-    /// Finished downloads, the most recent first (terminal mode), for the frame to list if it has room.
-    private var recentlyFinished: [String] = []
     private var frameClosed = false
 
     init(mode: OutputMode, size: @escaping () -> (columns: Int, lines: Int) = { Terminal.size }) {
@@ -60,12 +58,6 @@ final class EventPrinter {
             }
         case .terminal:
             if case .progress = event { return }
-            switch event {
-            case .completed(let id, _), .failed(let id, _, _), .cancelled(let id):
-                recentlyFinished = [id] + recentlyFinished.filter { $0 != id }.prefix(ProgressRenderer.maxFinishedRows - 1)
-            default:
-                break
-            }
             if let line = PlainLog.line(for: event, checks: checks), !line.hasSuffix(": downloading") { log(line) }
         }
     }
@@ -93,11 +85,8 @@ final class EventPrinter {
     func closeFrame() { frameClosed = true }
 
     /// Replaces the live frame (terminal mode only), fitted to the terminal's size as it is now.
-    /// The snapshot's ``DisplaySnapshot/recentlyFinished`` is filled in from the events printed.
     func redraw(_ snapshot: DisplaySnapshot) {
         guard mode == .terminal, !frameClosed else { return }
-        var snapshot = snapshot
-        snapshot.recentlyFinished = recentlyFinished
         let (columns, rows) = size()
         let lines = ProgressRenderer.lines(for: snapshot, width: columns, height: rows)
         Terminal.write(ProgressRenderer.redraw(previousLineCount: frameLines, lines: lines))

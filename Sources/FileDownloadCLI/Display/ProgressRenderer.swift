@@ -3,9 +3,9 @@
 ///
 /// A frame fits the terminal: no line is longer than its width, and the frame has fewer lines
 /// than its height (the cursor rests on the line below it). It lists, in this order: the active
-/// downloads (running or about to retry), the paused ones, a few recently finished ones if there
-/// is room, one line summing up the rest (`+36 waiting`), a note when downloads are paused, and
-/// the total line:
+/// downloads (running or about to retry), the paused ones, one line summing up the rest
+/// (`+36 waiting`), a note when downloads are paused, and the total line. Finished downloads are
+/// not listed: their log lines scroll above the frame.
 /// ```
 /// big.iso     [########............]  41%  8.2 MiB/20.0 MiB  2.0 MiB/s  ETA 0:06
 /// +36 waiting
@@ -15,9 +15,6 @@
 /// of a number). The total line shows a bar, a percentage and an ETA only when the size of every
 /// download is known; otherwise the bytes received so far, the speed and the files done.
 public enum ProgressRenderer {
-    /// At most this many finished downloads are listed (they are in the log above the frame too).
-    static let maxFinishedRows = 3
-
     /// The lines of one frame for a terminal `width` columns wide and `height` lines high: every
     /// line is at most `width` characters long and there are at most `height - 1` lines (at least
     /// one: the total line).
@@ -27,9 +24,6 @@ public enum ProgressRenderer {
         let active = snapshot.rows.filter { ["downloading", "interrupted"].contains($0.state) }
         let paused = snapshot.rows.filter { $0.state == "paused" }
         let waiting = snapshot.rows.filter { ["waiting", "notStarted"].contains($0.state) }
-        let byName = Dictionary(snapshot.rows.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
-        let finished = snapshot.recentlyFinished.compactMap { byName[$0] }
-            .filter { ["completed", "failed", "cancelled"].contains($0.state) }
 
         var note: String?
         if !paused.isEmpty, budget > 0 {
@@ -41,10 +35,8 @@ public enum ProgressRenderer {
         let shownActive = Array(active.prefix(budget))
         budget -= shownActive.count
         let shownPaused = Array(paused.prefix(budget))
-        budget -= shownPaused.count
-        let shownFinished = Array(finished.prefix(min(budget, maxFinishedRows)))
 
-        let listed = shownActive + shownPaused + shownFinished
+        let listed = shownActive + shownPaused
         let layout = FrameLayout.fitting((listed + [snapshot.total]).map(RowCells.init), width: width)
         var lines = listed.map { layout.line(RowCells($0)) }
         if summarises {

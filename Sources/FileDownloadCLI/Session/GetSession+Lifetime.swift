@@ -18,7 +18,7 @@ extension GetSession {
     /// (and state directory, when it is not the default).
     func resumeCommand(for id: String) -> String {
         var words = ["fdl", "resume", id, "-d", state.outputDirectory.path]
-        if let stateDirectory = settings.stateDirectory { words += ["--state", stateDirectory] }
+        if state.path != StateDirectory(outputDirectory: state.outputDirectory).path { words += ["--state", state.path] }
         return words.map(Self.shellQuoted).joined(separator: " ")
     }
 
