@@ -61,6 +61,16 @@ import Testing
         #expect(first.hasPrefix("debian-" + String(repeating: "n", count: 13) + "…" + String(repeating: "n", count: 7) + "-netinst.iso  ["))
     }
 
+    @Test func wideCharactersTakeTwoColumns() {
+        #expect(Formatting.columns("日本語.txt") == 10)
+        #expect(Formatting.fitMiddle("日本語のファイル.txt", width: 10) == "日本….txt ", "9 columns and a space")
+        var s = snapshot()
+        s.rows[0].name = String(repeating: "語", count: 40)
+        for width in 20...120 {
+            #expect(ProgressRenderer.lines(for: s, width: width, height: 30).allSatisfy { Formatting.columns($0) <= width })
+        }
+    }
+
     @Test func aShortTerminalSumsUpWhatDoesNotFit() {
         let rows = (0..<10).map { DisplayRow(name: "f\($0).bin", state: "downloading", receivedBytes: 10, expectedBytes: 100) }
             + (10..<40).map { DisplayRow(name: "f\($0).bin", state: "waiting", receivedBytes: 0, expectedBytes: nil) }
@@ -90,7 +100,8 @@ import Testing
         let states = ["downloading", "downloading", "waiting", "interrupted", "paused", "completed", "failed"]
         let rows = (0..<rowCount).map { i in
             let expected: Int64? = Bool.random(using: &generator) ? nil : Int64.random(in: 0...(1 << 50), using: &generator)
-            let name = String(repeating: "n", count: Int.random(in: 1...90, using: &generator)) + "\(i)"
+            let letter = ["n", "é", "語", "🎉", "e\u{301}"].randomElement(using: &generator)!
+            let name = String(repeating: letter, count: Int.random(in: 1...90, using: &generator)) + "\(i)"
             return DisplayRow(name: name, state: states.randomElement(using: &generator)!,
                               receivedBytes: Int64.random(in: 0...(expected ?? (1 << 45)), using: &generator),
                               expectedBytes: expected, bytesPerSecond: Double.random(in: 0...1e12, using: &generator),
@@ -106,8 +117,8 @@ import Testing
             let lines = ProgressRenderer.lines(for: s, width: width, height: height)
             #expect(lines.count < height, "\(lines.count) lines at \(width)x\(height)")
             #expect(lines.last?.hasPrefix("total") == true)
-            for line in lines where line.count > width {
-                Issue.record("a line of \(line.count) characters at width \(width): \(line)")
+            for line in lines where Formatting.columns(line) > width {
+                Issue.record("a line of \(Formatting.columns(line)) columns at width \(width): \(line)")
             }
         }
     }

@@ -4,7 +4,8 @@
 /// As the terminal gets narrower, columns go in this order: the bar shrinks from 20 cells to 10,
 /// then goes; then the ETA; then the expected size (`8.2 MiB` instead of `8.2 MiB/20.0 MiB`); then
 /// the speed (or state); then the bytes; then the percentage. The name is shortened in the
-/// middle as needed (at least 8 characters while any column is left). A number is never cut.
+/// middle as needed (at least 8 columns while any column is left). A number is never cut. Widths
+/// are terminal columns: a wide (CJK) character takes two.
 struct FrameLayout: Hashable {
     var nameWidth: Int
     var barCells: Int?
@@ -27,7 +28,7 @@ struct FrameLayout: Hashable {
 
     /// The widest layout in which every one of `rows` fits in `width` columns.
     static func fitting(_ rows: [RowCells], width: Int) -> FrameLayout {
-        let longest = rows.map(\.name.count).max() ?? 0
+        let longest = rows.map { Formatting.columns($0.name) }.max() ?? 0
         let nameMin = min(minNameWidth, longest)
         for level in 0...7 {
             var layout = FrameLayout(nameWidth: 0, barCells: level == 0 ? maxBarCells : nil)

@@ -16,7 +16,7 @@
 /// download is known; otherwise the bytes received so far, the speed and the files done.
 public enum ProgressRenderer {
     /// The lines of one frame for a terminal `width` columns wide and `height` lines high: every
-    /// line is at most `width` characters long and there are at most `height - 1` lines (at least
+    /// line takes at most `width` columns (``Formatting/columns(_:)``) and there are at most `height - 1` lines (at least
     /// one: the total line).
     public static func lines(for snapshot: DisplaySnapshot, width: Int, height: Int) -> [String] {
         let width = max(1, width)
@@ -67,11 +67,11 @@ public enum ProgressRenderer {
         let aligned = layout.line(total)
         for files in [done + " files done" + failed, done + failed, done] {
             let text = aligned + FrameLayout.separator + files
-            if text.count <= width { return text }
+            if Formatting.columns(text) <= width { return text }
         }
         for files in [done + failed, done] {
             let room = width - FrameLayout.separator.count - files.count
-            guard room >= total.name.count else { continue }
+            guard room >= Formatting.columns(total.name) else { continue }
             let own = FrameLayout.fitting([total], width: room).line(total)
             return own + FrameLayout.separator + files
         }
