@@ -173,11 +173,13 @@ import Glibc
             running.whenOutput(contains: #""event":"progress""#) {
                 pausing.withLock { $0 = try? FDLProcess(["pause", "p.bin", "-d", out.path]) }
             }
-            #expect(await running.exitStatus() == 3)
+            // A paused download keeps the run waiting for `fdl resume`; Ctrl-C ends it.
+            running.whenOutput(contains: #""event":"paused""#) { running.send(SIGINT) }
+            #expect(await running.exitStatus() == 130)
             let pause = try #require(pausing.withLock { $0 })
             #expect(await pause.exitStatus() == 0, "stderr: \(pause.stderr)")
             #expect(pause.stdout.contains("asked the running fdl"))
-            #expect(running.jsonLines.contains { $0["event"] as? String == "paused" })
+            #expect(running.jsonLines.last?["stopped"] as? Int == 1, "the paused download counts as stopped")
             let list = try await FDLProcess.run(["list", "-d", out.path])
             #expect(list.stdout.contains("paused"))
 

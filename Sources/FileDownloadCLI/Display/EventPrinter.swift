@@ -18,11 +18,12 @@ final class EventPrinter {
     private var lastProgressLine: [String: ContinuousClock.Instant] = [:]
     private let plainProgressInterval: Duration = .seconds(1)
     private let clock = ContinuousClock()
-    private let width: () -> Int
+    private let size: () -> (columns: Int, lines: Int)
+    private var frameClosed = false
 
-    init(mode: OutputMode, width: @escaping () -> Int = { Terminal.width }) {
+    init(mode: OutputMode, size: @escaping () -> (columns: Int, lines: Int) = { Terminal.size }) {
         self.mode = mode
-        self.width = width
+        self.size = size
     }
 
     /// Reports a downloader event, with a hint when the error has an obvious remedy. `checks`
@@ -92,10 +93,14 @@ final class EventPrinter {
         }
     }
 
-    /// Replaces the live frame (terminal mode only).
+    /// Ends the live frame: later ``redraw(_:)`` calls draw nothing (the summary is the last word).
+    func closeFrame() { frameClosed = true }
+
+    /// Replaces the live frame (terminal mode only), fitted to the terminal's size as it is now.
     func redraw(_ snapshot: DisplaySnapshot) {
-        guard mode == .terminal, !quiet else { return }
-        let lines = ProgressRenderer.lines(for: snapshot, width: width())
+        guard mode == .terminal, !frameClosed, !quiet else { return }
+        let (columns, rows) = size()
+        let lines = ProgressRenderer.lines(for: snapshot, width: columns, height: rows)
         Terminal.write(ProgressRenderer.redraw(previousLineCount: frameLines, lines: lines))
         frameLines = lines.count
     }

@@ -49,6 +49,65 @@ public enum Formatting {
         return text + String(repeating: " ", count: width - text.count)
     }
 
+    /// The columns `text` takes on a terminal: 2 for each East Asian wide or fullwidth character
+    /// and emoji, 1 for any other character (a character with combining marks counts once).
+    public static func columns(_ text: String) -> Int {
+        text.reduce(0) { $0 + columns(of: $1) }
+    }
+
+    static func columns(of character: Character) -> Int {
+        character.unicodeScalars.contains(where: isWide) ? 2 : 1
+    }
+
+    private static func isWide(_ scalar: Unicode.Scalar) -> Bool {
+        if scalar.properties.isEmojiPresentation { return true }
+        switch scalar.value {
+        case 0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF,
+             0xA000...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60,
+             0xFFE0...0xFFE6, 0x1F300...0x1F64F, 0x1F900...0x1F9FF, 0x20000...0x3FFFD:
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// The longest start of `text` that takes at most `width` columns.
+    private static func prefix(_ text: String, columns width: Int) -> String {
+        var result = "", used = 0
+        for character in text {
+            used += columns(of: character)
+            if used > width { break }
+            result.append(character)
+        }
+        return result
+    }
+
+    /// `text` shortened to `width` columns with an ellipsis in the middle (so a file name keeps
+    /// its start and its extension: `debian-12.…netinst.iso`), or padded with spaces to `width`.
+    public static func fitMiddle(_ text: String, width: Int) -> String {
+        guard width > 0 else { return "" }
+        let used = columns(text)
+        guard used > width else { return text + String(repeating: " ", count: width - used) }
+        let head = prefix(text, columns: width / 2)
+        let tail = String(String(prefix(String(text.reversed()), columns: width - 1 - columns(head))).reversed())
+        let shortened = head + "…" + tail
+        return shortened + String(repeating: " ", count: max(0, width - columns(shortened)))
+    }
+
+    /// `text` shortened to at most `width` columns by dropping whole words from its end (and
+    /// adding an ellipsis), so that no number is ever cut in two; as it is when it fits.
+    public static func fitWords(_ text: String, width: Int) -> String {
+        guard columns(text) > width else { return text }
+        guard width > 0 else { return "" }
+        var kept = ""
+        for word in text.split(separator: " ") {
+            let next = kept.isEmpty ? String(word) : kept + " " + word
+            if columns(next) + 1 > width { break }
+            kept = next
+        }
+        return kept.isEmpty ? "…" : kept + "…"
+    }
+
     private static func oneDecimal(_ value: Double) -> String {
         let tenths = Int64((value * 10).rounded())
         return "\(tenths / 10).\(tenths % 10)"

@@ -1,46 +1,81 @@
-/// Turns display snapshots into terminal text. Pure: the same snapshot and width always give the
-/// same text, so every frame can be tested without a terminal.
+/// Turns display snapshots into terminal text. Pure: the same snapshot and terminal size always
+/// give the same text, so every frame can be tested without a terminal.
 ///
-/// A frame is one line per row and a total line:
+/// A frame fits the terminal: no line is longer than its width, and the frame has fewer lines
+/// than its height (the cursor rests on the line below it). It lists, in this order: the active
+/// downloads (running or about to retry), the paused ones, one line summing up the rest
+/// (`+36 waiting`), a note when downloads are paused, and the total line. Finished downloads are
+/// not listed: their log lines scroll above the frame.
 /// ```
 /// big.iso     [########............]  41%  8.2 MiB/20.0 MiB  2.0 MiB/s  ETA 0:06
-/// total       [#######.............]  38%  9.1 MiB/24.0 MiB  2.4 MiB/s  ETA 0:07  1 active, 1 done
+/// +36 waiting
+/// total       [#######.............]  38%  9.1 MiB/24.0 MiB  2.4 MiB/s  ETA 0:07  1/40 files done
 /// ```
+/// Narrow terminals lose columns in the order ``FrameLayout`` gives (the bar first, never part
+/// of a number). The total line shows a bar, a percentage and an ETA only when the size of every
+/// download is known; otherwise the bytes received so far, the speed and the files done.
 public enum ProgressRenderer {
-    /// Widths of the columns after the name.
-    static let barCells = 20
-    static let minNameWidth = 8
-    static let maxNameWidth = 24
+    /// The lines of one frame for a terminal `width` columns wide and `height` lines high: every
+    /// line takes at most `width` columns (``Formatting/columns(_:)``) and there are at most `height - 1` lines (at least
+    /// one: the total line).
+    public static func lines(for snapshot: DisplaySnapshot, width: Int, height: Int) -> [String] {
+        let width = max(1, width)
+        var budget = max(1, height - 1) - 1
+        let active = snapshot.rows.filter { ["downloading", "interrupted"].contains($0.state) }
+        let paused = snapshot.rows.filter { $0.state == "paused" }
+        let waiting = snapshot.rows.filter { ["waiting", "notStarted"].contains($0.state) }
 
-    /// The lines of one frame for a terminal `width` columns wide; every line is at most `width`
-    /// characters long.
-    public static func lines(for snapshot: DisplaySnapshot, width: Int) -> [String] {
-        let longest = (snapshot.rows.map(\.name.count) + [5]).max() ?? 5
-        let nameWidth = min(maxNameWidth, max(minNameWidth, longest))
-        var lines = snapshot.rows.map { line(for: $0, nameWidth: nameWidth, width: width) }
-        var summary = "\(snapshot.rows.filter { $0.state == "downloading" }.count) active"
-        if snapshot.completedCount > 0 { summary += ", \(snapshot.completedCount) done" }
-        if snapshot.failedCount > 0 { summary += ", \(snapshot.failedCount) failed" }
-        lines.append(line(for: snapshot.total, nameWidth: nameWidth, width: width, suffix: summary))
+        var note: String?
+        if !paused.isEmpty, budget > 0 {
+            note = pausedNote(paused)
+            budget -= 1
+        }
+        let summarises = budget > 0 && (!waiting.isEmpty || active.count + paused.count > budget)
+        if summarises { budget -= 1 }
+        let shownActive = Array(active.prefix(budget))
+        budget -= shownActive.count
+        let shownPaused = Array(paused.prefix(budget))
+
+        let listed = shownActive + shownPaused
+        let layout = FrameLayout.fitting((listed + [snapshot.total]).map(RowCells.init), width: width)
+        var lines = listed.map { layout.line(RowCells($0)) }
+        if summarises {
+            var parts: [String] = []
+            if active.count > shownActive.count { parts.append("+\(active.count - shownActive.count) more active") }
+            if paused.count > shownPaused.count { parts.append("+\(paused.count - shownPaused.count) more paused") }
+            if !waiting.isEmpty { parts.append("+\(waiting.count) waiting") }
+            lines.append(Formatting.fitWords(parts.joined(separator: ", "), width: width))
+        }
+        if let note { lines.append(Formatting.fitWords(note, width: width)) }
+        lines.append(totalLine(snapshot, layout: layout, width: width))
         return lines
     }
 
-    /// One row: name, bar, percentage, bytes, speed and ETA, or the state for rows not downloading.
-    public static func line(for row: DisplayRow, nameWidth: Int, width: Int, suffix: String? = nil) -> String {
-        var parts = [Formatting.fit(row.name, width: nameWidth), Formatting.bar(row.fraction, width: barCells)]
-        parts.append(row.fraction.map { Formatting.fit(Formatting.percent($0), width: 4) } ?? "  ? ")
-        let size = row.expectedBytes.map { "/" + Formatting.bytes($0) } ?? ""
-        parts.append(Formatting.bytes(row.receivedBytes) + size)
-        switch row.state {
-        case "downloading", "total":
-            parts.append(Formatting.rate(row.bytesPerSecond))
-            parts.append("ETA " + Formatting.eta(row.estimatedTimeRemaining))
-        default:
-            parts.append(row.state)
+    /// What the frame says while downloads are paused: how to continue them, and how to end.
+    static func pausedNote(_ paused: [DisplayRow]) -> String {
+        paused.count == 1
+            ? "1 paused — `fdl resume \(paused[0].name)` from another terminal continues it; Ctrl-C ends"
+            : "\(paused.count) paused — `fdl resume ID` from another terminal continues one; Ctrl-C ends"
+    }
+
+    /// The total line, aligned with the rows when the files count fits after it; otherwise laid
+    /// out on its own around the files count (the count outlasts every other column).
+    static func totalLine(_ snapshot: DisplaySnapshot, layout: FrameLayout, width: Int) -> String {
+        let done = "\(snapshot.completedCount)/\(snapshot.fileCount)"
+        let failed = snapshot.failedCount > 0 ? ", \(snapshot.failedCount) failed" : ""
+        let total = RowCells(snapshot.total)
+        let aligned = layout.line(total)
+        for files in [done + " files done" + failed, done + failed, done] {
+            let text = aligned + FrameLayout.separator + files
+            if Formatting.columns(text) <= width { return text }
         }
-        if let suffix { parts.append(suffix) }
-        let text = parts.joined(separator: "  ")
-        return text.count > width ? String(text.prefix(max(0, width))) : text
+        for files in [done + failed, done] {
+            let room = width - FrameLayout.separator.count - files.count
+            guard room >= Formatting.columns(total.name) else { continue }
+            let own = FrameLayout.fitting([total], width: room).line(total)
+            return own + FrameLayout.separator + files
+        }
+        return Formatting.fitWords(total.name + " " + done, width: width)
     }
 
     /// The escape sequence that replaces a frame of `previousLineCount` lines (cursor at the start

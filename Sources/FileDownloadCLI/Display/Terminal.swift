@@ -11,11 +11,19 @@ public enum Terminal {
     public static var isTerminal: Bool { isatty(STDOUT_FILENO) == 1 }
 
     /// The terminal's width in columns; `COLUMNS` or 80 when it cannot be asked.
-    public static var width: Int {
+    public static var width: Int { size.columns }
+
+    /// The terminal's size as it is now (asked with `TIOCGWINSZ` at each call, so a resized window
+    /// is seen at the next frame); `COLUMNS` and `LINES`, or 80 by 24, when it cannot be asked.
+    public static var size: (columns: Int, lines: Int) {
         var size = winsize()
-        if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
-        if let columns = ProcessInfo.processInfo.environment["COLUMNS"].flatMap(Int.init), columns > 0 { return columns }
-        return 80
+        let asked = ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0
+        let environment = ProcessInfo.processInfo.environment
+        func fallback(_ name: String, _ standard: Int) -> Int {
+            environment[name].flatMap(Int.init).flatMap { $0 > 0 ? $0 : nil } ?? standard
+        }
+        return (asked && size.ws_col > 0 ? Int(size.ws_col) : fallback("COLUMNS", 80),
+                asked && size.ws_row > 0 ? Int(size.ws_row) : fallback("LINES", 24))
     }
 
     /// Writes `text` to standard output at once.

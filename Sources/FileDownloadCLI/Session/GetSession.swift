@@ -14,10 +14,11 @@ import Darwin
 /// error); opens the store (`STATE/state.sqlite`, importing an older `state.json` once); warns about
 /// stored downloads whose paths leave `DIR` and leaves them alone; plans each URL against the
 /// other stored downloads (continue, already complete, or fresh); starts them; then reports every event
-/// and redraws the display until every download of the command is completed, failed, paused or
-/// cancelled. Meanwhile it applies `fdl pause|resume|cancel` requests from the control directory.
+/// and redraws the display until every download of the command is completed, failed or cancelled.
+/// A paused download keeps the session running (`fdl resume ID` from another terminal continues
+/// it). Meanwhile it applies `fdl pause|resume|cancel` requests from the control directory.
 /// SIGINT and SIGTERM shut the downloader down (the bytes are flushed and the state saved) and
-/// end the session with ``ExitStatus/interrupted``.
+/// end the session with ``ExitStatus/interrupted``; SIGWINCH redraws the display at the new size.
 public actor GetSession {
     let settings: GetSettings
     let state: StateDirectory
@@ -31,6 +32,8 @@ public actor GetSession {
     var interruptedBySignal = false
     /// The signal that stopped the session (SIGINT or SIGTERM).
     var stopSignal: Int32?
+    /// Downloads paused by `fdl pause`: they keep the session running until resumed or cancelled.
+    var paused: Set<String> = []
     /// The shutdown a signal started; the session waits for it before it reports and exits.
     var signalShutdown: Task<Void, Never>?
 
@@ -145,6 +148,7 @@ public actor GetSession {
         if !interruptedBySignal { await tick() }
         if let signalShutdown { await signalShutdown.value }
         await downloader.shutdown()
+        finishRun()
         let status = interruptedBySignal ? ExitStatus.interrupted : ExitStatus.combining(ids.compactMap { outcomes[$0] })
         summarize(status)
         return status
@@ -219,12 +223,16 @@ public actor GetSession {
             if checks?.confirmsFile == false { unverified.insert(id) }
         case .failed(let id, let error, _):
             outcomes[id] = error.code == .validationFailed ? .verificationFailed : .failed
-        case .paused(let id, _), .cancelled(let id):
+        case .paused(let id, _):
+            notePaused(id)
+        case .cancelled(let id):
             outcomes[id] = .stopped
+            paused.remove(id)
         case .interrupted(let id, _, let retryIn) where retryIn == nil && !interruptedBySignal:
             outcomes[id] = .failed
         case .resumed(let id), .stateChanged(let id, .waiting), .stateChanged(let id, .downloading):
             outcomes[id] = nil
+            paused.remove(id)
         default:
             break
         }
@@ -250,22 +258,7 @@ public actor GetSession {
                 printer.log("\(request.id): cannot \(request.action.rawValue): \(DownloadError.wrapping(error).message)")
             }
         }
-        guard printer.mode == .terminal else { return }
-        let infos = await downloader.downloads().filter { outcomes.contains($0.id) }
-        let total = await downloader.totalProgress
-        let rows = infos.filter { [.waiting, .downloading, .interrupted].contains($0.state) }.map { info in
-            DisplayRow(name: info.id, state: info.state.rawValue, receivedBytes: info.progress.receivedBytes,
-                       expectedBytes: info.progress.expectedBytes, bytesPerSecond: info.progress.bytesPerSecond,
-                       estimatedTimeRemaining: info.progress.estimatedTimeRemaining)
-        }
-        let totalRow = DisplayRow(name: "total", state: "total", receivedBytes: total.receivedOfKnownSize,
-                                  expectedBytes: total.expectedBytes > 0 ? total.expectedBytes : nil,
-                                  bytesPerSecond: total.bytesPerSecond,
-                                  estimatedTimeRemaining: total.estimatedTimeRemaining)
-        printer.redraw(DisplaySnapshot(
-            rows: rows, total: totalRow,
-            completedCount: ids.filter { outcomes[$0] == .completed }.count,
-            failedCount: ids.filter { outcomes[$0] == .failed || outcomes[$0] == .verificationFailed }.count))
+        await redrawDisplay()
     }
 
     /// The last words: a summary line (or JSON `summary` event).
@@ -288,7 +281,7 @@ public actor GetSession {
 
     func installSignalHandlers() {
         SignalWatcher.install { [weak self] signal in
-            Task { await self?.interrupt(signal: signal) }
+            Task { signal == SIGWINCH ? await self?.redrawDisplay() : await self?.interrupt(signal: signal) }
         }
     }
 

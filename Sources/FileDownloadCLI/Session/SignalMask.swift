@@ -11,10 +11,14 @@ enum SignalMask {
     /// mask). ``SignalWatcher`` calls it in the thread that waits for the signals, so Ctrl-C and
     /// `kill` always reach fdl's handler.
     static func unblockTermination() {
+        unblock([SIGINT, SIGTERM])
+    }
+
+    /// Unblocks `signals` in the calling thread.
+    static func unblock(_ signals: [Int32]) {
         var set = sigset_t()
         sigemptyset(&set)
-        sigaddset(&set, SIGINT)
-        sigaddset(&set, SIGTERM)
+        for signal in signals { sigaddset(&set, signal) }
         sigprocmask(SIG_UNBLOCK, &set, nil)
     }
 }

@@ -8,7 +8,8 @@ import Glibc
 /// The `fdl` executable of this build, run as a child process the way a person or script runs it.
 ///
 /// Standard output goes to a pipe (not a terminal) or, with `terminal: true`, to a
-/// pseudo-terminal of the given width, so `fdl` draws its live display. Output is collected as it
+/// pseudo-terminal of the given width and height, so `fdl` draws its live display
+/// (``resize(columns:rows:)`` changes its size). Output is collected as it
 /// comes; ``waitForOutput(containing:)`` awaits a piece of it without polling.
 final class FDLProcess: Sendable {
     let process: Process
@@ -16,6 +17,8 @@ final class FDLProcess: Sendable {
     private let errors = Shared<String>("")
     private let reactions = Shared<[(String, @Sendable () -> Void)]>([])
     private let finished: Task<Int32, Never>
+    /// The pseudo-terminal's primary side (with `terminal: true`), for resizing it.
+    let terminalDescriptor: Int32?
 
     /// The path of the `fdl` built next to the test bundle.
     static var executable: String {
@@ -35,7 +38,7 @@ final class FDLProcess: Sendable {
     /// Starts `fdl arguments...`; `environment` sets (or, with `nil`, removes) variables of the
     /// test process's environment for it, and `input` (when given) is its standard input (else
     /// /dev/null).
-    init(_ arguments: [String], terminal: Bool = false, columns: Int = 100, environment changes: [String: String?] = [:],
+    init(_ arguments: [String], terminal: Bool = false, columns: Int = 100, rows: Int = 40, environment changes: [String: String?] = [:],
          input: Data? = nil) throws {
         process = Process()
         process.executableURL = URL(fileURLWithPath: try Self.executable)
@@ -52,18 +55,20 @@ final class FDLProcess: Sendable {
         var keepOpen: FileHandle?
         if terminal {
             var primary: Int32 = -1, secondary: Int32 = -1
-            var size = winsize(ws_row: 40, ws_col: UInt16(columns), ws_xpixel: 0, ws_ypixel: 0)
+            var size = winsize(ws_row: UInt16(rows), ws_col: UInt16(columns), ws_xpixel: 0, ws_ypixel: 0)
             guard openpty(&primary, &secondary, nil, nil, &size) == 0 else {
                 throw TestFailure("openpty failed: errno \(errno)")
             }
             process.standardOutput = FileHandle(fileDescriptor: secondary, closeOnDealloc: true)
             reader = FileHandle(fileDescriptor: primary, closeOnDealloc: true)
             keepOpen = nil
+            terminalDescriptor = primary
         } else {
             let pipe = Pipe()
             process.standardOutput = pipe
             reader = pipe.fileHandleForReading
             keepOpen = pipe.fileHandleForWriting
+            terminalDescriptor = nil
         }
         let exits = try process.start()
         try? keepOpen?.close()
