@@ -7,7 +7,8 @@ internal import CSQLite
 ///
 /// ```swift
 /// let store = try await SQLiteDownloadStore(path: appSupport.appending(path: "downloads.sqlite").path)
-/// let downloader = Downloader(configuration: config, store: store)
+/// let downloader = Downloader(configuration: config, transports: transports, store: store)
+/// try await downloader.restore()
 /// ```
 ///
 /// **One row per download**, written by each call in its own transaction: when ``save(_:)``,
