@@ -116,6 +116,20 @@ import Testing
         #expect(checked >= 10, "expected the doc comments to hold code samples; found \(checked)")
     }
 
+    @Test func scriptsTestBuildsTheDocumentationOfEveryCatalog() throws {
+        let script = try String(contentsOf: Self.root.appendingPathComponent("scripts/test.sh"), encoding: .utf8)
+        let sources = Self.root.appendingPathComponent("Sources")
+        let modules = try FileManager.default.contentsOfDirectory(atPath: sources.path).filter {
+            FileManager.default.fileExists(atPath: sources.appendingPathComponent("\($0)/\($0).docc").path)
+        }
+        #expect(modules.count >= 7)
+        #expect(script.contains("generate-documentation --warnings-as-errors"))
+        for module in modules {
+            #expect(script.contains("--target \(module) ") || script.contains("--target \(module)\n"),
+                    "scripts/test.sh does not build the DocC catalog of \(module)")
+        }
+    }
+
     /// The lines of `text` with blank lines dropped and each trimmed, imports included.
     static func normalised(_ text: some StringProtocol) -> [String] {
         text.split(separator: "\n", omittingEmptySubsequences: false)
