@@ -84,9 +84,11 @@ struct ProgressTests {
         await h.cleanUp()
     }
 
-    @Test("the final total (100 %) comes before the last completed event, not one interval later")
-    func finalTotalBeforeLastCompletion() async throws {
-        let h = Harness(progressInterval: .seconds(3600))  // no tick ever samples on its own
+    @Test("the final total (100 %) comes before the last completed event, not one interval later",
+          arguments: [1, 4])
+    func finalTotalBeforeLastCompletion(maxConcurrent: Int) async throws {
+        // No tick ever samples on its own; one at a time, the last completion still ends the queue.
+        let h = Harness(maxConcurrent: maxConcurrent, progressInterval: .seconds(3600))
         for (index, id) in ["a", "b", "c"].enumerated() { h.serve(id, size: Int64(1000 * (index + 1))) }
         for id in ["a", "b", "c"] { try await h.downloader.start(id: id, url: h.url(id)) }
         let outcomes = try await h.downloader.outcomes(of: ["a", "b", "c"])

@@ -308,9 +308,11 @@ extension Downloader {
             entries[id] = e
             // The total that counts this file goes out before the file's completion: the last
             // download to complete is announced after a total at 100 %, not one interval later.
-            // (A pass over every download: only when due, or when this was the last one running.)
-            if running.isEmpty || lastTotalAt.map({ now - $0 >= configuration.progressInterval }) ?? true {
-                emitTotal(now: now, force: running.isEmpty, events: &events)
+            // (A pass over every download: only when due, or when nothing runs or waits any more,
+            // so a long queue run one at a time does not pay one pass per completion.)
+            let last = running.isEmpty && queue.isEmpty
+            if last || lastTotalAt.map({ now - $0 >= configuration.progressInterval }) ?? true {
+                emitTotal(now: now, force: last, events: &events)
             }
             events += [.stateChanged(id: id, state: .completed), .completed(id: id, file: file)]
             flush = nil
