@@ -7,7 +7,7 @@ import Glibc
 
 /// Runs the programs that hold the samples of the README (`QuickStartExample`) and of
 /// docs/getting-started.md (`EmbeddingExample`, with a delegate and with `--events`) against nginx
-/// on 127.0.0.1, as a reader would run them: each must end by itself within a bounded time, with
+/// on 127.0.0.1 (and the custom transport example on a local file), as a reader would run them: each must end by itself within a bounded time, with
 /// status 0 and the files on disk when every download completes, and 1 when one cannot.
 @Suite("The README's and getting-started's samples run and end", .serialized, .timeLimit(.minutes(3)))
 struct SampleRunTests {
@@ -37,6 +37,9 @@ struct SampleRunTests {
         process.executableURL = try executable(name)
         process.arguments = arguments
         process.currentDirectoryURL = directory.url
+        var environment = ProcessInfo.processInfo.environment
+        environment["TMPDIR"] = directory.path  // what a sample puts in "the temporary directory" stays in the test's
+        process.environment = environment
         let log = directory.file("\(name).log")
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         let handle = try FileHandle(forWritingTo: log)
@@ -102,6 +105,17 @@ struct SampleRunTests {
             #expect(run.output.contains("not downloaded"))
             #expect(!FileManager.default.fileExists(atPath: work.path("missing.bin.part")))
         }
+    }
+
+    @Test("the custom transport example copies a file through its transport and exits 0")
+    func customTransport() async throws {
+        let work = try TemporaryDirectory("samples-custom")
+        defer { work.remove() }
+        let data = Data((0..<100_000).map { UInt8(truncatingIfNeeded: $0 &* 7) })
+        try data.write(to: work.file("source.bin"))
+        let run = try await Self.run("CustomTransportExample", [work.path("source.bin")], in: work)
+        #expect(run.status == 0, "exit \(run.status); output:\n\(run.output)")
+        #expect(FileManager.default.contents(atPath: work.path("custom-transport-example/source.bin")) == data)
     }
 
     @Test("getting-started's samples (delegate, then events) download every file and exit 0",
