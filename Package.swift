@@ -29,6 +29,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         // MARK: dependencies of the command line
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        // MARK: documentation (`swift package generate-documentation`)
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // MARK: core
@@ -207,6 +209,12 @@ let package = Package(
             swiftSettings: strictSwift
         ),
         .executableTarget(
+            name: "QuickStartExample",
+            dependencies: ["FileDownload", "FileDownloadHTTP"],
+            path: "Examples/QuickStart",
+            swiftSettings: strictSwift
+        ),
+        .executableTarget(
             name: "TestingWithMockExample",
             dependencies: ["FileDownload", "FileDownloadMock"],
             path: "Examples/TestingWithMock",
@@ -214,7 +222,8 @@ let package = Package(
         ),
         .testTarget(
             name: "ExamplesTests",
-            dependencies: ["CustomTransportExample", "TestingWithMockExample", "EmbeddingExample", "FileDownload",
+            dependencies: ["CustomTransportExample", "TestingWithMockExample", "EmbeddingExample", "QuickStartExample",
+                           "FileDownloadTestSupport", "FileDownload",
                            "FileDownloadConformance", "FileDownloadMock", "FileDownloadHTTP", "FileDownloadSFTP",
                            "FileDownloadSQLite"],
             swiftSettings: strictSwift

@@ -15,7 +15,7 @@
 # FRESH_CACHE=1 (root only) drops the page cache before every timed run, then reads back the
 # files being served and every tool's binary and libraries: each tool then writes into pages the
 # guest has just freed. Without it, what a run costs depends on how long ago the VM last touched
-# the memory it writes into (up to 5x for `cp -r` here; see docs/benchmarks.md).
+# the memory it writes into (up to 5x for `cp -r` here; see docs/benchmarks-history.md).
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)

@@ -14,18 +14,11 @@ try? FileManager.default.removeItem(at: target)
 try FileManager.default.createDirectory(at: target, withIntermediateDirectories: true)
 
 let downloader = Downloader(configuration: DownloaderConfiguration(downloadsDirectory: target), transports: transports)
-let events = downloader.events()
 try await downloader.start(id: "copy", url: source)
-loop: for await event in events {
-    switch event {
-    case .completed(_, let file):
-        print("copied \(source.path) to \(file.path)")
-        break loop
-    case .failed(_, let error, _):
-        print("failed: \(error)")
-        break loop
-    default:
-        continue
-    }
-}
+let outcome = try await downloader.outcome(of: "copy")  // over, however it ended
 await downloader.shutdown()
+guard case .completed(let file) = outcome else {
+    print("not copied: \(outcome)")
+    exit(1)
+}
+print("copied \(source.path) to \(file.path)")

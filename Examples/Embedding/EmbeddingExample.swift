@@ -2,8 +2,9 @@ import FileDownload
 import FileDownloadHTTP
 import Foundation
 
-/// Downloads the URLs given on the command line into the current directory, twice over:
-/// following them once with a delegate and once with the event sequence.
+/// Downloads the URLs given on the command line into the current directory, following them
+/// with a delegate or, with `--events`, with the event sequence. Exits 0 when every file was
+/// downloaded, 1 when one was not.
 ///
 ///     swift run EmbeddingExample [--events] URL...
 @main
@@ -13,57 +14,56 @@ enum EmbeddingExample {
         let useEvents = arguments.first == "--events"
         if useEvents { arguments.removeFirst() }
         let urls = arguments.compactMap(URL.init(string:))
-        guard !urls.isEmpty else {
+        guard !urls.isEmpty, urls.count == arguments.count else {
             print("usage: EmbeddingExample [--events] URL...")
-            return
+            exit(64)
         }
-        if useEvents {
-            try await downloadFollowingEvents(urls)
-        } else {
-            try await downloadWithDelegate(urls)
-        }
+        let outcomes = useEvents ? try await downloadFollowingEvents(urls) : try await downloadWithDelegate(urls)
+        if !outcomes.values.allSatisfy(\.isCompleted) { exit(1) }
     }
 
-    static func downloadWithDelegate(_ urls: [URL]) async throws {
+    static func downloadWithDelegate(_ urls: [URL]) async throws -> [String: DownloadOutcome] {
         // snippet: embedding-with-delegate
         var transports = TransportRegistry()
         transports.register(try HTTPTransport(), for: "http", "https")
-        let (finished, continuation) = AsyncStream.makeStream(of: String.self)
-        let downloader = Downloader(transports: transports, delegate: PrintingDelegate(finished: continuation))
+        let downloader = Downloader(transports: transports, delegate: PrintingDelegate())
+        var ids: [String] = []
         for (index, url) in urls.enumerated() {
             try await downloader.start(id: "file-\(index)", url: url)
+            ids.append("file-\(index)")
         }
-        for await _ in finished.prefix(urls.count) {}
-        await downloader.shutdown()
+        let outcomes = try await downloader.outcomes(of: ids)  // every download is over
+        await downloader.shutdown()  // returns once the delegate was told everything
         // end-snippet
+        return outcomes
     }
 
-    static func downloadFollowingEvents(_ urls: [URL]) async throws {
+    static func downloadFollowingEvents(_ urls: [URL]) async throws -> [String: DownloadOutcome] {
         // snippet: embedding-with-events
         var transports = TransportRegistry()
         transports.register(try HTTPTransport(), for: "http", "https")
         let downloader = Downloader(transports: transports)
         let events = downloader.events()  // subscribe first, so nothing is missed
+        var ids: [String] = []
         for (index, url) in urls.enumerated() {
             try await downloader.start(id: "file-\(index)", url: url)
+            ids.append("file-\(index)")
         }
-        var over = 0
-        for await event in events {
-            switch event {
-            case .progress(let id, let progress):
-                print("\(id): \(Int(progress.fractionCompleted * 100))%")
-            case .completed(let id, let file):
-                print("\(id): saved to \(file.path)")
-                over += 1
-            case .failed(let id, let error, _):
-                print("\(id): failed: \(error.message)")
-                over += 1
-            default:
-                break
+        let printer = Task {
+            for await event in events {
+                if case .progress(let id, let progress) = event {
+                    print("\(id): \(Int(progress.fractionCompleted * 100))%")
+                }
             }
-            if over == urls.count { break }
         }
-        await downloader.shutdown()
+        // Completed, failed, cancelled, paused or interrupted with no retry due: each is an end.
+        let outcomes = try await downloader.outcomes(of: ids)
+        await downloader.shutdown()  // ends the event sequence, and so the printer
+        await printer.value
+        for (id, outcome) in outcomes.sorted(by: { $0.key < $1.key }) {
+            print("\(id): \(outcome)")
+        }
         // end-snippet
+        return outcomes
     }
 }

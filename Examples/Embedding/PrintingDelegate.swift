@@ -2,10 +2,8 @@ import FileDownload
 import Foundation
 
 // snippet: embedding-delegate
-/// Prints what happens, and tells `finished` about every download that is over.
+/// Prints what happens to each download.
 struct PrintingDelegate: DownloaderDelegate {
-    let finished: AsyncStream<String>.Continuation
-
     func downloadProgressDidChange(id: String, progress: DownloadProgress) async {
         let total = progress.expectedBytes.map { " of \($0)" } ?? ""
         print("\(id): \(progress.receivedBytes)\(total) bytes")
@@ -13,12 +11,14 @@ struct PrintingDelegate: DownloaderDelegate {
 
     func downloadDidComplete(id: String, file: URL) async {
         print("\(id): saved to \(file.path)")
-        finished.yield(id)
     }
 
     func downloadDidFail(id: String, error: DownloadError, resumeData: ResumeData?) async {
         print("\(id): failed: \(error.messages.joined(separator: ": "))")
-        finished.yield(id)
+    }
+
+    func downloadWasInterrupted(id: String, error: DownloadError, retryIn: Duration?) async {
+        print("\(id): interrupted: \(error.message)" + (retryIn.map { ", retrying in \($0)" } ?? ""))
     }
 }
 // end-snippet

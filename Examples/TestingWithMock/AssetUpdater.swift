@@ -5,7 +5,8 @@ import Foundation
 /// The part of an app that keeps its assets up to date: the download logic we want to test.
 ///
 /// It starts one download per asset into `directory`, with the asset's SHA-256, and waits until
-/// each one completed or failed for good. Transient failures are retried by the downloader.
+/// each one is over: completed, or stopped in a state only a caller changes (failed, or interrupted
+/// with no retry due, such as a full disk). Transient failures are retried by the downloader.
 struct AssetUpdater: Sendable {
     let downloader: Downloader
     let directory: URL
@@ -16,29 +17,20 @@ struct AssetUpdater: Sendable {
     }
 
     func update(_ assets: [Asset]) async throws -> AssetReport {
-        let events = downloader.events()
         for asset in assets {
             try await downloader.start(id: asset.name, url: asset.url,
                                        destination: directory.appendingPathComponent(asset.name),
                                        options: DownloadOptions(sha256: asset.sha256))
         }
         var report = AssetReport()
-        var pending = Set(assets.map(\.name))
-        guard !pending.isEmpty else { return report }
-        for await event in events {
-            switch event {
-            case .completed(let id, _):
-                report.ready.insert(id)
-                pending.remove(id)
-            case .failed(let id, let error, _):
-                report.failed[id] = error.code.rawValue
-                pending.remove(id)
-            case .interrupted(_, _, let retryIn) where retryIn != nil:
-                report.retries += 1
-            default:
-                break
+        for (name, outcome) in try await downloader.outcomes(of: assets.map(\.name)) {
+            if outcome.isCompleted {
+                report.ready.insert(name)
+            } else {
+                report.failed[name] = outcome.error?.code.rawValue ?? outcome.state.rawValue
             }
-            if pending.isEmpty { break }
+            let attempts = await downloader.info(of: name)?.attempts ?? 1
+            report.retries += max(0, attempts - 1)
         }
         return report
     }

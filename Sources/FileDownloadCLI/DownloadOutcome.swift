@@ -1,6 +1,6 @@
 /// How one download of an `fdl` session ended, as far as the exit status is concerned.
 public enum DownloadOutcome: String, Sendable, Hashable, Codable {
-    /// Completed (verified or not: see ``FileDownload/CompletionChecks``), or already complete at
+    /// Completed (verified or not: see `CompletionChecks`), or already complete at
     /// the destination.
     case completed
     /// Failed for a reason other than verification.

@@ -16,8 +16,8 @@ struct ConformanceAttempt {
 
     /// Creates the staging file `conformance-<name>` in `directory` holding `existing`, and a sink
     /// that continues after those bytes. The sink refuses a status outside 2xx as the downloader's
-    /// default ``DownloaderDelegate/isValidStatus(_:id:)`` does (``DownloadError/forStatus(_:retryAfter:)``),
-    /// except for a head that reports the file ``ResumeDisposition/complete`` (an HTTP 416 whose
+    /// default `DownloaderDelegate.isValidStatus(_:id:)` does (`DownloadError.forStatus(_:retryAfter:)`),
+    /// except for a head that reports the file `ResumeDisposition.complete` (an HTTP 416 whose
     /// `Content-Range` proves it), which the downloader accepts too; then it calls `onHead`.
     static func prepare(
         _ name: String, in directory: URL, existing: Data,

@@ -1,7 +1,7 @@
 public import FileDownload
 import Foundation
 
-/// Runs any ``Transport`` through the checks of its contract, against a server you provide.
+/// Runs any `Transport` through the checks of its contract, against a server you provide.
 ///
 /// ```swift
 /// let fixture = ConformanceFixture(
@@ -17,31 +17,31 @@ import Foundation
 /// assert on the ``ConformanceReport``.
 ///
 /// ## The checks, in this order
-/// 1. `full download`: a download from offset 0 gives the content; the head (``ResumeDisposition/resumed(at:)``
-///    at 0, the right length if any, a validator when ``TransportCapabilities/validators`` is listed)
+/// 1. `full download`: a download from offset 0 gives the content; the head (`ResumeDisposition.resumed(at:)`
+///    at 0, the right length if any, a validator when `TransportCapabilities.validators` is listed)
 ///    comes before any byte.
 /// 2. `resume at half`: with half the content on disk, the validator from check 1 and the content's
-///    length as ``TransferRequest/expectedLength`` (as the downloader sends them), the transport
-///    reports ``ResumeDisposition/resumed(at:)`` at the half (or a restart when it lacks
-///    ``TransportCapabilities/resume``) and the file ends byte-identical.
+///    length as `TransferRequest.expectedLength` (as the downloader sends them), the transport
+///    reports `ResumeDisposition.resumed(at:)` at the half (or a restart when it lacks
+///    `TransportCapabilities.resume`) and the file ends byte-identical.
 /// 3. `resume with a wrong validator`: with garbage on disk and a validator of the right kind but
 ///    another value, it restarts from zero and the file equals the content.
 /// 4. `resume at the full size`: with the whole content on disk, the right validator and the
-///    content's length as ``TransferRequest/expectedLength``, it reports
-///    ``ResumeDisposition/complete`` (or resumes with an empty body) and the file is unchanged.
-/// 5. `missing resource`: throws ``DownloadError/Code/notFound``, not retryable, and writes no byte.
+///    content's length as `TransferRequest.expectedLength`, it reports
+///    `ResumeDisposition.complete` (or resumes with an empty body) and the file is unchanged.
+/// 5. `missing resource`: throws `DownloadError.Code.notFound`, not retryable, and writes no byte.
 /// 6. `changed resource`: after ``ConformanceFixture/changeResource``, a resume with the old
 ///    validator restarts and the file equals the new content.
 /// 7. `cancellation`: the transfer of ``ConformanceFixture/stallingResource`` is cancelled once its
 ///    head arrived, and it ends within 2 s (a watchdog) with `CancellationError` or
-///    ``DownloadError/Code/cancelled``.
-/// 8. `authentication rejected`: answering ``AuthDisposition/reject`` fails with
-///    ``DownloadError/Code/authenticationFailed``, not retryable, after asking a challenge.
+///    `DownloadError.Code.cancelled`.
+/// 8. `authentication rejected`: answering `AuthDisposition.reject` fails with
+///    `DownloadError.Code.authenticationFailed`, not retryable, after asking a challenge.
 /// 9. `authentication with the credential`: answering with the fixture's credential gives the file.
 ///    Trust questions (TLS server trust, SSH host key) are answered
-///    ``AuthDisposition/performDefaultHandling`` in checks 8 and 9.
+///    `AuthDisposition.performDefaultHandling` in checks 8 and 9.
 /// 10. `nothing written after return`: at the end of the run, the cancelled transfer of check 7
-///     attempted no late write (``TransferSink/lateWriteAttempts``) and its file did not grow.
+///     attempted no late write (`TransferSink.lateWriteAttempts`) and its file did not grow.
 ///
 /// Every sink refuses a status outside 2xx as the downloader does by default. Checks whose fixture
 /// part is absent, or that the transport's capabilities exclude, are

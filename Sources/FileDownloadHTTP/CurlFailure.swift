@@ -1,4 +1,4 @@
-/// A libcurl result code and its message, kept as ``DownloadError/underlying`` for diagnostics.
+/// A libcurl result code and its message, kept as `DownloadError.underlying` for diagnostics.
 struct CurlFailure: Error, Sendable, CustomStringConvertible {
     /// The `CURLcode` value.
     var code: Int

@@ -11,7 +11,7 @@ struct HTTPAuthentication: Sendable, CustomStringConvertible {
 
     private let secret: Secret
 
-    /// Converts a ``Credential`` for the challenge's `scheme`; `nil` for credentials HTTP cannot use.
+    /// Converts a `Credential` for the challenge's `scheme`; `nil` for credentials HTTP cannot use.
     /// A password answers Digest with Digest and anything else with Basic; a token answers Bearer.
     init?(_ credential: Credential, scheme: String) {
         switch credential {

@@ -10,11 +10,11 @@ extension HTTPTransport {
     /// ``proxy`` says otherwise.
     public struct Configuration: Sendable, Hashable {
         /// How many redirects one attempt follows before it fails with
-        /// ``DownloadError/Code/tooManyRedirects``. `0` follows none: a 3xx response is then
+        /// `DownloadError.Code.tooManyRedirects`. `0` follows none: a 3xx response is then
         /// reported as the final status. Default 10.
         public var maxRedirects: Int
         /// Whether a redirect from `https` to `http` is followed. Default `false`: such a redirect
-        /// fails the attempt with ``DownloadError/Code/redirectRefused`` (not retryable).
+        /// fails the attempt with `DownloadError.Code.redirectRefused` (not retryable).
         public var allowsHTTPSToHTTPRedirects: Bool
         /// A PEM file of CA certificates to verify servers with, instead of the system's bundle.
         public var caBundlePath: String?
@@ -27,14 +27,14 @@ extension HTTPTransport {
         /// The passphrase of ``clientKeyPath``, if it has one. Never logged.
         public var clientKeyPassphrase: String?
         /// Whether a failed TLS verification is offered to the auth door as
-        /// ``AuthChallenge/Kind/serverTrust(host:port:reason:)`` before it fails the attempt.
-        /// Only an explicit ``AuthDisposition/trust(remember:)`` answer goes on without
+        /// `AuthChallenge.Kind.serverTrust(host:port:reason:)` before it fails the attempt.
+        /// Only an explicit `AuthDisposition.trust(remember:)` answer goes on without
         /// verification, and only for that attempt. Default `true`.
         public var asksForServerTrust: Bool
         /// How many credentials one attempt tries after a 401/407 before it fails with
-        /// ``DownloadError/Code/authenticationFailed``. Default 3.
+        /// `DownloadError.Code.authenticationFailed`. Default 3.
         public var maxAuthenticationAttempts: Int
-        /// The `User-Agent` sent when ``TransferOptions/userAgent`` is `nil`.
+        /// The `User-Agent` sent when `TransferOptions.userAgent` is `nil`.
         public var userAgent: String
         /// libcurl's receive buffer per transfer in bytes (16 KiB up to libcurl's `CURL_MAX_READ_SIZE`,
         /// 10 MiB in Debian 12's libcurl): bigger buffers mean fewer, larger reads from the socket on
@@ -48,7 +48,7 @@ extension HTTPTransport {
         public var ioThreads: Int
         /// The proxies transfers go through. Default: ``ProxySettings/environment(_:)``, read when
         /// the configuration is made; ``ProxySettings/none`` for direct connections whatever the
-        /// environment says. A download's ``TransferOptions/proxy`` replaces it for that download
+        /// environment says. A download's `TransferOptions.proxy` replaces it for that download
         /// (used for every host, without exceptions).
         public var proxy: ProxySettings
 

@@ -10,7 +10,7 @@ extension HTTPTransport {
     ///
     /// A proxy URL may carry credentials (`http://user:password@proxy:3128`): libcurl sends them
     /// to the proxy (Basic), and they are never logged, never part of an error message, a
-    /// ``TransferHead`` or anything stored. An `https` URL goes through an HTTP proxy in a
+    /// `TransferHead` or anything stored. An `https` URL goes through an HTTP proxy in a
     /// `CONNECT` tunnel, so TLS is still verified end to end with the origin. Loopback addresses
     /// are proxied like any other host unless ``noProxy`` names them (as curl does).
     public struct ProxySettings: Sendable, Hashable {

@@ -13,49 +13,49 @@ import Synchronization
 /// One transport owns a few libcurl multi handles, each run by one I/O thread
 /// (``Configuration/ioThreads``); a transfer runs on the thread that had the fewest transfers when
 /// it began, and connections are reused between transfers on the same thread. Body bytes go from
-/// libcurl's write callback straight into the ``TransferSink`` on that thread. Swift's cooperative
+/// libcurl's write callback straight into the `TransferSink` on that thread. Swift's cooperative
 /// pool is never blocked: `transfer` awaits the I/O thread.
 ///
 /// ## An attempt, in order
 /// 1. The request carries `Accept-Encoding: identity` (offsets are bytes of the file), the
 ///    per-download header fields, user agent, proxy, rate limit and timeouts of
-///    ``TransferOptions``. Without a proxy there, the proxy of ``Configuration/proxy`` for the
+///    `TransferOptions`. Without a proxy there, the proxy of ``Configuration/proxy`` for the
 ///    URL's scheme is used (by default the environment's, as curl reads it), unless its
-///    ``ProxySettings/noProxy`` names the host; `https` goes through a `CONNECT` tunnel. The connect timeout is ``TransferOptions/connectTimeout``; an attempt
-///    that receives nothing for ``TransferOptions/requestTimeout`` fails with
-///    ``DownloadError/Code/timedOut``.
+///    ``ProxySettings/noProxy`` names the host; `https` goes through a `CONNECT` tunnel. The
+///    connect timeout is `TransferOptions.connectTimeout`; an attempt that receives nothing for
+///    `TransferOptions.requestTimeout` fails with `DownloadError.Code.timedOut`.
 /// 2. When the offset is above zero it asks for `Range: bytes=OFFSET-`, with `If-Range` carrying
 ///    the remembered validator when it is strong (an ETag without `W/`, or a Last-Modified date).
 ///    A weak ETag is never sent: the attempt asks for the whole file instead and reports
-///    ``RestartReason/resumeUnsupported``. Without any validator the range is asked unconditionally.
+///    `RestartReason.resumeUnsupported`. Without any validator the range is asked unconditionally.
 /// 3. Redirects are followed up to ``Configuration/maxRedirects``, only to `http` and `https`,
 ///    and never from `https` to `http` unless ``Configuration/allowsHTTPSToHTTPRedirects``.
-/// 4. A 401/407 asks ``TransferRequest/authenticate(_:)`` (Basic, Digest, Bearer) and tries the
+/// 4. A 401/407 asks `TransferRequest.authenticate(_:)` (Basic, Digest, Bearer) and tries the
 ///    credential it gets, at most ``Configuration/maxAuthenticationAttempts`` times. Credentials
-///    in the URL are sent only when the answer is ``AuthDisposition/performDefaultHandling``.
-///    A failed TLS verification asks for ``AuthChallenge/Kind/serverTrust(host:port:reason:)``.
-/// 5. Before the first body byte of the final response, ``TransferSink/begin(_:)`` gets the head:
-///    206 with a `Content-Range` starting at the offset → ``ResumeDisposition/resumed(at:)``;
-///    206 starting at zero → restarted (``RestartReason/rangeMismatch``), the body is used;
-///    200 to a range → restarted, ``RestartReason/validatorChanged`` when the validator differs,
-///    else ``RestartReason/rangeIgnored``; 416 with `Content-Range: */N` where N is the offset
+///    in the URL are sent only when the answer is `AuthDisposition.performDefaultHandling`.
+///    A failed TLS verification asks for `AuthChallenge.Kind.serverTrust(host:port:reason:)`.
+/// 5. Before the first body byte of the final response, `TransferSink.begin(_:)` gets the head:
+///    206 with a `Content-Range` starting at the offset → `ResumeDisposition.resumed(at:)`;
+///    206 starting at zero → restarted (`RestartReason.rangeMismatch`), the body is used;
+///    200 to a range → restarted, `RestartReason.validatorChanged` when the validator differs,
+///    else `RestartReason.rangeIgnored`; 416 with `Content-Range: */N` where N is the offset
 ///    (and the known length) →
-///    ``ResumeDisposition/complete``, reported with status 206. Any other status (404, 500, ...)
+///    `ResumeDisposition.complete`, reported with status 206. Any other status (404, 500, ...)
 ///    is reported as it is, so the downloader's status check rejects it before a byte of the
 ///    error page is written.
 ///    Before any of that, a body in a content coding other than identity (or a transfer coding
 ///    other than chunked) is refused: `begin` is never called, the staging file keeps the bytes it
-///    had, and the attempt fails with a ``DownloadError/Code/protocolViolation`` that is not
+///    had, and the attempt fails with a `DownloadError.Code.protocolViolation` that is not
 ///    retryable (a 4xx/5xx keeps the error of its status). libcurl is never asked to decode.
 /// 6. A 206 that starts elsewhere, a 416 of another size, or a range of another resource cannot be
-///    used: the attempt fails with a retryable ``DownloadError/Code/protocolViolation`` and the
+///    used: the attempt fails with a retryable `DownloadError.Code.protocolViolation` and the
 ///    next attempt of the same download asks for the whole file. Another resource is one whose
 ///    validator of the remembered kind differs or (on a 206) is missing, or whose total differs
-///    from ``TransferRequest/expectedLength``. A 416 whose `Content-Range: */N` has N equal to the
+///    from `TransferRequest.expectedLength`. A 416 whose `Content-Range: */N` has N equal to the
 ///    offset and to the known length is complete even without a validator (nginx sends none),
 ///    because the request's `If-Range` already asked the server to compare it.
 ///
-/// Errors map to ``DownloadError`` codes: connection failures, breaks and timeouts are retryable;
+/// Errors map to `DownloadError` codes: connection failures, breaks and timeouts are retryable;
 /// TLS failures, refused redirects, too many redirects and rejected credentials are not.
 ///
 /// Cancelling the task removes the transfer from the I/O thread within one wake-up (well under
@@ -69,7 +69,7 @@ public final class HTTPTransport: Transport {
 
     /// Creates a transport and starts its I/O thread.
     ///
-    /// - Throws: ``DownloadError`` with code ``DownloadError/Code/transport`` when libcurl cannot be
+    /// - Throws: `DownloadError` with code `DownloadError.Code.transport` when libcurl cannot be
     ///   initialised.
     public init(configuration: Configuration = Configuration()) throws {
         self.configuration = configuration

@@ -1,6 +1,6 @@
 public import FileDownload
 
-/// The script of one attempt (one ``Transport/transfer(_:into:)`` call) of a ``MockTransport``.
+/// The script of one attempt (one `Transport.transfer(_:into:)` call) of a ``MockTransport``.
 ///
 /// Scripts are queued per URL with ``MockTransport/script(_:attempts:)`` and consumed one per
 /// attempt, in order; attempts beyond the script are served normally from the ``MockResource``.
@@ -24,7 +24,7 @@ public struct MockAttempt: Sendable, CustomStringConvertible {
     /// Replaces the resource's validator together with ``newContent`` (or alone). `nil` keeps the
     /// configured one, or the content's default validator when none was configured.
     public var newValidator: Validator?
-    /// Answer from byte zero although an offset was asked: ``RestartReason/rangeIgnored``.
+    /// Answer from byte zero although an offset was asked: `RestartReason.rangeIgnored`.
     public var ignoreRange: Bool
     /// The status of this attempt's head instead of the resource's.
     public var statusCode: Int?
@@ -53,7 +53,7 @@ public struct MockAttempt: Sendable, CustomStringConvertible {
 
     /// Served as the resource says.
     public static var normal: MockAttempt { MockAttempt() }
-    /// The connection breaks at `offset`: retryable ``DownloadError/Code/connectionLost``.
+    /// The connection breaks at `offset`: retryable `DownloadError.Code.connectionLost`.
     public static func drop(at offset: Int64) -> MockAttempt { MockAttempt(fault: .drop(at: offset)) }
     /// Silence from `offset` until the task is cancelled.
     public static func stall(at offset: Int64) -> MockAttempt { MockAttempt(fault: .stall(at: offset)) }

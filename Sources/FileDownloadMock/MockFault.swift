@@ -5,7 +5,7 @@ public import FileDownload
 /// The attempt first writes the body up to `offset` (nothing when it starts at or beyond it),
 /// then fails. Offsets are positions in the resource, not in the attempt's body.
 public enum MockFault: Sendable, CustomStringConvertible {
-    /// The connection breaks: throws ``DownloadError/Code/connectionLost``, retryable.
+    /// The connection breaks: throws `DownloadError.Code.connectionLost`, retryable.
     case drop(at: Int64)
     /// The server goes silent: no further byte until the transfer's task is cancelled, then
     /// `CancellationError`. The silence waits on the transport's clock, a year at a time, so on a

@@ -12,7 +12,7 @@ public struct MockRequestRecord: Sendable, CustomStringConvertible {
         case running
         /// The whole resource was delivered (or was already complete).
         case completed
-        /// It threw a ``DownloadError`` with this code.
+        /// It threw a `DownloadError` with this code.
         case failed(DownloadError.Code)
         /// It was cancelled.
         case cancelled
@@ -20,21 +20,21 @@ public struct MockRequestRecord: Sendable, CustomStringConvertible {
 
     /// The URL asked for.
     public var url: URL
-    /// ``TransferRequest/downloadID``.
+    /// `TransferRequest.downloadID`.
     public var downloadID: String
     /// The mock's count of attempts at this URL, from 1.
     public var attempt: Int
-    /// ``TransferRequest/attempt`` as the caller numbered it.
+    /// `TransferRequest.attempt` as the caller numbered it.
     public var requestAttempt: Int
-    /// ``TransferRequest/offset``.
+    /// `TransferRequest.offset`.
     public var offset: Int64
-    /// ``TransferRequest/validator`` as sent.
+    /// `TransferRequest.validator` as sent.
     public var validator: Validator?
-    /// ``TransferOptions/headers`` as sent.
+    /// `TransferOptions.headers` as sent.
     public var headers: [HeaderField]
     /// The challenges asked, in order; a challenge asked again after a wrong answer appears again.
     public var challenges: [AuthChallenge.Kind]
-    /// Descriptions of the credentials received, in order (``Credential/description``; no secret).
+    /// Descriptions of the credentials received, in order (`Credential.description`; no secret).
     public var credentials: [String]
     /// The head given to the sink, if one was.
     public var head: TransferHead?

@@ -2,7 +2,7 @@ public import FileDownload
 public import Foundation
 import Synchronization
 
-/// A complete, deterministic ``Transport`` that serves scripted resources from memory: the network
+/// A complete, deterministic `Transport` that serves scripted resources from memory: the network
 /// of your tests.
 ///
 /// ```swift
@@ -23,23 +23,23 @@ import Synchronization
 /// 1. Takes the next scripted ``MockAttempt`` for the URL, if any (applying its content change to
 ///    the resource, for this and later attempts) and records the request.
 /// 2. No resource at the URL: reports a head with status 404 (disposition
-///    ``ResumeDisposition/resumed(at:)`` at the requested offset, so nothing on disk changes); if the
-///    sink accepts it, throws ``DownloadError/forStatus(_:retryAfter:)`` (``DownloadError/Code/notFound``).
+///    `ResumeDisposition.resumed(at:)` at the requested offset, so nothing on disk changes); if the
+///    sink accepts it, throws `DownloadError.forStatus(_:retryAfter:)` (`DownloadError.Code.notFound`).
 /// 3. Asks each challenge of the attempt (or the resource) through
-///    ``TransferRequest/authenticate(_:)``; see ``MockAuthentication`` for what passes.
-/// 4. Decides what happens to the offset, exactly as the ``Transport`` contract says: offset 0 is a
+///    `TransferRequest.authenticate(_:)`; see ``MockAuthentication`` for what passes.
+/// 4. Decides what happens to the offset, exactly as the `Transport` contract says: offset 0 is a
 ///    plain start; a validator that is weak or differs from the current one restarts with
-///    ``RestartReason/validatorChanged``; an ignored range (scripted, or a resource without range
-///    support) restarts with ``RestartReason/rangeIgnored``; an offset equal to the size is
-///    ``ResumeDisposition/complete``; an offset beyond it restarts with
-///    ``RestartReason/rangeMismatch``; otherwise ``ResumeDisposition/resumed(at:)``.
-/// 5. Calls ``TransferSink/begin(_:)`` with that disposition, the status (the scripted one, else
+///    `RestartReason.validatorChanged`; an ignored range (scripted, or a resource without range
+///    support) restarts with `RestartReason.rangeIgnored`; an offset equal to the size is
+///    `ResumeDisposition.complete`; an offset beyond it restarts with
+///    `RestartReason.rangeMismatch`; otherwise `ResumeDisposition.resumed(at:)`.
+/// 5. Calls `TransferSink.begin(_:)` with that disposition, the status (the scripted one, else
 ///    the resource's, reported as 206 for a partial or complete answer when the resource says 200),
 ///    the size, the validator, `Retry-After` and file name. If `begin` throws, rethrows. A status
 ///    outside 2xx that `begin` accepts is treated like 200, except that when there is no body to
-///    give, the attempt throws ``DownloadError/forStatus(_:retryAfter:)``.
+///    give, the attempt throws `DownloadError.forStatus(_:retryAfter:)`.
 /// 6. Writes the body in chunks of ``MockResource/chunkSize``, waiting ``MockResource/chunkDelay``
-///    (and, with ``TransferOptions/maxBytesPerSecond``, the time the previous chunk takes at that
+///    (and, with `TransferOptions.maxBytesPerSecond`, the time the previous chunk takes at that
 ///    rate) on the clock between chunks; a scripted fault ends the body at its offset.
 ///
 /// Cancellation is checked before every chunk, while waiting on the clock and while stalled; it

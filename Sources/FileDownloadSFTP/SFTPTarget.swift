@@ -13,7 +13,7 @@ struct SFTPTarget: Sendable {
     /// directory for `~/...` (as OpenSSH's `sftp` understands it).
     var path: String
 
-    /// - Throws: ``DownloadError/Code/invalidURL`` for a URL that is not `sftp` or lacks a host
+    /// - Throws: `DownloadError.Code.invalidURL` for a URL that is not `sftp` or lacks a host
     ///   or a file path.
     init(url: URL) throws {
         guard url.scheme?.lowercased() == "sftp",

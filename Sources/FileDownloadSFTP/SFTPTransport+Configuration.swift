@@ -29,7 +29,7 @@ extension SFTPTransport {
         /// transfer that finds them all busy waits for one (first come, first served). Default 4:
         /// each session costs the server a process and a key exchange, and on the 2-core machine
         /// this was measured on, 500 small files at 8 downloads at a time finished faster over 4
-        /// sessions than over 8 (see docs/benchmarks.md).
+        /// sessions than over 8 (see docs/benchmarks-history.md).
         public var maxSessionsPerHost: Int
         /// How long an unused session stays open for the next transfer.
         public var idleSessionTimeout: Duration
@@ -39,7 +39,7 @@ extension SFTPTransport {
         /// file only ever holds a contiguous prefix. libssh2 1.10 spends most of its time in
         /// per-block decryption, so one session is bound by one core; this is for machines where
         /// the client has cores to spare. Default `nil` (off): on the 2-core machine where client
-        /// and sshd share the cores it was 10–25 % slower than one session (docs/benchmarks.md).
+        /// and sshd share the cores it was 10–25 % slower than one session (docs/benchmarks-history.md).
         /// Never used with `TransferOptions.maxBytesPerSecond`.
         public var parallelThreshold: Int64?
         /// The size of each `libssh2_sftp_read` call; libssh2 keeps up to four times this in

@@ -61,7 +61,7 @@ public final class SFTPTransport: Transport {
     /// How many SSH sessions this transport has opened since it was created: a measure of reuse.
     public var sessionsOpened: Int { pool.connectionsMade }
 
-    /// Performs one attempt; see ``Transport`` for the contract and this type's overview for
+    /// Performs one attempt; see `Transport` for the contract and this type's overview for
     /// what SFTP adds.
     public func transfer(_ request: TransferRequest, into sink: TransferSink) async throws {
         let target = try SFTPTarget(url: request.url)

@@ -2,12 +2,13 @@ public import FileDownload
 import Foundation
 internal import CSQLite
 
-/// A ``FileDownload/DownloadStore`` that keeps downloads in an SQLite database file, so that a
-/// ``FileDownload/Downloader`` can restore them after the process died.
+/// A `DownloadStore` that keeps downloads in an SQLite database file, so that a
+/// `Downloader` can restore them after the process died.
 ///
 /// ```swift
 /// let store = try await SQLiteDownloadStore(path: appSupport.appending(path: "downloads.sqlite").path)
-/// let downloader = Downloader(configuration: config, store: store)
+/// let downloader = Downloader(configuration: config, transports: transports, store: store)
+/// try await downloader.restore()
 /// ```
 ///
 /// **One row per download**, written by each call in its own transaction: when ``save(_:)``,
@@ -76,7 +77,7 @@ public actor SQLiteDownloadStore: DownloadStore {
 
     // MARK: DownloadStore
 
-    /// Every record, in ``FileDownload/DownloadRecord/queueOrder`` order (then by id).
+    /// Every record, in `DownloadRecord.queueOrder` order (then by id).
     ///
     /// - Throws: `DownloadError(.store, …)` when the database cannot be read or a row cannot be
     ///   turned back into a record (the error names the download); no record is skipped silently.

@@ -1,5 +1,5 @@
 /// A failure reported by SQLite: its extended result code and message. Internal: it travels as the
-/// ``FileDownload/DownloadError/underlying`` error of a `DownloadError(.store, …)`.
+/// `DownloadError.underlying` error of a `DownloadError(.store, …)`.
 struct SQLiteError: Error, Sendable, CustomStringConvertible {
     /// SQLite's extended result code (`SQLITE_NOTADB` is 26, `SQLITE_CORRUPT` 11, ...).
     var code: Int32

@@ -2,7 +2,7 @@ import FileDownload
 import Foundation
 
 /// The `downloads` table of an open store: its prepared statements and the mapping between a
-/// ``DownloadRecord`` and a row. Not thread-safe: lives on the store's thread.
+/// `DownloadRecord` and a row. Not thread-safe: lives on the store's thread.
 final class SQLiteRecordTable {
     private static let columns = """
         id, url, destination, part_path, state, validator_kind, validator_value, validator_strong, \

@@ -1,9 +1,10 @@
 import Foundation
 import Testing
 
-/// Every Swift code block in docs/, the README and the DocC catalogs is an excerpt of a
-/// `// snippet:` region of a Swift file that the package builds (Examples/, Sources/, Tests/), so
-/// every code sample a reader copies compiles. Blank lines, indentation and `import` lines are
+/// Every Swift code block in docs/, the README, the DocC catalogs and the doc comments of Sources/
+/// is an excerpt of a `// snippet:` region of a Swift file that the package builds (Examples/,
+/// Sources/, Tests/), so every code sample a reader copies compiles; the README's quick start is
+/// a whole program, word for word. Blank lines, indentation and `import` lines are
 /// not compared (a sample's imports stand at the top of the file that compiles it).
 @Suite struct DocumentationSnippetTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -48,13 +49,30 @@ import Testing
         return result
     }
 
-    /// The Swift code blocks of a markdown file, normalised, with their first line number.
+    /// Swift files under Sources/, whose doc comments may hold code samples.
+    static func sourceFiles() -> [URL] {
+        let base = root.appendingPathComponent("Sources")
+        guard let walker = FileManager.default.enumerator(at: base, includingPropertiesForKeys: nil) else { return [] }
+        return walker.compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" }.sorted { $0.path < $1.path }
+    }
+
+    /// The Swift code blocks of a markdown file, or of the `///` doc comments of a Swift file,
+    /// normalised, with their first line number.
     static func codeBlocks(in url: URL) throws -> [(line: Int, lines: [String])] {
         var blocks: [(Int, [String])] = []
         var current: [String]?
         var start = 0
+        let isSwift = url.pathExtension == "swift"
         for (index, line) in try String(contentsOf: url, encoding: .utf8).components(separatedBy: "\n").enumerated() {
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            var trimmed = line.trimmingCharacters(in: .whitespaces)
+            if isSwift {
+                // Only doc comments: a block ends with its comment.
+                guard trimmed.hasPrefix("///") else {
+                    current = nil
+                    continue
+                }
+                trimmed = String(trimmed.dropFirst(3)).trimmingCharacters(in: .whitespaces)
+            }
             if current == nil, trimmed == "```swift" {
                 current = []
                 start = index + 1
@@ -73,16 +91,60 @@ import Testing
         return (0...(haystack.count - needle.count)).contains { Array(haystack[$0..<($0 + needle.count)]) == needle }
     }
 
-    @Test func everySwiftCodeBlockIsAnExcerptOfCompiledCode() throws {
-        let snippets = try Self.snippets()
+    /// Checks every Swift code block of `files` against the snippet regions; returns how many
+    /// blocks there were.
+    static func checkBlocks(of files: [URL], hint: String) throws -> Int {
+        let snippets = try snippets()
         var checked = 0
-        for document in Self.documents() {
-            for block in try Self.codeBlocks(in: document) {
+        for file in files {
+            for block in try codeBlocks(in: file) {
                 checked += 1
-                let found = snippets.values.contains { Self.contains($0, block.lines) }
-                #expect(found, "\(document.lastPathComponent):\(block.line): this Swift sample is not in any `// snippet:` region of a built Swift file")
+                let found = snippets.values.contains { contains($0, block.lines) }
+                #expect(found, "\(file.lastPathComponent):\(block.line): this Swift sample is not in any `// snippet:` region of a built Swift file\(hint)")
             }
         }
+        return checked
+    }
+
+    @Test func everySwiftCodeBlockIsAnExcerptOfCompiledCode() throws {
+        let checked = try Self.checkBlocks(of: Self.documents(), hint: "")
         #expect(checked >= 8, "expected the guides to hold code samples; found \(checked)")
+    }
+
+    @Test func everySwiftSampleOfADocCommentIsAnExcerptOfCompiledCode() throws {
+        let checked = try Self.checkBlocks(of: Self.sourceFiles(), hint: " (Tests/ExamplesTests/DocCommentSamples.swift holds those of doc comments)")
+        #expect(checked >= 10, "expected the doc comments to hold code samples; found \(checked)")
+    }
+
+    @Test func scriptsTestBuildsTheDocumentationOfEveryCatalog() throws {
+        let script = try String(contentsOf: Self.root.appendingPathComponent("scripts/test.sh"), encoding: .utf8)
+        let sources = Self.root.appendingPathComponent("Sources")
+        let modules = try FileManager.default.contentsOfDirectory(atPath: sources.path).filter {
+            FileManager.default.fileExists(atPath: sources.appendingPathComponent("\($0)/\($0).docc").path)
+        }
+        #expect(modules.count >= 7)
+        #expect(script.contains("generate-documentation --warnings-as-errors"))
+        for module in modules {
+            #expect(script.contains("--target \(module) ") || script.contains("--target \(module)\n"),
+                    "scripts/test.sh does not build the DocC catalog of \(module)")
+        }
+    }
+
+    /// The lines of `text` with blank lines dropped and each trimmed, imports included.
+    static func normalised(_ text: some StringProtocol) -> [String] {
+        text.split(separator: "\n", omittingEmptySubsequences: false)
+            .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+
+    @Test func theReadmeQuickStartIsTheWholeQuickStartProgram() throws {
+        let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
+        let program = try String(contentsOf: Self.root.appendingPathComponent("Examples/QuickStart/main.swift"), encoding: .utf8)
+        let quickStart = try #require(readme.components(separatedBy: "## Quick start").dropFirst().first)
+        let block = try #require(quickStart.components(separatedBy: "```swift\n").dropFirst().first?
+            .components(separatedBy: "\n```").first)
+        let region = try #require(program.components(separatedBy: "// snippet: readme-quick-start\n").dropFirst().first?
+            .components(separatedBy: "// end-snippet").first)
+        #expect(Self.normalised(block) == Self.normalised(region),
+                "the README's quick start must be Examples/QuickStart/main.swift, imports included, word for word")
     }
 }

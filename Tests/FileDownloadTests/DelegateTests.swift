@@ -74,7 +74,8 @@ struct DelegateTests {
         #expect(asked == ["destination a", "customize a", "status a 200", "validate a"])
         #expect(told == [
             "state a notStarted", "state a waiting", "state a downloading", "activity 1", "progress a",
-            "state a completed", "complete a", "activity 0",
+            "total", "state a completed", "complete a", "activity 0",  // the final total before the completion
+
         ])
         #expect(h.mock.requests(for: h.url("a")).first?.headers.contains(HeaderField(name: "X-Test", value: "a")) == true)
         try? FileManager.default.removeItem(at: h.directory)

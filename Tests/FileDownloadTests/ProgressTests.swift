@@ -84,6 +84,25 @@ struct ProgressTests {
         await h.cleanUp()
     }
 
+    @Test("the final total (100 %) comes before the last completed event, not one interval later",
+          arguments: [1, 4])
+    func finalTotalBeforeLastCompletion(maxConcurrent: Int) async throws {
+        // No tick ever samples on its own; one at a time, the last completion still ends the queue.
+        let h = Harness(maxConcurrent: maxConcurrent, progressInterval: .seconds(3600))
+        for (index, id) in ["a", "b", "c"].enumerated() { h.serve(id, size: Int64(1000 * (index + 1))) }
+        for id in ["a", "b", "c"] { try await h.downloader.start(id: id, url: h.url(id)) }
+        let outcomes = try await h.downloader.outcomes(of: ["a", "b", "c"])
+        #expect(outcomes.values.allSatisfy { $0.isCompleted })
+        let events = h.recorder.events
+        let lastCompleted = try #require(events.lastIndex { if case .completed = $0 { true } else { false } })
+        let final = try #require(events.lastIndex { if case .totalProgress(let t) = $0 { t.fractionCompleted == 1 } else { false } })
+        #expect(final < lastCompleted)
+        guard case .totalProgress(let total) = events[final] else { return }
+        #expect(total.receivedOfKnownSize == 6000)
+        #expect(total.activeCount == 0)
+        await h.cleanUp()
+    }
+
     @Test("Foundation.Progress cancel and pause drive the downloader")
     func nativeProgressHandlers() async throws {
         let h = Harness()

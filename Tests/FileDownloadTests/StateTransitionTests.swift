@@ -6,25 +6,6 @@ import Testing
 /// One test per row of docs/states.md.
 @Suite("State transitions (docs/states.md)", .timeLimit(.minutes(1)))
 struct StateTransitionTests {
-    /// A harness with one stalled download "a" (downloading, 1000 bytes on disk).
-    func stalled(_ h: Harness, id: String = "a", options: DownloadOptions? = nil) async throws {
-        h.serve(id, size: 10_000, chunkSize: 500)
-        h.mock.script(h.url(id), attempts: [.stall(at: 1000)])
-        try await h.downloader.start(id: id, url: h.url(id), options: options)
-        await h.parked(2)
-    }
-
-    func expectError(_ code: DownloadError.Code, _ body: () async throws -> Void) async {
-        do {
-            try await body()
-            Issue.record("expected \(code), nothing was thrown")
-        } catch let error as DownloadError {
-            #expect(error.code == code, "\(error)")
-        } catch {
-            Issue.record("expected DownloadError \(code), got \(error)")
-        }
-    }
-
     @Test("row 1: add registers a not-started download")
     func row1() async throws {
         let h = Harness()
@@ -86,7 +67,7 @@ struct StateTransitionTests {
     @Test("rows 6, 7, 8, 9: waiting downloads start when a slot frees, pause and cancel cleanly")
     func rows6to9() async throws {
         let h = Harness(maxConcurrent: 1)
-        try await stalled(h)
+        try await h.stalled()
         h.serve("b", size: 100)
         h.serve("c", size: 100)
         h.serve("d", size: 100)
@@ -119,7 +100,7 @@ struct StateTransitionTests {
     @Test("row 11: pause of a downloading download keeps its bytes and resume data")
     func row11() async throws {
         let h = Harness()
-        try await stalled(h)
+        try await h.stalled()
         let data = try #require(try await h.downloader.pause("a"))
         #expect(data.bytesOnDisk == 1000)
         #expect(await h.downloader.state(of: "a") == .paused)
@@ -132,7 +113,7 @@ struct StateTransitionTests {
     @Test("row 12: cancel of a downloading download deletes the staging file")
     func row12() async throws {
         let h = Harness()
-        try await stalled(h)
+        try await h.stalled()
         try await h.downloader.cancel("a")
         #expect(await h.downloader.state(of: "a") == .cancelled)
         #expect(!FileManager.default.fileExists(atPath: h.file("a").path + ".part"))
@@ -222,7 +203,7 @@ struct StateTransitionTests {
     @Test("row 18: the request timeout interrupts a silent transfer")
     func row18() async throws {
         let h = Harness(transfer: TransferOptions(requestTimeout: .seconds(10)))
-        try await stalled(h)
+        try await h.stalled()
         await h.downloader.refresh()
         h.clock.advance(by: .milliseconds(9_999))
         await h.downloader.refresh()
@@ -237,7 +218,7 @@ struct StateTransitionTests {
     @Test("row 19: the resource timeout fails a download active for too long")
     func row19() async throws {
         let h = Harness(transfer: TransferOptions(requestTimeout: .seconds(1000), resourceTimeout: .seconds(30)))
-        try await stalled(h)
+        try await h.stalled()
         h.clock.advance(by: .milliseconds(29_999))
         await h.downloader.refresh()
         #expect(await h.downloader.state(of: "a") == .downloading)
@@ -252,7 +233,7 @@ struct StateTransitionTests {
     @Test("row 20: shutdown interrupts running downloads")
     func row20() async throws {
         let h = Harness()
-        try await stalled(h)
+        try await h.stalled()
         let recorder = h.recorder
         await h.downloader.shutdown()
         #expect(await h.downloader.state(of: "a") == .interrupted)
@@ -288,14 +269,14 @@ struct StateTransitionTests {
     @Test("rows 25, 26, 27: a paused download resumes, pauses again harmlessly, or cancels")
     func rows25to27() async throws {
         let h = Harness()
-        try await stalled(h)
+        try await h.stalled()
         let first = try await h.downloader.pause("a")
         let again = try await h.downloader.pause("a")
         #expect(first == again)
         try await h.downloader.resume("a")
         await h.recorder.state("a", .completed)
         #expect(h.mock.requests(for: h.url("a")).map(\.offset) == [0, 1000])
-        try await stalled(h, id: "b")
+        try await h.stalled("b")
         try await h.downloader.pause("b")
         try await h.downloader.cancel("b")
         #expect(await h.downloader.state(of: "b") == .cancelled)
@@ -344,7 +325,7 @@ struct StateTransitionTests {
     func rows33and34() async throws {
         let store = InMemoryDownloadStore()
         let first = Harness(store: store)
-        try await stalled(first, id: "running")
+        try await first.stalled("running")
         first.serve("done", size: 100)
         try await first.downloader.start(id: "done", url: first.url("done"))
         await first.recorder.state("done", .completed)
@@ -369,7 +350,7 @@ struct StateTransitionTests {
     @Test("an unknown id changes nothing")
     func unknownID() async throws {
         let h = Harness()
-        try await stalled(h)
+        try await h.stalled()
         await expectError(.unknownIdentifier) { try await h.downloader.cancel("nope") }
         await expectError(.unknownIdentifier) { try await h.downloader.pause("nope") }
         await expectError(.unknownIdentifier) { try await h.downloader.resume("nope") }

@@ -13,6 +13,12 @@ public import Foundation
 /// changed since the previous one; on completion that event always fires and reports the whole
 /// file. After ``completed(id:file:)`` or ``cancelled(id:)`` nothing more is said of that id.
 ///
+/// ``totalProgress(_:)`` comes at most once per ``DownloaderConfiguration/progressInterval``, when
+/// the total changed; and when the last download that runs or waits completes, its total (100 %
+/// when every size is known) comes at once, between that download's final progress event and its
+/// ``stateChanged(id:state:)``. ``Downloader/outcome(of:)`` returns after the events of the
+/// outcome it reports.
+///
 /// The cases that carry resume data or an error are `indirect` (boxed), so that the frequent
 /// ones (states and progress) stay small in event buffers: an event takes about 80 bytes, not 450.
 public enum DownloadEvent: Sendable {

@@ -337,6 +337,15 @@ extension Downloader {
             emitProgress(&e, now: now, force: true, events: &events)
             e.state = .completed
             e.lastError = nil
+            entries[id] = e
+            // The total that counts this file goes out before the file's completion: the last
+            // download to complete is announced after a total at 100 %, not one interval later.
+            // (A pass over every download: only when due, or when nothing runs or waits any more,
+            // so a long queue run one at a time does not pay one pass per completion.)
+            let last = running.isEmpty && queue.isEmpty
+            if last || lastTotalAt.map({ now - $0 >= configuration.progressInterval }) ?? true {
+                emitTotal(now: now, force: last, events: &events)
+            }
             events += [.stateChanged(id: id, state: .completed), .completed(id: id, file: file)]
             flush = nil
         case (_, .cancel?):
@@ -371,6 +380,12 @@ extension Downloader {
         case (.stopped, nil):
             failure(&e, DownloadError(.transport, "the attempt stopped without a reason", isRetryable: true),
                     now: now, events: &events)
+        }
+        if sink != nil, e.state != .completed, e.bytesOnDisk == 0 {
+            // An attempt that ends with no bytes (refused, failed before the body, paused at
+            // once) leaves no empty staging file behind; the next attempt starts from zero anyway.
+            discardStagingFile(of: e)
+            flush = nil
         }
         entries[id] = e
         persist(e, flush: flush, events: events + [.activityCountChanged(running.count)])

@@ -227,6 +227,7 @@ extension Downloader {
         if e.state != .completed { discardStagingFile(of: e) }
         entries[id] = nil
         journal.post(.remove(id: id))
+        answerWaitersOfRemoved(id)
         refreshRootProgress(force: true)
     }
 
@@ -268,13 +269,15 @@ extension Downloader {
         claimedPaths[e.partPath] = e.id
     }
 
-    /// Stores the entry (with a store) and publishes `events` after it, in order.
+    /// Stores the entry (with a store) and publishes `events` after it, in order; then answers
+    /// the ``outcome(of:)`` waits the new state settles.
     func persist(_ e: DownloadEntry, flush: TransferSink?, events: [DownloadEvent]) {
         if store != nil {
             journal.post(.save(e.record(), flush: flush, events: events))
         } else if !events.isEmpty {
             journal.post(.publish(events))
         }
+        answerWaiters(for: e)
     }
 
     func checkNew(id: String) throws {

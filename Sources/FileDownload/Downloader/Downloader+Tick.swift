@@ -71,15 +71,25 @@ extension Downloader {
                 enqueue(id, events: [])
             }
         }
+        let total = emitTotal(now: now, force: false, events: &events)
+        if !events.isEmpty { journal.post(.publish(events)) }
+        refreshRootProgress(force: true, total: total)
+        schedule()
+    }
+
+    /// Appends a ``DownloadEvent/totalProgress(_:)`` event when the total changed and the
+    /// throttle allows, or when `force` (a download completed and nothing is active any more, so
+    /// the total is final); returns the total.
+    @discardableResult
+    func emitTotal(now: Duration, force: Bool, events: inout [DownloadEvent]) -> TotalProgress {
         let total = computeTotal(now: now)
-        if total != lastTotal, lastTotalAt.map({ now - $0 >= configuration.progressInterval }) ?? true {
+        let due = lastTotalAt.map { now - $0 >= configuration.progressInterval } ?? true
+        if total != lastTotal, due || force {
             lastTotal = total
             lastTotalAt = now
             events.append(.totalProgress(total))
         }
-        if !events.isEmpty { journal.post(.publish(events)) }
-        refreshRootProgress(force: true, total: total)
-        schedule()
+        return total
     }
 
     /// Takes what the head of the running attempt says (once per attempt): validator, size, restart.

@@ -6,12 +6,18 @@ import Logging
 ///
 /// ```swift
 /// var transports = TransportRegistry()
-/// transports.register(HTTPTransport(), for: "http", "https")
+/// transports.register(try HTTPTransport(), for: "http", "https")
 /// let downloader = Downloader(transports: transports)
-/// let events = downloader.events()
 /// try await downloader.start(id: "iso", url: URL(string: "https://example.org/debian.iso")!)
-/// for await event in events { if case .completed(let id, let file) = event { print(id, file) } }
+/// if case .completed(let file) = try await downloader.outcome(of: "iso") {
+///     print("saved to", file.path)
+/// }
+/// await downloader.shutdown()
 /// ```
+///
+/// ``start(id:url:destination:options:)`` returns as soon as the download is queued;
+/// ``outcome(of:)`` and ``outcomes(of:)`` wait until downloads are over, ``events()`` and the
+/// delegate tell everything on the way.
 ///
 /// ## Lifecycle of a download
 /// `start` registers the download and puts it in the waiting queue; it runs as soon as fewer than
@@ -40,6 +46,7 @@ public actor Downloader {
     let clock: ClockBox
     let hub: EventHub
     let journal: Journal
+    let outcomeWaiters = OutcomeWaiters()
     var logger: Logger { configuration.logger }
 
     var entries: [String: DownloadEntry] = [:]
@@ -183,8 +190,8 @@ public actor Downloader {
 
     /// Stops every running attempt (those downloads become `interrupted`, so that ``restore()``
     /// continues them in a later process; an attempt that does not stop is abandoned after
-    /// ``stopTimeout`` on the downloader's clock), shuts the transports down, and ends every event
-    /// sequence. The downloader accepts no new work afterwards.
+    /// ``stopTimeout`` on the downloader's clock), answers every ``outcome(of:)`` wait, shuts the
+    /// transports down, and ends every event sequence. The downloader accepts no new work afterwards.
     public func shutdown() async {
         guard !isShutDown else { return }
         isShutDown = true
@@ -197,6 +204,7 @@ public actor Downloader {
             handles.append(handle)
         }
         for handle in handles { await handle.waitUntilEnded() }
+        answerAllWaiters()
         await journal.drain()
         for transport in transports.allTransports { await transport.shutdown() }
         await journal.finish()

@@ -32,7 +32,7 @@ public protocol DownloaderDelegate: Sendable {
     /// The file was validated and moved to `file`.
     func downloadDidComplete(id: String, file: URL) async
     /// The download failed for good (or retries ran out). `resumeData` is present when the bytes on
-    /// disk were kept and ``Downloader/resume(_:)`` or ``Downloader/start(id:resumeData:)`` can continue.
+    /// disk were kept and ``Downloader/resume(_:)`` or ``Downloader/start(id:resumeData:)-(_,ResumeData)`` can continue.
     func downloadDidFail(id: String, error: DownloadError, resumeData: ResumeData?) async
     /// A transient failure; a retry follows after `retryIn` unless it is `nil`.
     func downloadWasInterrupted(id: String, error: DownloadError, retryIn: Duration?) async

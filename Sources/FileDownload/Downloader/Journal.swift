@@ -12,6 +12,8 @@ final class Journal: Sendable {
         case remove(id: String)
         case publish([DownloadEvent])
         case barrier(CheckedContinuation<Void, Never>)
+        /// Runs `work` once everything posted before it is done (answers outcome waits).
+        case perform(@Sendable () -> Void)
     }
 
     private let queue = JournalQueue()
@@ -49,6 +51,8 @@ final class Journal: Sendable {
                         hub.publish(events)
                     case .barrier(let continuation):
                         continuation.resume()
+                    case .perform(let work):
+                        work()
                     }
                 }
             }

@@ -5,7 +5,7 @@ import Synchronization
 /// Hand-made rather than an `AsyncStream`: the consumer takes everything posted since its last
 /// look in one wake-up, and posting costs an append under a lock (thousands of state changes a
 /// second with small files). Items posted after ``finish()`` are dropped, except that a barrier is
-/// released at once so nobody waits forever.
+/// released and a `perform` runs at once, so nobody waits forever.
 final class JournalQueue: Sendable {
     private struct State {
         var items: [Journal.Item] = []
@@ -19,6 +19,7 @@ final class JournalQueue: Sendable {
         state.withLock { s in
             guard !s.finished else {
                 if case .barrier(let continuation) = item { continuation.resume() }
+                if case .perform(let work) = item { work() }
                 return
             }
             if let waiter = s.waiter {

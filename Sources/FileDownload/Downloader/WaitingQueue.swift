@@ -12,6 +12,8 @@ struct WaitingQueue: Sendable {
 
     private var heap: [Item] = []
 
+    /// Whether nothing is queued (not even ids that stopped waiting since they were pushed).
+    var isEmpty: Bool { heap.isEmpty }
 
     mutating func push(id: String, priority: Int, order: Int64) {
         heap.append(Item(priority: priority, order: order, id: id))

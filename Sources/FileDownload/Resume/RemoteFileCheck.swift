@@ -31,7 +31,11 @@ public enum RemoteFileCheck {
     /// Checks `url` against the recorded `length` and `validator`.
     ///
     /// - Parameters:
+    ///   - url: the remote file.
+    ///   - length: the length of the completed file.
     ///   - validator: the validator the download recorded; `nil` compares the length only.
+    ///   - options: the transfer options of the download (headers, timeouts, proxy).
+    ///   - transport: the transport for `url`'s scheme.
     ///   - scratchDirectory: an existing directory for the scratch file (on the same file system
     ///     as the downloads, e.g. a state directory).
     ///   - authenticate: answers auth challenges, as ``TransferRequest/authenticate(_:)``.

@@ -1,7 +1,7 @@
 public import Foundation
 
 /// What it takes to continue a download later, in this process or another: produced on pause and
-/// on failures that keep their bytes, consumed by ``Downloader/start(id:resumeData:)``.
+/// on failures that keep their bytes, consumed by ``Downloader/start(id:resumeData:)-(_,ResumeData)``.
 ///
 /// It is versioned JSON (``encoded()``). It holds no secret: the URL has no password and sensitive
 /// header fields are left out. The offset to resume from is never taken from it blindly: the

@@ -30,8 +30,16 @@ public struct TransferRequest: Sendable {
 
     /// Creates a request. The downloader builds these; tests and the conformance suite may too.
     ///
-    /// - Parameter authenticate: answers auth challenges; the default answers
-    ///   ``AuthDisposition/performDefaultHandling``.
+    /// - Parameters:
+    ///   - downloadID: the id of the download the attempt belongs to (``downloadID``).
+    ///   - url: the remote resource (``url``).
+    ///   - offset: the byte to start from; 0 for the whole resource (``offset``).
+    ///   - validator: what the bytes before `offset` belong to (``validator``).
+    ///   - expectedLength: the total length known from earlier attempts (``expectedLength``).
+    ///   - options: per-download settings (``options``).
+    ///   - attempt: 1 for the first attempt, 2 for the first retry, ... (``attempt``).
+    ///   - authenticate: answers auth challenges; the default answers
+    ///     ``AuthDisposition/performDefaultHandling``.
     public init(
         downloadID: String,
         url: URL,

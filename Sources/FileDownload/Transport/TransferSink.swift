@@ -55,6 +55,9 @@ public final class TransferSink: Sendable {
     /// length, so the bytes that follow always continue exactly where the attempt starts.
     ///
     /// - Parameters:
+    ///   - path: the staging file.
+    ///   - requestedOffset: the bytes of the existing file to keep and continue after; 0 starts a
+    ///     new file.
     ///   - startsWriteback: when `true`, every ``writebackChunk`` bytes written are handed to the
     ///     kernel's writeback at once (`sync_file_range(2)` with `SYNC_FILE_RANGE_WRITE`, which does
     ///     not wait), so that a later flush of the whole file finds most of it already on disk

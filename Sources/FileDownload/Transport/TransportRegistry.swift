@@ -4,7 +4,7 @@ public import Foundation
 ///
 /// ```swift
 /// var transports = TransportRegistry()
-/// transports.register(HTTPTransport(), for: "http", "https")
+/// transports.register(try HTTPTransport(), for: "http", "https")
 /// transports.register(MyTransport(), for: "myproto")
 /// ```
 /// Schemes are compared case-insensitively. Registering a scheme again replaces its transport.

@@ -6,7 +6,7 @@ public enum PlainLog {
     /// The line for a downloader event, or `nil` for events that a log leaves out (state changes
     /// that another line already tells, activity counts, totals). Progress lines come from
     /// ``progressLine(id:_:)``, which the caller throttles. `checks` are what confirmed the file
-    /// of a ``DownloadEvent/completed(id:file:)`` event (``DownloadInfo/checks``), told after
+    /// of a `DownloadEvent.completed(id:file:)` event (`DownloadInfo.checks`), told after
     /// its path when known.
     public static func line(for event: DownloadEvent, checks: CompletionChecks? = nil) -> String? {
         switch event {

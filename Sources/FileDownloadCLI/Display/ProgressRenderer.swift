@@ -11,7 +11,7 @@
 /// +36 waiting
 /// total       [#######.............]  38%  9.1 MiB/24.0 MiB  2.4 MiB/s  ETA 0:07  1/40 files done
 /// ```
-/// Narrow terminals lose columns in the order ``FrameLayout`` gives (the bar first, never part
+/// Narrow terminals lose columns in the order `FrameLayout` gives (the bar first, never part
 /// of a number). The total line shows a bar, a percentage and an ETA only when the size of every
 /// download is known; otherwise the bytes received so far, the speed and the files done.
 public enum ProgressRenderer {

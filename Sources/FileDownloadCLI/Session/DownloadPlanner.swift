@@ -46,7 +46,7 @@ public struct DownloadPlanner: Sendable {
     /// Whether files fdl did not download may be replaced (`--allow-overwrite`).
     public var allowsOverwrite: Bool
     /// What the downloader appends to a destination for its staging file
-    /// (``FileDownload/DownloaderConfiguration/stagingSuffix``).
+    /// (`DownloaderConfiguration.stagingSuffix`).
     public var stagingSuffix: String
 
     public init(outputDirectory: URL, allowsOverwrite: Bool = false, stagingSuffix: String = ".part",

@@ -8,7 +8,7 @@ import Darwin
 #endif
 
 /// One run of `fdl get` (or `fdl resume`): plans the downloads against the state directory, runs
-/// them with a ``FileDownload/Downloader``, reports as it goes, and returns the exit status.
+/// them with a `Downloader`, reports as it goes, and returns the exit status.
 ///
 /// In order: creates and locks the state directory and `DIR` (another `fdl` holding either is an
 /// error); opens the store (`STATE/state.sqlite`, importing an older `state.json` once); warns about
@@ -27,7 +27,7 @@ public actor GetSession {
     var downloader: Downloader?
     var ids: [String] = []
     var outcomes = OutcomeTable()
-    /// Completed downloads whose file nothing confirmed (``FileDownload/CompletionChecks``).
+    /// Completed downloads whose file nothing confirmed (`CompletionChecks`).
     var unverified: Set<String> = []
     var interruptedBySignal = false
     /// The signal that stopped the session (SIGINT or SIGTERM).
@@ -37,7 +37,7 @@ public actor GetSession {
     /// The shutdown a signal started; the session waits for it before it reports and exits.
     var signalShutdown: Task<Void, Never>?
 
-    /// Prepares a session; nothing happens until ``run()``.
+    /// Prepares a session; nothing happens until ``run(resuming:)``.
     ///
     /// - Throws: ``CLIError`` with ``ExitStatus/usage`` when a URL's scheme has no transport in
     ///   this build.

@@ -11,7 +11,7 @@ public enum AtomicFile {
     /// Writes `data` to `path`: a temporary file in the same directory, `fsync`, `rename` over
     /// `path`, then `fsync` of the directory.
     ///
-    /// - Throws: ``FileDownload/DownloadError`` (code `store`, or `diskFull`) naming the path; the
+    /// - Throws: `DownloadError` (code `store`, or `diskFull`) naming the path; the
     ///   old file is then untouched.
     public static func write(_ data: Data, to path: String) throws {
         let temp = path + ".tmp-\(getpid())"

@@ -1,6 +1,6 @@
 import FileDownload
 
-/// A ``FileDownload/DownloadStore`` that hands every call to another store and, after a
+/// A `DownloadStore` that hands every call to another store and, after a
 /// checkpoint returned (the bytes and the record are durable), reports it: what `fdl get --json`
 /// prints as `checkpoint` lines.
 struct CheckpointReportingStore: DownloadStore {

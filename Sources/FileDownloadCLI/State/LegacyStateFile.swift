@@ -10,7 +10,7 @@ struct LegacyStateFile: Decodable {
 
     /// The downloads in the file at `path`.
     ///
-    /// - Throws: ``FileDownload/DownloadError`` with code `store` when the file cannot be read, is
+    /// - Throws: `DownloadError` with code `store` when the file cannot be read, is
     ///   not a state file, or has another version. The file is left untouched.
     static func records(at path: String) throws -> [DownloadRecord] {
         guard let data = FileManager.default.contents(atPath: path) else {

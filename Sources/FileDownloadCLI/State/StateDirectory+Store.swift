@@ -21,7 +21,7 @@ extension StateDirectory {
     /// then `state.json` is renamed `state.json.imported`; it is kept, not deleted. Records are
     /// imported as they are: their paths are checked when they are used (``StoredRecords``).
     ///
-    /// - Throws: ``FileDownload/DownloadError`` with code `store` when the store cannot be opened
+    /// - Throws: `DownloadError` with code `store` when the store cannot be opened
     ///   or `state.json` cannot be read (it is then left as it was, and nothing is imported).
     public func openStore() async throws -> SQLiteDownloadStore {
         let legacy = FileManager.default.fileExists(atPath: legacyStorePath) ? try LegacyStateFile.records(at: legacyStorePath) : nil
@@ -37,7 +37,7 @@ extension StateDirectory {
     /// The stored downloads, checked against the download directory; empty, without creating any
     /// file, when the state directory holds no state.
     ///
-    /// - Throws: ``FileDownload/DownloadError`` with code `store`, as ``openStore()``.
+    /// - Throws: `DownloadError` with code `store`, as ``openStore()``.
     public func loadRecords() async throws -> StoredRecords {
         guard exists else { return StoredRecords([], outputDirectory: outputDirectory) }
         let store = try await openStore()

@@ -36,7 +36,7 @@ public struct StateDirectory: Sendable {
 
     /// Creates `DIR` and `STATE/control` when missing.
     ///
-    /// - Throws: ``FileDownload/DownloadError`` with code `store` naming the directory.
+    /// - Throws: `DownloadError` with code `store` naming the directory.
     public func create() throws {
         do {
             try FileManager.default.createDirectory(at: outputDirectory, withIntermediateDirectories: true)
@@ -59,7 +59,7 @@ public struct StateDirectory: Sendable {
     ///
     /// - Returns: the held lock, or `nil` when another process holds `STATE/lock` (it then reads
     ///   `STATE/control`, so a request can be handed to it).
-    /// - Throws: ``FileDownload/DownloadError`` with code `store` when a lock file or `DIR` cannot
+    /// - Throws: `DownloadError` with code `store` when a lock file or `DIR` cannot
     ///   be opened, or when another process holds `DIR` with another state directory (it would
     ///   not see requests left here); nothing is held then.
     public func tryLock() throws -> StateLock? {

@@ -2,7 +2,7 @@ public import FileDownload
 public import Foundation
 
 /// The downloads a state directory holds, each checked against its download directory before any
-/// command uses a path it names (see ``FileDownload/DownloadRecord`` and `docs/security.md`).
+/// command uses a path it names (see `DownloadRecord` and `docs/security.md`).
 public struct StoredRecords: Sendable {
     /// Every record, in the store's order.
     public let all: [DownloadRecord]

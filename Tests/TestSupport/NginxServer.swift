@@ -1,18 +1,22 @@
-import FileDownloadTestSupport
-import Foundation
+public import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// nginx serving a directory on 127.0.0.1 with a per-connection rate limit, started by the test
 /// and stopped by ``stop()``. Its access log records the body bytes of every response, so a test
-/// can count the bytes that were sent.
-final class NginxServer {
-    let port: UInt16
-    let baseURL: URL
+/// can count the bytes that were sent. (The fdl and HTTP tests have nginx servers of their own,
+/// with routes for their cases.)
+public final class NginxServer {
+    public let port: UInt16
+    /// `http://127.0.0.1:PORT/`.
+    public let baseURL: URL
     private let prefix: URL
     private let process: Process
 
     /// Starts nginx serving `root`, each response limited to `bytesPerSecond`. Waits until nginx itself
     /// listens (``LoopbackLaunch``); throws with nginx's error log when it does not.
-    init(root: URL, bytesPerSecond: Int) async throws {
+    public init(root: URL, bytesPerSecond: Int) async throws {
         prefix = FileManager.default.temporaryDirectory.appending(path: "fdl-nginx-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: prefix.appending(path: "logs"), withIntermediateDirectories: true)
         let prefix = prefix
@@ -70,7 +74,7 @@ final class NginxServer {
     /// Stops nginx and waits for it. SIGKILL, because a child of `Foundation.Process` inherits the
     /// blocked signal mask of Swift's threads, so nginx never sees SIGQUIT or SIGTERM; its access
     /// log is written line by line as each response ends, so nothing is lost.
-    func stop() { Self.kill(process) }
+    public func stop() { Self.kill(process) }
 
     private static func kill(_ process: Process) {
         if process.isRunning {
@@ -80,13 +84,13 @@ final class NginxServer {
     }
 
     /// The access log, one line per response: `uri status body_bytes_sent "range"`.
-    func accessLog() throws -> [String] {
+    public func accessLog() throws -> [String] {
         let text = try String(contentsOf: prefix.appending(path: "logs/access.log"), encoding: .utf8)
         return text.split(separator: "\n").map(String.init)
     }
 
     /// Body bytes sent over all responses so far (complete after ``stop()``).
-    func bodyBytesSent() throws -> Int64 {
+    public func bodyBytesSent() throws -> Int64 {
         try accessLog().reduce(0) { sum, line in
             let fields = line.split(separator: " ")
             return sum + (fields.count > 2 ? Int64(fields[2]) ?? 0 : 0)
