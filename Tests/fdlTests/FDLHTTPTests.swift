@@ -78,7 +78,7 @@ import Glibc
             let arguments = ["get", server.url("slow/resume.bin"), "-d", out.path, "--json"]
             let first = try FDLProcess(arguments)
             first.whenOutput(contains: #""event":"checkpoint""#) { first.send(SIGKILL) }
-            #expect(await first.exitStatus() == 128 + SIGKILL)
+            #expect(await first.exitStatus() == 128 + SIGKILL, "stdout: \(first.stdout.suffix(3_000)) stderr: \(first.stderr)")
             let part = out.file("resume.bin.part").path
             let kept = try #require(FileManager.default.attributesOfItem(atPath: part)[.size] as? Int)
             #expect(kept > 0 && kept < data.count)
