@@ -22,6 +22,9 @@ let package = Package(
         // MARK: products of the command line
         .executable(name: "fdl", targets: ["fdl"]),
         .library(name: "FileDownloadCLI", targets: ["FileDownloadCLI"]),
+        // MARK: products of the agent
+        .library(name: "FileDownloadAgent", targets: ["FileDownloadAgent"]),
+        .library(name: "FileDownloadAgentClient", targets: ["FileDownloadAgentClient"]),
         .plugin(name: "DownloadAssets", targets: ["DownloadAssets"]),
     ],
     dependencies: [
@@ -29,6 +32,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         // MARK: dependencies of the command line
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        // MARK: dependencies of the agent
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         // MARK: core
@@ -156,6 +164,33 @@ let package = Package(
             swiftSettings: strictSwift
         ),
 
+        // MARK: agent (FileDownloadAgent, FileDownloadAgentClient); tested through `fdl agent` in fdlTests
+        .target(
+            name: "FileDownloadAgent",
+            dependencies: [
+                "FileDownload",
+                "FileDownloadHTTP",
+                "FileDownloadSFTP",
+                "FileDownloadSQLite",
+                "FileDownloadAgentClient",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strictSwift
+        ),
+        .target(
+            name: "FileDownloadAgentClient",
+            dependencies: [
+                "FileDownload",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            swiftSettings: strictSwift
+        ),
+
         // MARK: command line (fdl, fdlTests)
         .target(
             name: "FileDownloadCLI",
@@ -164,8 +199,10 @@ let package = Package(
                 "FileDownloadHTTP",
                 "FileDownloadSFTP",
                 "FileDownloadSQLite",
+                "FileDownloadAgent",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: strictSwift
         ),
@@ -188,7 +225,7 @@ let package = Package(
         ),
         .testTarget(
             name: "fdlTests",
-            dependencies: ["FileDownloadTestSupport", "FileDownloadCLI", "FileDownload", "fdl"],
+            dependencies: ["FileDownloadTestSupport", "FileDownloadCLI", "FileDownload", "FileDownloadAgentClient", "fdl"],
             swiftSettings: strictSwift
         ),
 

@@ -13,7 +13,7 @@ public struct FDL: AsyncParsableCommand {
             Exit codes:
             \(ExitStatus.allCases.map { "  \($0.rawValue)  \($0.summary)" }.joined(separator: "\n"))
             """,
-        subcommands: [GetCommand.self, ListCommand.self, PauseCommand.self, ResumeCommand.self, CancelCommand.self]
+        subcommands: [GetCommand.self, ListCommand.self, PauseCommand.self, ResumeCommand.self, CancelCommand.self, AgentCommand.self]
     )
 
     public init() {}
