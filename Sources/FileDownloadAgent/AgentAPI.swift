@@ -20,7 +20,9 @@ struct AgentAPI: Sendable {
         router.middlewares.add(PeerCheckMiddleware())
         let v1 = router.group("v1")
         v1.get("health") { _, _ in
-            AgentAPIError.jsonResponse(status: .ok, body: ["status": "ok", "api": "v1"])
+            AgentAPIError.jsonResponse(status: .ok, body: AgentHealth(
+                status: "ok", api: "v1", lastEventSequence: await log.lastSequence,
+                eventStreams: await log.subscriberCount, downloads: await downloader.downloads().count))
         }
         v1.post("downloads") { request, context in try await add(request, context) }
         v1.get("downloads") { _, _ in

@@ -28,7 +28,12 @@ extension AgentDownloadRequest {
             throw AgentAPIError(.badRequest, "bad-destination",
                                 "the destination \"\(destination)\" is not an absolute path; give the full path of the file")
         }
-        return URL(fileURLWithPath: destination)
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: destination, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw AgentAPIError(.badRequest, "bad-destination",
+                                "the destination \"\(destination)\" is a directory; give the path of the file to create in it")
+        }
+        return URL(fileURLWithPath: destination, isDirectory: false)
     }
 
     func options(defaults: TransferOptions) throws -> DownloadOptions {

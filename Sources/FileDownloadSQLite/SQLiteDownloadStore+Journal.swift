@@ -46,6 +46,11 @@ extension SQLiteDownloadStore {
 
     /// The journal's extent: the oldest sequence number kept and the last one given.
     public struct JournalBounds: Sendable, Hashable {
+        public init(oldest: Int64?, last: Int64) {
+            self.oldest = oldest
+            self.last = last
+        }
+
         /// The oldest entry kept; `nil` when the journal holds none.
         public var oldest: Int64?
         /// The last sequence number given in this file; 0 when none was.

@@ -1,0 +1,115 @@
+import FileDownload
+import FileDownloadAgentClient
+import FileDownloadTestSupport
+import Foundation
+import Testing
+
+/// Downloads that go on when the app is gone: a client adds downloads and leaves, the agent
+/// completes them, a client that comes back with the last sequence number it handled gets exactly
+/// what it missed.
+@Suite("fdl agent: re-attaching clients", .serialized)
+struct AgentReattachTests {
+    @Test("5 downloads added by a client that leaves; a new client gets exactly their 5 completions, 3 times over")
+    func reattachGetsMissedCompletions() async throws {
+        try await NginxServer.withServer(slowRate: "256k") { nginx, _ in
+            try await AgentFixture.with { agent in
+                let cursorFile = AgentCursorFile(path: agent.directory.path("cursor"))
+                var handled: Int64 = 0
+                for round in 1...3 {
+                    // The "app": adds 5 slow downloads, handles the events of its own adds, saves
+                    // the cursor, and goes away.
+                    var files: [String: Data] = [:]
+                    for i in 1...5 {
+                        let id = "r\(round)-\(i)"
+                        files[id] = try nginx.serve("slow/\(id).bin", sampleBytes(300_000 + i * 1000, seed: UInt8(round * 10 + i)))
+                        try await agent.client.start(id: id, url: URL(string: nginx.url("slow/\(id).bin"))!,
+                                                     destination: agent.downloads.appending(path: "\(id).bin"))
+                    }
+                    let ids = Set(files.keys)
+                    let early = try await agent.events(since: handled) { seen in
+                        Set(seen.compactMap { event -> String? in
+                            if case .stateChanged(let id, .notStarted) = event.event { return id }
+                            return nil
+                        }).isSuperset(of: ids)
+                    }
+                    handled = try #require(early.last?.sequence)
+                    try cursorFile.save(handled)
+                    #expect(!early.contains { if case .completed = $0.event { true } else { false } },
+                            "round \(round): the downloads must still run when the app leaves (slow server)")
+
+                    // Nobody listens while the agent completes them.
+                    try await agent.waitUntil("round \(round) completes") { list in
+                        files.keys.allSatisfy { id in list.contains { $0.id == id && $0.state == .completed } }
+                    }
+                    // Events in between: a download added (not started) and forgotten.
+                    let marker = "marker-\(round)"
+                    try await agent.client.add(id: marker, url: URL(string: nginx.url("none"))!,
+                                               destination: agent.downloads.appending(path: marker))
+
+                    // The app comes back with the cursor it saved.
+                    let since = try #require(try cursorFile.load())
+                    let missed = try await agent.events(since: since) { seen in
+                        seen.contains { if case .stateChanged(marker, .notStarted) = $0.event { true } else { false } }
+                    }
+                    let completions = missed.compactMap { event -> String? in
+                        if case .completed(let id, _) = event.event { return id }
+                        return nil
+                    }
+                    #expect(completions.sorted() == files.keys.sorted(), "round \(round): each completion once")
+                    let sequences = missed.compactMap(\.sequence)
+                    #expect(sequences == Array((since + 1)...(since + Int64(sequences.count))),
+                            "round \(round): sequence numbers without gap or repeat")
+                    for (id, data) in files {
+                        #expect(try Data(contentsOf: agent.downloads.appending(path: "\(id).bin")) == data, "\(id) byte-exact")
+                    }
+                    try await agent.client.remove(marker)
+                    handled = try #require(sequences.last)
+                    try cursorFile.save(handled)
+                }
+            }
+        }
+    }
+
+    @Test("SIGKILL of the agent during downloads, then a restart, 10 times: every file byte-exact, each completion announced once")
+    func killAndRestart() async throws {
+        try await NginxServer.withServer(slowRate: "256k") { nginx, _ in
+            try await AgentFixture.with(maxConcurrent: 1) { agent in
+                var files: [String: Data] = [:]
+                for i in 1...5 {
+                    let id = "k\(i)"
+                    files[id] = try nginx.serve("slow/\(id).bin", sampleBytes(600_000 + i * 777, seed: UInt8(40 + i)))
+                    try await agent.client.start(id: id, url: URL(string: nginx.url("slow/\(id).bin"))!,
+                                                 destination: agent.downloads.appending(path: "\(id).bin"))
+                }
+                var kills = 0
+                while kills < 10 {
+                    // Kill once a download has bytes on disk and is still running.
+                    let list = try await agent.waitUntil("a download is under way or all are done") { list in
+                        list.allSatisfy { $0.state == .completed }
+                            || list.contains { $0.state == .downloading && $0.progress.receivedBytes > 0 }
+                    }
+                    if list.allSatisfy({ $0.state == .completed }) { break }
+                    await agent.kill()
+                    kills += 1
+                    try await agent.start()
+                }
+                #expect(kills >= 3, "the downloads must be slow enough to be killed during them")
+                try await agent.waitUntil("all complete") { $0.count == 5 && $0.allSatisfy { $0.state == .completed } }
+                for (id, data) in files {
+                    #expect(try Data(contentsOf: agent.downloads.appending(path: "\(id).bin")) == data, "\(id) byte-exact")
+                }
+                // The whole journal: one completion per download, whatever the kills did.
+                try await agent.client.add(id: "end", url: URL(string: nginx.url("none"))!,
+                                           destination: agent.downloads.appending(path: "end"))
+                let all = try await agent.events(since: 0) { seen in
+                    seen.contains { if case .stateChanged("end", .notStarted) = $0.event { true } else { false } }
+                }
+                let completions = all.compactMap { event -> String? in
+                    if case .completed(let id, _) = event.event { return id }
+                    return nil
+                }
+                #expect(completions.sorted() == files.keys.sorted())
+            }
+        }
+    }
+}
