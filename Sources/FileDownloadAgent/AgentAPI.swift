@@ -128,10 +128,14 @@ struct AgentAPI: Sendable {
         return info
     }
 
-    /// Runs a library call, turning its ``DownloadError`` into the matching API error.
+    /// Runs a library call, turning its ``DownloadError`` into the matching API error; when it
+    /// succeeds, waits until the downloader has written what it changed to the store, so that an
+    /// answer 2xx means the change survives a SIGKILL of the agent.
     private func library<T>(_ body: () async throws -> T) async throws -> T {
         do {
-            return try await body()
+            let result = try await body()
+            await downloader.settle()
+            return result
         } catch let error as AgentAPIError {
             throw error
         } catch {

@@ -66,8 +66,12 @@ struct AgentConnection: Sendable {
             head.headers.add(name: "Content-Type", value: "application/json")
             head.headers.add(name: "Content-Length", value: String(body.count))
         }
-        try await outbound.write(.head(head))
-        if let body { try await outbound.write(.body(.byteBuffer(ByteBuffer(bytes: body)))) }
-        try await outbound.write(.end(nil))
+        var parts: [HTTPClientRequestPart] = [.head(head)]
+        if let body { parts.append(.body(.byteBuffer(ByteBuffer(bytes: body)))) }
+        parts.append(.end(nil))
+        // In one write: the agent may answer and close the connection as soon as it has the whole
+        // body, before a separate write of the (empty) end would go out. A write that fails all
+        // the same is not an error by itself: the answer, if complete, is still read.
+        try? await outbound.write(contentsOf: parts)
     }
 }
