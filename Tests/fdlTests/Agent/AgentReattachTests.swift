@@ -81,6 +81,15 @@ struct AgentReattachTests {
                     try await agent.client.start(id: id, url: URL(string: nginx.url("slow/\(id).bin"))!,
                                                  destination: agent.downloads.appending(path: "\(id).bin"))
                 }
+                // One client follows the events across every kill, reconnecting by itself.
+                let follower = Task { [client = agent.client] in
+                    var seen: [AgentEvent] = []
+                    for try await event in client.events(since: 0, includeProgress: false) {
+                        seen.append(event)
+                        if case .stateChanged("end", .notStarted) = event.event { break }
+                    }
+                    return seen
+                }
                 var kills = 0
                 while kills < 10 {
                     // Kill once a download has bytes on disk and is still running.
@@ -109,6 +118,19 @@ struct AgentReattachTests {
                     return nil
                 }
                 #expect(completions.sorted() == files.keys.sorted())
+                // The follower saw the same journal, each entry once, in order, across the restarts.
+                let followed = try await withThrowingTaskGroup(of: [AgentEvent]?.self) { group in
+                    group.addTask { try await follower.value }
+                    group.addTask {
+                        try await Task.sleep(for: .seconds(60))
+                        return nil
+                    }
+                    defer { group.cancelAll() }
+                    return try await group.next() ?? nil
+                }
+                follower.cancel()
+                let sequences = try #require(followed, "the follower reached the end").compactMap(\.sequence)
+                #expect(sequences == all.compactMap(\.sequence), "a reconnecting client misses and repeats nothing")
             }
         }
     }
