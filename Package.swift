@@ -191,6 +191,13 @@ let package = Package(
             swiftSettings: strictSwift
         ),
 
+        .executableTarget(
+            name: "fdl-agent-app",
+            dependencies: ["FileDownload", "FileDownloadAgentClient"],
+            path: "Tests/Helpers/fdl-agent-app",
+            swiftSettings: strictSwift
+        ),
+
         // MARK: command line (fdl, fdlTests)
         .target(
             name: "FileDownloadCLI",
@@ -225,7 +232,8 @@ let package = Package(
         ),
         .testTarget(
             name: "fdlTests",
-            dependencies: ["FileDownloadTestSupport", "FileDownloadCLI", "FileDownload", "FileDownloadAgentClient", "fdl"],
+            dependencies: ["FileDownloadTestSupport", "FileDownloadCLI", "FileDownload", "FileDownloadAgentClient", "fdl",
+                           "fdl-agent-app"],
             swiftSettings: strictSwift
         ),
 

@@ -45,7 +45,7 @@ struct AgentBadInputTests {
                     let big = try agent.directory.createFile("big.json", contents: Data(repeating: UInt8(ascii: " "), count: 200_000))
                     arguments[3] = "@" + big
                 }
-                let (status, body) = try await CurlRequest.run(socket: socket, arguments)
+                let (status, body) = try await CommandRun.curl(socket: socket, arguments)
                 #expect(status == item.status, "\(item.what): \(body)")
                 let json = try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: String]
                 #expect(json?["error"] == item.error, "\(item.what): \(body)")
@@ -77,7 +77,7 @@ struct AgentBadInputTests {
             let deadline = ContinuousClock.now + .seconds(30)
             var streams = -1
             while ContinuousClock.now < deadline {
-                let (_, body) = try await CurlRequest.run(socket: agent.socket, ["http://agent/v1/health"])
+                let (_, body) = try await CommandRun.curl(socket: agent.socket, ["http://agent/v1/health"])
                 streams = (try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any])?["eventStreams"] as? Int ?? -1
                 if streams == 0 { break }
                 try await Task.sleep(for: .milliseconds(100))
@@ -97,10 +97,10 @@ struct AgentBadInputTests {
             // Let `nobody` reach the socket for this test only, so the agent's own check answers.
             #expect(chmod(agent.directory.path, 0o711) == 0 && chmod(agent.socketDirectory, 0o711) == 0
                     && chmod(agent.socket, 0o666) == 0)
-            let (status, body) = try await CurlRequest.run(socket: agent.socket, ["http://agent/v1/downloads"], asUID: 65534)
+            let (status, body) = try await CommandRun.curl(socket: agent.socket, ["http://agent/v1/downloads"], asUID: 65534)
             #expect(status == 403, "\(body)")
             #expect(body.contains("serves only its own user") && body.contains("65534"), "\(body)")
-            let (ownStatus, _) = try await CurlRequest.run(socket: agent.socket, ["http://agent/v1/downloads"])
+            let (ownStatus, _) = try await CommandRun.curl(socket: agent.socket, ["http://agent/v1/downloads"])
             #expect(ownStatus == 200)
             #expect(agent.process?.stderr.contains("refused a request from uid 65534") == true)
         }

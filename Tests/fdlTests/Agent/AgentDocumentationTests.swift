@@ -32,7 +32,7 @@ struct AgentDocumentationTests {
                 #expect(blocks.count == 6)
                 var outputs: [String] = []
                 for block in blocks {
-                    let (status, output, errors) = try await CurlRequest.run(["/bin/sh", "-ec", block], environment: environment)
+                    let (status, output, errors) = try await CommandRun.run(["/bin/sh", "-ec", block], environment: environment)
                     let expected: Int32 = block.contains("--max-time") ? 28 : 0
                     #expect(status == expected, "\(block)\n\(output)\(errors)")
                     #expect(!output.isEmpty || block.contains("DELETE"), "\(block)")
@@ -76,7 +76,7 @@ struct AgentDocumentationTests {
                     let operation = try #require(paths[step.path]?[step.method] as? [String: Any])
                     let responses = try #require(operation["responses"] as? [String: Any])
                     let url = "http://agent" + step.path.replacingOccurrences(of: "{id}", with: id)
-                    let (status, answer) = try await CurlRequest.run(socket: agent.socket,
+                    let (status, answer) = try await CommandRun.curl(socket: agent.socket,
                                                                      ["-X", step.method.uppercased()] + step.arguments + [url])
                     #expect(responses[String(status)] != nil, "\(step.method) \(url) answered \(status), not documented: \(answer)")
                     if id == "nobody" { #expect(status == 404, "\(step.method) \(url)") }

@@ -9,62 +9,57 @@ import Testing
 /// what it missed.
 @Suite("fdl agent: re-attaching clients", .serialized)
 struct AgentReattachTests {
-    @Test("5 downloads added by a client that leaves; a new client gets exactly their 5 completions, 3 times over")
+    @Test("an app process adds 5 slow downloads and exits; a new app process gets exactly their 5 completions; 3 times over")
     func reattachGetsMissedCompletions() async throws {
+        let app = URL(fileURLWithPath: try FDLProcess.executable).deletingLastPathComponent().appending(path: "fdl-agent-app").path
         try await NginxServer.withServer(slowRate: "256k") { nginx, _ in
             try await AgentFixture.with { agent in
-                let cursorFile = AgentCursorFile(path: agent.directory.path("cursor"))
-                var handled: Int64 = 0
+                let cursorPath = agent.directory.path("cursor")
                 for round in 1...3 {
-                    // The "app": adds 5 slow downloads, handles the events of its own adds, saves
-                    // the cursor, and goes away.
+                    // The app: starts 5 slow downloads, handles the events of its own adds, saves
+                    // the cursor, and exits.
                     var files: [String: Data] = [:]
+                    var arguments = [app, agent.socket, cursorPath, "start"]
                     for i in 1...5 {
                         let id = "r\(round)-\(i)"
                         files[id] = try nginx.serve("slow/\(id).bin", sampleBytes(300_000 + i * 1000, seed: UInt8(round * 10 + i)))
-                        try await agent.client.start(id: id, url: URL(string: nginx.url("slow/\(id).bin"))!,
-                                                     destination: agent.downloads.appending(path: "\(id).bin"))
+                        arguments += [id, nginx.url("slow/\(id).bin"), agent.downloads.appending(path: "\(id).bin").path]
                     }
-                    let ids = Set(files.keys)
-                    let early = try await agent.events(since: handled) { seen in
-                        Set(seen.compactMap { event -> String? in
-                            if case .stateChanged(let id, .notStarted) = event.event { return id }
-                            return nil
-                        }).isSuperset(of: ids)
-                    }
-                    handled = try #require(early.last?.sequence)
-                    try cursorFile.save(handled)
-                    #expect(!early.contains { if case .completed = $0.event { true } else { false } },
-                            "round \(round): the downloads must still run when the app leaves (slow server)")
+                    let (started, _, startErrors) = try await CommandRun.run(arguments)
+                    #expect(started == 0, "round \(round): \(startErrors)")
+                    #expect(try await agent.client.downloads().filter { files[$0.id] != nil && $0.state == .completed }.count < 5,
+                            "round \(round): the downloads must still run when the app exits (slow server)")
+                    let since = try #require(try AgentCursorFile(path: cursorPath).load())
 
                     // Nobody listens while the agent completes them.
                     try await agent.waitUntil("round \(round) completes") { list in
                         files.keys.allSatisfy { id in list.contains { $0.id == id && $0.state == .completed } }
                     }
-                    // Events in between: a download added (not started) and forgotten.
+                    // Events in between: a download added (not started), forgotten after the round.
                     let marker = "marker-\(round)"
                     try await agent.client.add(id: marker, url: URL(string: nginx.url("none"))!,
                                                destination: agent.downloads.appending(path: marker))
 
-                    // The app comes back with the cursor it saved.
-                    let since = try #require(try cursorFile.load())
-                    let missed = try await agent.events(since: since) { seen in
-                        seen.contains { if case .stateChanged(marker, .notStarted) = $0.event { true } else { false } }
+                    // A new app process attaches with the cursor the first one saved.
+                    let (attached, output, attachErrors) = try await CommandRun.run([app, agent.socket, cursorPath, "attach", marker])
+                    #expect(attached == 0, "round \(round): \(attachErrors)")
+                    let missed = try output.split(separator: "\n").map { line -> (Int64, DownloadEvent) in
+                        let parts = line.split(separator: " ", maxSplits: 1)
+                        return (Int64(parts[0]) ?? -1, try JSONDecoder().decode(DownloadEvent.self, from: Data(parts[1].utf8)))
                     }
-                    let completions = missed.compactMap { event -> String? in
-                        if case .completed(let id, _) = event.event { return id }
+                    let completions = missed.compactMap { _, event -> String? in
+                        if case .completed(let id, _) = event { return id }
                         return nil
                     }
                     #expect(completions.sorted() == files.keys.sorted(), "round \(round): each completion once")
-                    let sequences = missed.compactMap(\.sequence)
+                    let sequences = missed.map(\.0)
                     #expect(sequences == Array((since + 1)...(since + Int64(sequences.count))),
-                            "round \(round): sequence numbers without gap or repeat")
+                            "round \(round): sequence numbers after the cursor, without gap or repeat")
+                    #expect(try AgentCursorFile(path: cursorPath).load() == sequences.last)
                     for (id, data) in files {
                         #expect(try Data(contentsOf: agent.downloads.appending(path: "\(id).bin")) == data, "\(id) byte-exact")
                     }
                     try await agent.client.remove(marker)
-                    handled = try #require(sequences.last)
-                    try cursorFile.save(handled)
                 }
             }
         }

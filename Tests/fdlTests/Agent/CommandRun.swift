@@ -1,12 +1,13 @@
 import FileDownloadTestSupport
 import Foundation
 
-/// `curl --unix-socket` run as a person would, for requests the Swift client cannot make (bad
-/// bodies, other users).
-enum CurlRequest {
+/// Child processes of the agent tests: `curl --unix-socket` run as a person would (for requests the
+/// Swift client cannot make: bad bodies, other users), the examples of the documentation, and the
+/// helper app `fdl-agent-app`.
+enum CommandRun {
     /// Runs curl with `arguments` (after `--unix-socket socket -sS`), optionally as another user
     /// through `setpriv`, and returns the HTTP status and body.
-    static func run(socket: String, _ arguments: [String], asUID uid: Int? = nil) async throws -> (status: Int, body: String) {
+    static func curl(socket: String, _ arguments: [String], asUID uid: Int? = nil) async throws -> (status: Int, body: String) {
         var command = ["/usr/bin/curl", "--unix-socket", socket, "-sS", "--max-time", "30", "-w", "\n%{http_code}"] + arguments
         if let uid {
             command = ["/usr/bin/setpriv", "--reuid=\(uid)", "--regid=\(uid)", "--clear-groups"] + command
