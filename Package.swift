@@ -232,7 +232,8 @@ let package = Package(
         ),
         .testTarget(
             name: "fdlTests",
-            dependencies: ["FileDownloadTestSupport", "FileDownloadCLI", "FileDownload", "FileDownloadAgentClient", "fdl",
+            dependencies: ["FileDownloadTestSupport", "FileDownloadCLI", "FileDownload", "FileDownloadAgentClient",
+                           "FileDownloadSQLite", "fdl",
                            "fdl-agent-app"],
             swiftSettings: strictSwift
         ),

@@ -30,10 +30,16 @@ public struct AgentCommand: AsyncParsableCommand {
     @Option(name: .long, help: "How many downloads run at once.")
     public var maxConcurrent: Int = 4
 
+    @Option(name: .long, help: "How many events the journal keeps for clients that reconnect.")
+    public var journalCapacity: Int = 10_000
+
     public init() {}
 
     public func validate() throws {
         guard (1...256).contains(maxConcurrent) else { throw ValidationError("--max-concurrent must be between 1 and 256") }
+        guard (1...10_000_000).contains(journalCapacity) else {
+            throw ValidationError("--journal-capacity must be between 1 and 10000000")
+        }
         for (name, value) in [("--socket", socket), ("--state", state), ("--downloads", downloads)] {
             if let value, value.isEmpty { throw ValidationError("\(name) cannot be empty") }
         }
@@ -53,7 +59,7 @@ public struct AgentCommand: AsyncParsableCommand {
             downloader: DownloaderConfiguration(maxConcurrentDownloads: maxConcurrent,
                                                 downloadsDirectory: URL(fileURLWithPath: downloadsDirectory),
                                                 logger: logger))
-        configuration.store = .init()
+        configuration.store = .init(journalCapacity: journalCapacity)
         let agent = DownloadAgent(configuration: configuration, logger: logger) { path in
             Terminal.write("fdl agent: listening on \(path)\n")
         }

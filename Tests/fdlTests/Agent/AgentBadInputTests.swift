@@ -112,7 +112,16 @@ struct AgentBadInputTests {
         defer { agent.directory.remove() }
         try await agent.start()
         try await agent.client.add(id: "kept", url: URL(string: "http://127.0.0.1:9/k")!, destination: agent.downloads.appending(path: "k"))
+        // An open event stream does not hold the stop up.
+        _ = try await agent.events(since: 0) { !$0.isEmpty }
+        let (_, stream) = try await CommandRun.curl(socket: agent.socket, ["-N", "--max-time", "0.5", "http://agent/v1/events"])
+        #expect(stream.contains("event stream"))
+        let follower = Task { [client = agent.client] in
+            for try await _ in client.events(since: 0) {}
+        }
+        _ = try await agent.events(since: 0) { !$0.isEmpty }
         #expect(await agent.stop() == 0)
+        follower.cancel()
         #expect(!FileManager.default.fileExists(atPath: agent.socket))
         try await agent.start()
         #expect(try await agent.client.info(of: "kept")?.state == .notStarted)

@@ -12,6 +12,7 @@ import Glibc
 final class AgentFixture: Sendable {
     let directory: TemporaryDirectory
     let maxConcurrent: Int
+    let journalCapacity: Int
     private let current = Shared<FDLProcess?>(nil)
 
     /// The socket: `DIR/run/agent.sock`.
@@ -23,9 +24,10 @@ final class AgentFixture: Sendable {
     var client: DownloadAgentClient { DownloadAgentClient(socketPath: socket) }
     var process: FDLProcess? { current.withLock { $0 } }
 
-    init(maxConcurrent: Int = 4) throws {
+    init(maxConcurrent: Int = 4, journalCapacity: Int = 10_000) throws {
         directory = try TemporaryDirectory("agent")
         self.maxConcurrent = maxConcurrent
+        self.journalCapacity = journalCapacity
         try FileManager.default.createDirectory(at: directory.file("out"), withIntermediateDirectories: true)
     }
 
@@ -33,7 +35,7 @@ final class AgentFixture: Sendable {
     @discardableResult
     func start() async throws -> FDLProcess {
         let agent = try FDLProcess(["agent", "--socket", socket, "--state", state, "--downloads", downloads.path,
-                                    "--max-concurrent", String(maxConcurrent)])
+                                    "--max-concurrent", String(maxConcurrent), "--journal-capacity", String(journalCapacity)])
         current.withLock { $0 = agent }
         do {
             try await agent.waitForOutput(containing: "listening on")
@@ -64,8 +66,9 @@ final class AgentFixture: Sendable {
     }
 
     /// Runs `body` with a started agent, and removes everything afterwards.
-    static func with(maxConcurrent: Int = 4, _ body: (AgentFixture) async throws -> Void) async throws {
-        let fixture = try AgentFixture(maxConcurrent: maxConcurrent)
+    static func with(maxConcurrent: Int = 4, journalCapacity: Int = 10_000,
+                     _ body: (AgentFixture) async throws -> Void) async throws {
+        let fixture = try AgentFixture(maxConcurrent: maxConcurrent, journalCapacity: journalCapacity)
         do {
             try await fixture.start()
             try await body(fixture)
