@@ -233,7 +233,9 @@ let package = Package(
         .testTarget(
             name: "fdlTests",
             dependencies: ["FileDownloadTestSupport", "FileDownloadCLI", "FileDownload", "FileDownloadAgentClient",
-                           "FileDownloadSQLite", "fdl",
+                           "FileDownloadAgent", "FileDownloadSQLite", "fdl",
+                           .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                           .product(name: "Logging", package: "swift-log"),
                            "fdl-agent-app"],
             swiftSettings: strictSwift
         ),

@@ -47,6 +47,22 @@ struct AgentDocumentationTests {
         withExtendedLifetime(refusing) {}
     }
 
+    @Test("the Swift client sample of docs/agent-api.md downloads a file and leaves its cursor at the completion")
+    func clientSampleRuns() async throws {
+        try await NginxServer.withServer { nginx, _ in
+            let data = try nginx.serve("iso.bin", sampleBytes(123_456))
+            try await AgentFixture.with { agent in
+                let target = agent.downloads.appending(path: "iso.bin")
+                try await AgentArticleSamples.client(socket: agent.socket, appState: agent.directory.path,
+                                                     isoURL: URL(string: nginx.url("iso.bin"))!, target: target)
+                #expect(try Data(contentsOf: target) == data)
+                let saved = try #require(try AgentCursorFile(path: agent.directory.path("agent-cursor")).load())
+                let events = try await agent.events(since: saved - 1) { !$0.isEmpty }
+                #expect(String(describing: events.first?.event) == String(describing: DownloadEvent?.some(.completed(id: "iso", file: target))))
+            }
+        }
+    }
+
     @Test("every endpoint of docs/agent-api.openapi.json answers with a documented status and the documented fields")
     func openAPIMatches() async throws {
         let data = try Data(contentsOf: Self.docs.appending(path: "agent-api.openapi.json"))
