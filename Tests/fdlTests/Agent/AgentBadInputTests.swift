@@ -106,7 +106,7 @@ struct AgentBadInputTests {
         }
     }
 
-    @Test("SIGTERM stops the agent cleanly: exit 0, socket removed, downloads kept for the next start")
+    @Test("SIGTERM or SIGINT stops the agent cleanly: exit 0, socket removed, downloads kept for the next start")
     func sigtermStops() async throws {
         let agent = try AgentFixture()
         defer { agent.directory.remove() }
@@ -125,7 +125,10 @@ struct AgentBadInputTests {
         #expect(!FileManager.default.fileExists(atPath: agent.socket))
         try await agent.start()
         #expect(try await agent.client.info(of: "kept")?.state == .notStarted)
-        await agent.kill()
+        // SIGINT (Ctrl-C in a terminal) stops it the same way.
+        agent.process?.send(SIGINT)
+        #expect(await agent.process?.exitStatus() == 0)
+        #expect(agent.process?.stdout.contains("fdl agent: stopped") == true)
     }
 
     @Test("a second agent on the same state or socket refuses to start, saying why")
