@@ -22,6 +22,9 @@ let package = Package(
         // MARK: products of the command line
         .executable(name: "fdl", targets: ["fdl"]),
         .library(name: "FileDownloadCLI", targets: ["FileDownloadCLI"]),
+        // MARK: products of the agent
+        .library(name: "FileDownloadAgent", targets: ["FileDownloadAgent"]),
+        .library(name: "FileDownloadAgentClient", targets: ["FileDownloadAgentClient"]),
         .plugin(name: "DownloadAssets", targets: ["DownloadAssets"]),
     ],
     dependencies: [
@@ -31,6 +34,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         // MARK: documentation (`swift package generate-documentation`)
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        // MARK: dependencies of the agent
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         // MARK: core
@@ -158,6 +166,40 @@ let package = Package(
             swiftSettings: strictSwift
         ),
 
+        // MARK: agent (FileDownloadAgent, FileDownloadAgentClient); tested through `fdl agent` in fdlTests
+        .target(
+            name: "FileDownloadAgent",
+            dependencies: [
+                "FileDownload",
+                "FileDownloadHTTP",
+                "FileDownloadSFTP",
+                "FileDownloadSQLite",
+                "FileDownloadAgentClient",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strictSwift
+        ),
+        .target(
+            name: "FileDownloadAgentClient",
+            dependencies: [
+                "FileDownload",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            swiftSettings: strictSwift
+        ),
+
+        .executableTarget(
+            name: "fdl-agent-app",
+            dependencies: ["FileDownload", "FileDownloadAgentClient"],
+            path: "Tests/Helpers/fdl-agent-app",
+            swiftSettings: strictSwift
+        ),
+
         // MARK: command line (fdl, fdlTests)
         .target(
             name: "FileDownloadCLI",
@@ -166,9 +208,11 @@ let package = Package(
                 "FileDownloadHTTP",
                 "FileDownloadSFTP",
                 "FileDownloadSQLite",
+                "FileDownloadAgent",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: strictSwift
         ),
@@ -191,7 +235,11 @@ let package = Package(
         ),
         .testTarget(
             name: "fdlTests",
-            dependencies: ["FileDownloadTestSupport", "FileDownloadCLI", "FileDownload", "fdl"],
+            dependencies: ["FileDownloadTestSupport", "FileDownloadCLI", "FileDownload", "FileDownloadAgentClient",
+                           "FileDownloadAgent", "FileDownloadSQLite", "fdl",
+                           .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                           .product(name: "Logging", package: "swift-log"),
+                           "fdl-agent-app"],
             swiftSettings: strictSwift
         ),
 

@@ -19,5 +19,6 @@ swift test --skip-build "$@"
 if [ "${FDL_SKIP_DOCS:-0}" != 1 ]; then
   swift package generate-documentation --warnings-as-errors \
     --target FileDownload --target FileDownloadHTTP --target FileDownloadSFTP --target FileDownloadSQLite \
-    --target FileDownloadMock --target FileDownloadConformance --target FileDownloadCLI
+    --target FileDownloadMock --target FileDownloadConformance --target FileDownloadCLI \
+    --target FileDownloadAgent --target FileDownloadAgentClient
 fi

@@ -43,6 +43,9 @@ final class SQLiteConnection {
     }
 
     /// Runs one or more statements that return no rows we need.
+    /// The rowid of the last row inserted on this connection.
+    var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+
     func execute(_ sql: String) throws(SQLiteError) {
         let rc = sqlite3_exec(handle, sql, nil, nil, nil)
         guard rc == SQLITE_OK else { throw error(rc, "cannot run \"\(sql.prefix(60))\"") }

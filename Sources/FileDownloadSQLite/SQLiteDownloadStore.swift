@@ -42,6 +42,8 @@ public actor SQLiteDownloadStore: DownloadStore {
     private let executor: SQLiteThreadExecutor
     /// `nil` once closed.
     private var table: SQLiteRecordTable?
+    /// The event journal's statements; `nil` once closed.
+    private var journalTable: SQLiteJournalTable?
 
     public nonisolated var unownedExecutor: UnownedSerialExecutor {
         executor.asUnownedSerialExecutor()
@@ -61,9 +63,12 @@ public actor SQLiteDownloadStore: DownloadStore {
         self.configuration = configuration
         self.executor = SQLiteThreadExecutor(name: "fdl-sqlite")
         self.table = nil
+        self.journalTable = nil
         // From here on the initialiser runs on the store's own thread.
         do {
-            self.table = try Self.open(path: path, configuration: configuration)
+            let table = try Self.open(path: path, configuration: configuration)
+            self.journalTable = try SQLiteJournalTable(table.connection)
+            self.table = table
         } catch {
             throw Self.storeError(error, "cannot open the download store at \(path)", path: path)
         }
@@ -121,6 +126,7 @@ public actor SQLiteDownloadStore: DownloadStore {
     public func close() {
         guard let table else { return }
         self.table = nil
+        self.journalTable = nil
         let connection = table.connection
         _ = consume table
         connection.close()
@@ -130,6 +136,13 @@ public actor SQLiteDownloadStore: DownloadStore {
     func runsOnOwnThread() -> Bool { executor.isCurrent }
 
     // MARK: private
+
+    func performOnJournal<T>(_ context: String, _ body: (SQLiteJournalTable) throws -> T) throws -> T {
+        try perform(context) { _ in
+            guard let journalTable else { throw DownloadError(.store, "the download store at \(path) is closed") }
+            return try body(journalTable)
+        }
+    }
 
     private func perform<T>(_ context: String, _ body: (SQLiteRecordTable) throws -> T) throws -> T {
         guard let table else {

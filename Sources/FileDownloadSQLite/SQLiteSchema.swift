@@ -37,6 +37,24 @@ enum SQLiteSchema {
         ) WITHOUT ROWID;
         CREATE INDEX downloads_by_queue_order ON downloads (queue_order, id);
         """,
+        // Version 2: the event journal (docs/persistence.md). AUTOINCREMENT, so that a sequence
+        // number is never used twice, even after every row was pruned. `journal_states` holds the
+        // last state the journal announced for each download; downloads stored before the journal
+        // existed count as announced in the state they are in.
+        """
+        CREATE TABLE events (
+            sequence    INTEGER PRIMARY KEY AUTOINCREMENT,
+            download_id TEXT,
+            state       TEXT,
+            recorded_at REAL    NOT NULL,
+            payload     TEXT    NOT NULL
+        );
+        CREATE TABLE journal_states (
+            download_id TEXT NOT NULL PRIMARY KEY,
+            state       TEXT NOT NULL
+        ) WITHOUT ROWID;
+        INSERT INTO journal_states (download_id, state) SELECT id, state FROM downloads;
+        """,
     ]
 
     /// The schema version this build writes.

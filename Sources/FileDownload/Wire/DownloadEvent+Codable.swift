@@ -1,0 +1,89 @@
+import Foundation
+
+/// The JSON form of an event, as the download agent's API sends it (`docs/agent-api.md`).
+///
+/// One flat object with a `type` (the case name: `stateChanged`, `progress`, `totalProgress`,
+/// `restarted`, `resumed`, `paused`, `interrupted`, `completed`, `failed`, `cancelled`,
+/// `activityCountChanged`) and the case's values: `id`, `state`, `progress`, `total`, `reason`,
+/// `error`, `retryInSeconds`, `file` (a file path), `count`.
+///
+/// Decoding gives back an equal event with two exceptions, both deliberate: **resume data is never
+/// encoded** (it may carry the URL's credentials and secret header fields; a process that wants to
+/// continue a download asks the process that owns it to resume it), so `paused` and `failed`
+/// decode with `resumeData: nil`; and an error's ``DownloadError/underlying`` is not encoded.
+/// An unknown `type` is a `DecodingError.dataCorrupted` naming it.
+extension DownloadEvent: Codable {
+    private enum Key: String, CodingKey {
+        case type, id, state, progress, total, reason, error, retryInSeconds, file, count
+    }
+
+    private enum Kind: String, Codable {
+        case stateChanged, progress, totalProgress, restarted, resumed, paused, interrupted, completed, failed,
+             cancelled, activityCountChanged
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: Key.self)
+        try c.encodeIfPresent(id, forKey: .id)
+        switch self {
+        case .stateChanged(_, let state):
+            try c.encode(Kind.stateChanged, forKey: .type)
+            try c.encode(state, forKey: .state)
+        case .progress(_, let progress):
+            try c.encode(Kind.progress, forKey: .type)
+            try c.encode(progress, forKey: .progress)
+        case .totalProgress(let total):
+            try c.encode(Kind.totalProgress, forKey: .type)
+            try c.encode(total, forKey: .total)
+        case .restarted(_, let reason):
+            try c.encode(Kind.restarted, forKey: .type)
+            try c.encode(reason, forKey: .reason)
+        case .resumed:
+            try c.encode(Kind.resumed, forKey: .type)
+        case .paused:
+            try c.encode(Kind.paused, forKey: .type)
+        case .interrupted(_, let error, let retryIn):
+            try c.encode(Kind.interrupted, forKey: .type)
+            try c.encode(error, forKey: .error)
+            try c.encodeIfPresent(retryIn?.seconds, forKey: .retryInSeconds)
+        case .completed(_, let file):
+            try c.encode(Kind.completed, forKey: .type)
+            try c.encode(file.path, forKey: .file)
+        case .failed(_, let error, _):
+            try c.encode(Kind.failed, forKey: .type)
+            try c.encode(error, forKey: .error)
+        case .cancelled:
+            try c.encode(Kind.cancelled, forKey: .type)
+        case .activityCountChanged(let count):
+            try c.encode(Kind.activityCountChanged, forKey: .type)
+            try c.encode(count, forKey: .count)
+        }
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: Key.self)
+        let typeName = try c.decode(String.self, forKey: .type)
+        guard let kind = Kind(rawValue: typeName) else {
+            throw DecodingError.dataCorruptedError(forKey: .type, in: c,
+                                                   debugDescription: "unknown event type \"\(typeName)\"")
+        }
+        func id() throws -> String { try c.decode(String.self, forKey: .id) }
+        switch kind {
+        case .stateChanged: self = .stateChanged(id: try id(), state: try c.decode(DownloadState.self, forKey: .state))
+        case .progress: self = .progress(id: try id(), try c.decode(DownloadProgress.self, forKey: .progress))
+        case .totalProgress: self = .totalProgress(try c.decode(TotalProgress.self, forKey: .total))
+        case .restarted: self = .restarted(id: try id(), reason: try c.decode(RestartReason.self, forKey: .reason))
+        case .resumed: self = .resumed(id: try id())
+        case .paused: self = .paused(id: try id(), resumeData: nil)
+        case .interrupted:
+            let retry = try c.decodeIfPresent(Double.self, forKey: .retryInSeconds)
+            self = .interrupted(id: try id(), error: try c.decode(DownloadError.self, forKey: .error),
+                                retryIn: retry.map { Duration.seconds($0) })
+        case .completed:
+            self = .completed(id: try id(), file: URL(fileURLWithPath: try c.decode(String.self, forKey: .file)))
+        case .failed: self = .failed(id: try id(), error: try c.decode(DownloadError.self, forKey: .error), resumeData: nil)
+        case .cancelled: self = .cancelled(id: try id())
+        case .activityCountChanged: self = .activityCountChanged(try c.decode(Int.self, forKey: .count))
+        }
+    }
+}

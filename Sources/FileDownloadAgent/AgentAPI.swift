@@ -1,0 +1,160 @@
+import FileDownload
+import FileDownloadAgentClient
+import Foundation
+import Hummingbird
+import HTTPTypes
+import NIOCore
+
+/// The routes of the agent's HTTP API, version 1 (`docs/agent-api.md`).
+struct AgentAPI: Sendable {
+    /// The largest request body accepted (64 KiB); a larger one is a 413.
+    static let maxBodySize = 64 * 1024
+
+    let downloader: Downloader
+    let log: AgentEventLog
+    let defaultTransfer: TransferOptions
+
+    func router() -> Router<AgentRequestContext> {
+        let router = Router(context: AgentRequestContext.self)
+        router.middlewares.add(AgentErrorMiddleware())
+        router.middlewares.add(PeerCheckMiddleware())
+        let v1 = router.group("v1")
+        v1.get("health") { _, _ in
+            AgentAPIError.jsonResponse(status: .ok, body: AgentHealth(
+                status: "ok", api: "v1", lastEventSequence: await log.lastSequence,
+                eventStreams: await log.subscriberCount, downloads: await downloader.downloads().count))
+        }
+        v1.post("downloads") { request, context in try await add(request, context) }
+        v1.get("downloads") { _, _ in
+            AgentAPIError.jsonResponse(status: .ok, body: ["downloads": await downloader.downloads()])
+        }
+        v1.get("downloads/:id") { _, context in
+            AgentAPIError.jsonResponse(status: .ok, body: try await info(of: try id(context)))
+        }
+        v1.delete("downloads/:id") { _, context in
+            let id = try id(context)
+            try await library { try await downloader.remove(id) }
+            try await log.forget(id)
+            return Response(status: .noContent)
+        }
+        v1.post("downloads/:id/pause") { _, context in
+            let id = try id(context)
+            _ = try await library { try await downloader.pause(id) }
+            return AgentAPIError.jsonResponse(status: .ok, body: try await info(of: id))
+        }
+        v1.post("downloads/:id/resume") { _, context in
+            let id = try id(context)
+            try await library { try await downloader.resume(id) }
+            return AgentAPIError.jsonResponse(status: .ok, body: try await info(of: id))
+        }
+        v1.post("downloads/:id/start") { _, context in
+            let id = try id(context)
+            try await library { try await downloader.start(id: id) }
+            return AgentAPIError.jsonResponse(status: .ok, body: try await info(of: id))
+        }
+        v1.post("downloads/:id/cancel") { _, context in
+            let id = try id(context)
+            try await library { try await downloader.cancel(id) }
+            return AgentAPIError.jsonResponse(status: .ok, body: try await info(of: id))
+        }
+        v1.get("events") { request, _ in try await events(request) }
+        return router
+    }
+
+    // MARK: handlers
+
+    private func add(_ request: Request, _ context: AgentRequestContext) async throws -> Response {
+        var request = request
+        let body: ByteBuffer
+        do {
+            body = try await request.collectBody(upTo: Self.maxBodySize)
+        } catch {
+            throw AgentAPIError(.contentTooLarge, "body-too-large",
+                                "the request body is larger than \(Self.maxBodySize) bytes")
+        }
+        let decoded: AgentDownloadRequest
+        do {
+            decoded = try JSONDecoder().decode(AgentDownloadRequest.self, from: Data(body.readableBytesView))
+        } catch let error as DecodingError {
+            throw AgentAPIError(.badRequest, "bad-json", "the body is not a valid download request: \(Self.describe(error))")
+        } catch {
+            throw AgentAPIError(.badRequest, "bad-json", "the body is not JSON: \(error)")
+        }
+        let id = try decoded.validatedID()
+        let url = try decoded.parsedURL()
+        let destination = try decoded.parsedDestination()
+        let options = try decoded.options(defaults: defaultTransfer)
+        try await library {
+            if decoded.start ?? true {
+                _ = try await downloader.start(id: id, url: url, destination: destination, options: options)
+            } else {
+                _ = try await downloader.add(id: id, url: url, destination: destination, options: options)
+            }
+        }
+        return AgentAPIError.jsonResponse(status: .created, body: try await info(of: id))
+    }
+
+    private func events(_ request: Request) async throws -> Response {
+        let query = request.uri.queryParameters
+        let given = request.headers[HTTPField.Name("Last-Event-ID")!] ?? query["since"].map(String.init)
+        let cursor: Int64
+        if let given {
+            guard let value = Int64(given.trimmingCharacters(in: .whitespaces)), value >= 0 else {
+                throw AgentAPIError(.badRequest, "bad-since",
+                                    "the event sequence number \"\(given)\" (Last-Event-ID or ?since=) is not a whole number ≥ 0")
+            }
+            cursor = value
+        } else {
+            cursor = await log.lastSequence
+        }
+        let progress = query["progress"].map { $0 != "false" && $0 != "0" } ?? true
+        let stream = EventStream(log: log, cursor: cursor, includesProgress: progress)
+        return Response(
+            status: .ok,
+            headers: [.contentType: "text/event-stream", .cacheControl: "no-store"],
+            body: ResponseBody { writer in try await stream.write(to: &writer) })
+    }
+
+    // MARK: helpers
+
+    private func id(_ context: AgentRequestContext) throws -> String {
+        try context.parameters.require("id")
+    }
+
+    private func info(of id: String) async throws -> DownloadInfo {
+        guard let info = await downloader.info(of: id) else {
+            throw AgentAPIError(.notFound, "unknown-id", "no download has the id '\(id)'")
+        }
+        return info
+    }
+
+    /// Runs a library call, turning its ``DownloadError`` into the matching API error; when it
+    /// succeeds, waits until the downloader has written what it changed to the store, so that an
+    /// answer 2xx means the change survives a SIGKILL of the agent.
+    private func library<T>(_ body: () async throws -> T) async throws -> T {
+        do {
+            let result = try await body()
+            await downloader.settle()
+            return result
+        } catch let error as AgentAPIError {
+            throw error
+        } catch {
+            throw AgentAPIError(DownloadError.wrapping(error))
+        }
+    }
+
+    /// A decoding error in words: which field, and what is wrong with it.
+    static func describe(_ error: DecodingError) -> String {
+        func path(_ context: DecodingError.Context) -> String {
+            let names = context.codingPath.map(\.stringValue).joined(separator: ".")
+            return names.isEmpty ? "" : " at \"\(names)\""
+        }
+        switch error {
+        case .keyNotFound(let key, _): return "\"\(key.stringValue)\" is missing"
+        case .typeMismatch(let type, let context): return "expected \(type)\(path(context))"
+        case .valueNotFound(let type, let context): return "expected \(type)\(path(context)), found null"
+        case .dataCorrupted(let context): return "malformed JSON\(path(context))"
+        @unknown default: return "\(error)"
+        }
+    }
+}

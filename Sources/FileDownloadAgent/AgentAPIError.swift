@@ -1,0 +1,46 @@
+import Foundation
+public import Hummingbird
+public import FileDownload
+
+/// An error the agent answers a request with: an HTTP status and a JSON body
+/// `{"error": "<short code>", "message": "<a sentence a person can act on>"}`.
+public struct AgentAPIError: HTTPResponseError, Sendable {
+    public var status: HTTPResponse.Status
+    /// A short machine-readable code (`bad-json`, `unknown-id`, `duplicate-id`, ...).
+    public var error: String
+    public var message: String
+
+    public init(_ status: HTTPResponse.Status, _ error: String, _ message: String) {
+        self.status = status
+        self.error = error
+        self.message = message
+    }
+
+    /// The status and code for a library error: unknown id 404, duplicate id 409, a state that
+    /// does not allow the request 409, a bad URL, scheme or destination 400, anything else 500.
+    public init(_ error: DownloadError) {
+        switch error.code {
+        case .unknownIdentifier: self.init(.notFound, "unknown-id", error.message)
+        case .duplicateIdentifier: self.init(.conflict, "duplicate-id", error.message)
+        case .invalidState: self.init(.conflict, "invalid-state", error.message)
+        case .invalidURL, .unsupportedScheme: self.init(.badRequest, "bad-url", error.message)
+        case .invalidDestination: self.init(.badRequest, "bad-destination", error.message)
+        default: self.init(.internalServerError, error.code.rawValue, error.description)
+        }
+    }
+
+    public func response(from request: Request, context: some RequestContext) throws -> Response {
+        Self.jsonResponse(status: status, body: ["error": error, "message": message])
+    }
+
+    /// A JSON response with `body` (sorted keys).
+    static func jsonResponse(status: HTTPResponse.Status, body: some Encodable) -> Response {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let data = (try? encoder.encode(body)) ?? Data(#"{"error":"internal","message":"the response could not be encoded"}"#.utf8)
+        var buffer = ByteBuffer()
+        buffer.writeBytes(data)
+        buffer.writeString("\n")
+        return Response(status: status, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: buffer))
+    }
+}

@@ -1,0 +1,57 @@
+import FileDownload
+import FileDownloadAgentClient
+import Foundation
+
+/// The checks the agent makes of a request before the downloader makes its own (the id, the URL,
+/// the destination's form, the digest, the size and the header fields); each failure is an
+/// ``AgentAPIError`` (400) saying what to fix.
+extension AgentDownloadRequest {
+    func validatedID() throws -> String {
+        guard !id.isEmpty, id.count <= 256, !id.contains("/"), !id.contains(where: { $0.isNewline || $0 == "\0" }) else {
+            throw AgentAPIError(.badRequest, "bad-id", "\"id\" must be 1 to 256 characters without \"/\", line breaks or NUL")
+        }
+        return id
+    }
+
+    func parsedURL() throws -> URL {
+        guard let parsed = URL(string: url), parsed.scheme != nil else {
+            throw AgentAPIError(.badRequest, "bad-url", "\"\(url)\" is not an absolute URL (like https://host/file)")
+        }
+        return parsed
+    }
+
+    /// The destination as a file URL, or `nil` when none was given. The downloader then checks it
+    /// as it checks every destination (``FileDownload/DownloadPaths``).
+    func parsedDestination() throws -> URL? {
+        guard let destination else { return nil }
+        guard destination.hasPrefix("/"), !destination.contains("\0") else {
+            throw AgentAPIError(.badRequest, "bad-destination",
+                                "the destination \"\(destination)\" is not an absolute path; give the full path of the file")
+        }
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: destination, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw AgentAPIError(.badRequest, "bad-destination",
+                                "the destination \"\(destination)\" is a directory; give the path of the file to create in it")
+        }
+        return URL(fileURLWithPath: destination, isDirectory: false)
+    }
+
+    func options(defaults: TransferOptions) throws -> DownloadOptions {
+        if let sha256, sha256.count != 64 || !sha256.allSatisfy(\.isHexDigit) {
+            throw AgentAPIError(.badRequest, "bad-sha256", "\"sha256\" must be 64 hexadecimal digits")
+        }
+        if let expectedSize, expectedSize < 0 {
+            throw AgentAPIError(.badRequest, "bad-size", "\"expectedSize\" cannot be negative")
+        }
+        var transfer = defaults
+        let secrets = Set((secretHeaders ?? []).map { $0.lowercased() })
+        for (name, value) in (headers ?? [:]).sorted(by: { $0.key < $1.key }) {
+            guard !name.isEmpty, !name.contains(where: { $0 == ":" || $0.isWhitespace || $0.isNewline }),
+                  !value.contains(where: { $0.isNewline || $0 == "\0" }) else {
+                throw AgentAPIError(.badRequest, "bad-header", "the header field \"\(name)\" is not a valid field name and value")
+            }
+            transfer.headers.append(HeaderField(name: name, value: value, isSecret: secrets.contains(name.lowercased())))
+        }
+        return DownloadOptions(transfer: transfer, expectedSize: expectedSize, sha256: sha256, priority: priority ?? 0)
+    }
+}

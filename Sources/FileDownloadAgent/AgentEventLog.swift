@@ -1,0 +1,224 @@
+import FileDownload
+import FileDownloadSQLite
+import Foundation
+
+/// The agent's events: the journalled ones with their sequence numbers (in the store, and the most
+/// recent in memory), the latest progress of each download (live only, coalesced), and the
+/// subscribers (event streams) to wake when something new is there.
+///
+/// **What is journalled**: every event about a download's life — `stateChanged`, `restarted`,
+/// `resumed`, `paused`, `interrupted`, `completed`, `failed`, `cancelled`. **Not journalled**:
+/// `progress`, `totalProgress` and `activityCountChanged`; a subscriber gets the latest of each
+/// when it looks (so a slow subscriber skips intermediate values, never a journalled event).
+///
+/// **Never announced twice**: the journal remembers the last state it announced per download
+/// (in the same transaction as the entry). A `stateChanged` to that same state is dropped, with
+/// the event that describes it. After a restart, ``reconcile(with:)`` announces the states that
+/// the journal missed (the agent was killed after the store saved a change and before the
+/// journal appended its event).
+actor AgentEventLog {
+    /// One journalled event.
+    struct Entry: Sendable {
+        var sequence: Int64
+        var event: DownloadEvent
+    }
+
+    /// What a subscriber gets from one look: entries after its cursor, and whether entries it
+    /// asked for were pruned (or the cursor is beyond the journal's end: a different journal).
+    struct Page: Sendable {
+        var entries: [Entry]
+        /// Set when entries after the cursor are missing: the oldest entry kept, or the last
+        /// sequence number + 1.
+        var gapResumesAt: Int64?
+    }
+
+    private let store: SQLiteDownloadStore
+    private let decoder = JSONDecoder()
+    private let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }()
+    /// The most recent entries, oldest first (at most ``recentLimit``).
+    private var recent: [Entry] = []
+    private let recentLimit = 4096
+    private(set) var lastSequence: Int64
+    private var oldestKept: Int64?
+    private var announced: [String: DownloadState]
+    /// Downloads whose last `stateChanged` was dropped as a repeat: the event describing it is
+    /// dropped too.
+    private var suppressed: Set<String> = []
+
+    private var progress: [String: (version: UInt64, event: DownloadEvent)] = [:]
+    private var total: (version: UInt64, event: DownloadEvent)?
+    private var activity: (version: UInt64, event: DownloadEvent)?
+    private var version: UInt64 = 0
+
+    private var bells: [UInt64: AsyncStream<Void>.Continuation] = [:]
+    private var nextBell: UInt64 = 0
+    private var isClosed = false
+
+    init(store: SQLiteDownloadStore) async throws {
+        self.store = store
+        let bounds = try await store.journalBounds()
+        self.lastSequence = bounds.last
+        self.oldestKept = bounds.oldest
+        self.announced = try await store.journalledStates()
+    }
+
+    // MARK: recording
+
+    /// Journals the events that are journalled (in one transaction), keeps the latest live ones,
+    /// and wakes the subscribers.
+    func record(_ events: [DownloadEvent]) async throws {
+        var toJournal: [DownloadEvent] = []
+        for event in events {
+            switch event {
+            case .progress(let id, _):
+                version += 1
+                progress[id] = (version, event)
+            case .totalProgress:
+                version += 1
+                total = (version, event)
+            case .activityCountChanged:
+                version += 1
+                activity = (version, event)
+            case .stateChanged(let id, let state):
+                if announced[id] == state {
+                    suppressed.insert(id)
+                } else {
+                    suppressed.remove(id)
+                    announced[id] = state
+                    toJournal.append(event)
+                }
+                if state.isTerminal { progress[id] = nil }
+            default:
+                if let id = event.id, suppressed.remove(id) != nil { continue }
+                toJournal.append(event)
+            }
+        }
+        try await journal(toJournal)
+        ring()
+    }
+
+    /// Announces, for each download, a state the journal has not announced: after a restart,
+    /// the changes the store saved and the journal missed. Only states that stay as they are
+    /// until a client acts (completed, cancelled, failed, paused) are announced with the event
+    /// that describes them; a download the journal never announced gets its state.
+    func reconcile(with downloads: [DownloadInfo]) async throws {
+        var events: [DownloadEvent] = []
+        for info in downloads {
+            let known = announced[info.id]
+            guard known != info.state else { continue }
+            switch info.state {
+            case .completed:
+                events += [.stateChanged(id: info.id, state: .completed), .completed(id: info.id, file: info.destination)]
+            case .cancelled:
+                events += [.stateChanged(id: info.id, state: .cancelled), .cancelled(id: info.id)]
+            case .paused:
+                events += [.stateChanged(id: info.id, state: .paused), .paused(id: info.id, resumeData: nil)]
+            case .failed:
+                let error = DownloadError(info.lastErrorCode ?? .transport, info.lastError ?? "the download failed",
+                                          isRetryable: false)
+                events += [.stateChanged(id: info.id, state: .failed), .failed(id: info.id, error: error, resumeData: nil)]
+            case .notStarted, .waiting, .downloading, .interrupted:
+                if known == nil { events.append(.stateChanged(id: info.id, state: info.state)) }
+            }
+        }
+        for case .stateChanged(let id, let state) in events { announced[id] = state }
+        try await journal(events)
+        ring()
+    }
+
+    /// Forgets what the journal announced about `id` (the download was forgotten; its id may be
+    /// used again).
+    func forget(_ id: String) async throws {
+        announced[id] = nil
+        suppressed.remove(id)
+        progress[id] = nil
+        try await store.forgetJournalledState(of: id)
+    }
+
+    private func journal(_ events: [DownloadEvent]) async throws {
+        guard !events.isEmpty else { return }
+        let rows = try events.map { event -> SQLiteDownloadStore.JournalEvent in
+            var state: DownloadState?
+            if case .stateChanged(_, let s) = event { state = s }
+            return SQLiteDownloadStore.JournalEvent(downloadID: event.id, state: state, payload: try encoder.encode(event))
+        }
+        let sequences = try await store.appendToJournal(rows)
+        for (sequence, event) in zip(sequences, events) {
+            recent.append(Entry(sequence: sequence, event: event))
+        }
+        if recent.count > recentLimit { recent.removeFirst(recent.count - recentLimit) }
+        lastSequence = sequences.last ?? lastSequence
+        let capacity = Int64(store.configuration.journalCapacity)
+        oldestKept = Swift.max(oldestKept ?? sequences.first ?? 1, lastSequence - capacity + 1)
+    }
+
+    // MARK: reading
+
+    /// Up to `limit` entries after `cursor`, from memory when they are recent, else from the store.
+    func entries(after cursor: Int64, limit: Int) async throws -> Page {
+        if cursor > lastSequence {
+            return Page(entries: [], gapResumesAt: lastSequence + 1)
+        }
+        if let oldestKept, cursor + 1 < oldestKept {
+            return Page(entries: [], gapResumesAt: oldestKept)
+        }
+        if cursor == lastSequence { return Page(entries: []) }
+        if let first = recent.first, first.sequence <= cursor + 1 {
+            let start = recent.partitioningIndex { $0.sequence > cursor }
+            return Page(entries: Array(recent[start..<min(recent.count, start + limit)]))
+        }
+        let rows = try await store.journal(after: cursor, limit: limit)
+        return Page(entries: try rows.map { Entry(sequence: $0.sequence, event: try decoder.decode(DownloadEvent.self, from: $0.payload)) })
+    }
+
+    /// The live (not journalled) events newer than `mark`, latest value of each, and the new mark.
+    func live(after mark: UInt64) -> (events: [DownloadEvent], mark: UInt64) {
+        var changed = progress.values.filter { $0.version > mark }
+        if let total, total.version > mark { changed.append(total) }
+        if let activity, activity.version > mark { changed.append(activity) }
+        return (changed.sorted { $0.version < $1.version }.map(\.event), version)
+    }
+
+    // MARK: subscribers
+
+    /// A new subscriber: a stream that yields (coalesced) whenever something new is there, and
+    /// at least every `keepAlive`; it ends when the log is closed.
+    func subscribe() -> (token: UInt64, bell: AsyncStream<Void>) {
+        let (stream, continuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        if isClosed {
+            continuation.finish()
+            return (0, stream)
+        }
+        nextBell += 1
+        bells[nextBell] = continuation
+        return (nextBell, stream)
+    }
+
+    func unsubscribe(_ token: UInt64) {
+        bells.removeValue(forKey: token)?.finish()
+    }
+
+    /// The number of subscribers (for tests and the agent's log).
+    var subscriberCount: Int { bells.count }
+
+    /// Wakes subscriber `token` (its keep-alive timer).
+    func ringOne(_ token: UInt64) {
+        bells[token]?.yield()
+    }
+
+    /// Wakes every subscriber.
+    func ring() {
+        for bell in bells.values { bell.yield() }
+    }
+
+    /// Ends every subscriber's stream, now and for later subscribers.
+    func close() {
+        isClosed = true
+        for bell in bells.values { bell.finish() }
+        bells.removeAll()
+    }
+}

@@ -1,0 +1,18 @@
+public import Hummingbird
+public import NIOCore
+
+/// The request context of the agent's routes: Hummingbird's core storage plus the connection the
+/// request came on, so the peer's credentials can be read from its socket.
+public struct AgentRequestContext: RequestContext {
+    public var coreContext: CoreRequestContextStorage
+    /// The connection (a Unix domain socket) the request arrived on.
+    public let channel: any Channel
+
+    public init(source: ApplicationRequestContextSource) {
+        self.coreContext = .init(source: source)
+        self.channel = source.channel
+    }
+
+    /// Request bodies above this size are refused with 413 (`AgentAPIError.bodyTooLarge`).
+    public var maxUploadSize: Int { AgentAPI.maxBodySize }
+}

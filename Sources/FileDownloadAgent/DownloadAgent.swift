@@ -1,0 +1,182 @@
+public import FileDownload
+import FileDownloadHTTP
+import FileDownloadSFTP
+public import FileDownloadSQLite
+import Foundation
+import Hummingbird
+public import Logging
+public import ServiceLifecycle
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The download agent: a long-running service that owns one `Downloader` with an
+/// `SQLiteDownloadStore` and serves the HTTP/1.1 + JSON API of
+/// `docs/agent-api.md` on a Unix domain socket, so downloads go on when the apps that started
+/// them are gone, and an app that comes back learns what it missed.
+///
+/// `fdl agent` runs one; an app can run its own inside its service:
+///
+/// ```swift
+/// let agent = DownloadAgent(configuration: .init(socketPath: socket, stateDirectory: state))
+/// let group = ServiceGroup(services: [agent], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+/// try await group.run()
+/// ```
+///
+/// ``run()`` does, in order: makes the state directory and the socket's directory (mode 0700,
+/// refusing ones of another user), takes the lock `STATE/agent.lock` (one agent per state
+/// directory), removes a socket left by an agent that is gone (refusing to start when one still
+/// listens), opens `STATE/agent.sqlite`, restores the downloads it holds (interrupted ones
+/// continue), journals what the journal missed before the last stop (see `AgentEventLog`),
+/// binds the socket, makes it 0600, calls `onListening`, and serves until a graceful shutdown
+/// (or cancellation). Every request is checked with `SO_PEERCRED`: another user gets a 403.
+///
+/// On shutdown: the event streams end, the server stops, running downloads stop at their
+/// checkpoint (`interrupted`, continued by the next ``run()``), the journal takes the last events,
+/// and the store is closed. A SIGKILL at any moment loses nothing either: the store and the
+/// journal are written before an event is sent to a client.
+public final class DownloadAgent: Service, Sendable {
+    /// Where the agent listens and keeps its state, and how its downloader works.
+    public struct Configuration: Sendable {
+        /// The Unix domain socket to listen on (default ``AgentPaths/defaultSocket(environment:)``).
+        public var socketPath: String
+        /// The directory of the store (`agent.sqlite`) and the lock (default
+        /// ``AgentPaths/defaultStateDirectory(environment:)``).
+        public var stateDirectory: String
+        /// The downloader's configuration; its `downloadsDirectory` is where downloads without a
+        /// destination go.
+        public var downloader: DownloaderConfiguration
+        /// The store's configuration, including the journal's capacity (default 10,000 events).
+        public var store: SQLiteDownloadStore.Configuration
+
+        public init(socketPath: String = AgentPaths.defaultSocket(),
+                    stateDirectory: String = AgentPaths.defaultStateDirectory(),
+                    downloader: DownloaderConfiguration = DownloaderConfiguration(),
+                    store: SQLiteDownloadStore.Configuration = SQLiteDownloadStore.Configuration()) {
+            self.socketPath = socketPath
+            self.stateDirectory = stateDirectory
+            self.downloader = downloader
+            self.store = store
+        }
+
+        /// The store's file: `STATE/agent.sqlite`.
+        public var storePath: String { stateDirectory + "/agent.sqlite" }
+    }
+
+    public let configuration: Configuration
+    private let transports: @Sendable () throws -> TransportRegistry
+    private let logger: Logger
+    private let onListening: @Sendable (String) async -> Void
+
+    /// Makes an agent; nothing happens until ``run()``.
+    ///
+    /// - Parameters:
+    ///   - configuration: where the agent listens and keeps its state, and its downloader's limits.
+    ///   - transports: makes the transports when the agent starts; the default has HTTP(S)
+    ///     (libcurl) and SFTP (libssh2) with their default (strict) configurations.
+    ///   - logger: where the agent logs (refused peers, restore results); never secrets.
+    ///   - onListening: called with the socket path once the socket accepts connections and has
+    ///     mode 0600.
+    public init(configuration: Configuration = Configuration(),
+                transports: @escaping @Sendable () throws -> TransportRegistry = DownloadAgent.defaultTransports,
+                logger: Logger = Logger(label: "fdl.agent"),
+                onListening: @escaping @Sendable (String) async -> Void = { _ in }) {
+        self.configuration = configuration
+        self.transports = transports
+        self.logger = logger
+        self.onListening = onListening
+    }
+
+    /// HTTP and HTTPS on libcurl and SFTP on libssh2, as the library configures them by default.
+    @Sendable
+    public static func defaultTransports() throws -> TransportRegistry {
+        var registry = TransportRegistry()
+        registry.register(try HTTPTransport(), for: "http", "https")
+        registry.register(SFTPTransport(), for: "sftp")
+        return registry
+    }
+
+    /// Runs the agent until a graceful shutdown or cancellation (see the type's description).
+    ///
+    /// - Throws: ``AgentStartError`` when a directory, the lock or the socket path is not usable;
+    ///   the store's `DownloadError` when the store cannot be opened or read; the
+    ///   server's error when the socket cannot be bound.
+    public func run() async throws {
+        let socketPath = configuration.socketPath
+        try AgentPaths.makePrivateDirectory(configuration.stateDirectory)
+        let lock = try AgentLock(stateDirectory: configuration.stateDirectory)
+        try AgentPaths.makePrivateDirectory((socketPath as NSString).deletingLastPathComponent)
+        try AgentPaths.clearStaleSocket(at: socketPath)
+
+        let store = try await SQLiteDownloadStore(path: configuration.storePath, configuration: configuration.store)
+        let log = try await AgentEventLog(store: store)
+        let downloader = Downloader(configuration: configuration.downloader, transports: try transports(), store: store)
+        let feed = AgentEventFeed()
+        downloader.observe { feed.post(.event($0)) }
+        let pump = Task { [logger] in await Self.pump(feed, into: log, downloader: downloader, logger: logger) }
+
+        let report = try await downloader.restore()
+        await downloader.settle()
+        feed.post(.reconcile)
+        logger.info("restored \(report.restored.count) downloads (\(report.resumed.count) continue) from \(configuration.storePath)")
+
+        let api = AgentAPI(downloader: downloader, log: log, defaultTransfer: configuration.downloader.defaultTransferOptions)
+        let onListening = self.onListening
+        let app = Application(
+            router: api.router(),
+            configuration: ApplicationConfiguration(address: .unixDomainSocket(path: socketPath), serverName: nil),
+            onServerRunning: { [logger] _ in
+                if chmod(socketPath, 0o600) != 0 {
+                    logger.error("cannot make the socket \(socketPath) private: \(String(cString: strerror(errno)))")
+                }
+                await onListening(socketPath)
+            },
+            logger: logger)
+        do {
+            try await withGracefulShutdownHandler {
+                try await app.run()
+            } onGracefulShutdown: {
+                Task { await log.close() }
+            }
+        } catch {
+            await log.close()
+            await Self.stop(downloader, feed: feed, pump: pump, store: store, socketPath: socketPath)
+            withExtendedLifetime(lock) {}
+            throw error
+        }
+        await log.close()
+        await Self.stop(downloader, feed: feed, pump: pump, store: store, socketPath: socketPath)
+        withExtendedLifetime(lock) {}
+    }
+
+    /// Journals what the downloader announces, batch by batch, until the feed ends.
+    private static func pump(_ feed: AgentEventFeed, into log: AgentEventLog, downloader: Downloader, logger: Logger) async {
+        while let items = await feed.next() {
+            var events: [DownloadEvent] = []
+            do {
+                for item in items {
+                    switch item {
+                    case .event(let event):
+                        events.append(event)
+                    case .reconcile:
+                        try await log.record(events)
+                        events.removeAll()
+                        try await log.reconcile(with: await downloader.downloads())
+                    }
+                }
+                try await log.record(events)
+            } catch {
+                logger.error("cannot journal \(events.count) events: \(error)")
+            }
+        }
+    }
+
+    private static func stop(_ downloader: Downloader, feed: AgentEventFeed, pump: Task<Void, Never>,
+                             store: SQLiteDownloadStore, socketPath: String) async {
+        await downloader.shutdown()
+        feed.finish()
+        await pump.value
+        await store.close()
+        unlink(socketPath)
+    }
+}

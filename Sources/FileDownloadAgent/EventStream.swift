@@ -1,0 +1,81 @@
+import FileDownload
+import Foundation
+import Hummingbird
+
+/// One client's server-sent event stream (`GET /v1/events`): the journal from a cursor, then
+/// live, as `text/event-stream`.
+///
+/// Journalled events are written as `id: <sequence>`, `event: download`, `data: <JSON event>`;
+/// progress (when asked for) as `event: progress` without an id, so that a reconnecting client's
+/// `Last-Event-ID` stays the last journalled event it got. When entries after the cursor were
+/// pruned (or the cursor is beyond the journal, as after the store was replaced) a `event: gap`
+/// with `data: {"resumesAt": N}` comes first: the client should list the downloads again. A
+/// comment line (`: keep-alive`) is written when there was nothing to send for
+/// ``keepAliveInterval``, so a client that went away is noticed within that time and its stream
+/// ends; a stream costs nothing else.
+struct EventStream: Sendable {
+    static let keepAliveInterval: Duration = .seconds(15)
+    static let pageSize = 500
+
+    let log: AgentEventLog
+    let cursor: Int64
+    let includesProgress: Bool
+
+    func write(to writer: inout any ResponseBodyWriter) async throws {
+        let (token, bell) = await log.subscribe()
+        let ticker = Task { [log] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: Self.keepAliveInterval)
+                await log.ringOne(token)
+            }
+        }
+        do {
+            try await stream(to: &writer, bell: bell)
+            ticker.cancel()
+            await log.unsubscribe(token)
+        } catch {
+            ticker.cancel()
+            await log.unsubscribe(token)
+            throw error
+        }
+        try await writer.finish(nil)
+    }
+
+    private func stream(to writer: inout any ResponseBodyWriter, bell: AsyncStream<Void>) async throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        var cursor = self.cursor
+        var liveMark: UInt64 = 0
+        var bells = bell.makeAsyncIterator()
+        // An empty comment first, so the client sees the headers and the stream at once.
+        try await writer.write(ByteBuffer(string: ": fdl agent event stream\n\n"))
+        while true {
+            var text = ""
+            while true {
+                let page = try await log.entries(after: cursor, limit: Self.pageSize)
+                if let resumesAt = page.gapResumesAt {
+                    text += "event: gap\ndata: {\"resumesAt\":\(resumesAt)}\n\n"
+                    cursor = resumesAt - 1
+                    continue
+                }
+                for entry in page.entries {
+                    let json = String(decoding: try encoder.encode(entry.event), as: UTF8.self)
+                    text += "id: \(entry.sequence)\nevent: download\ndata: \(json)\n\n"
+                    cursor = entry.sequence
+                }
+                if page.entries.count < Self.pageSize { break }
+                try await writer.write(ByteBuffer(string: text))
+                text = ""
+            }
+            if includesProgress {
+                let (events, mark) = await log.live(after: liveMark)
+                liveMark = mark
+                for event in events {
+                    text += "event: progress\ndata: \(String(decoding: try encoder.encode(event), as: UTF8.self))\n\n"
+                }
+            }
+            try await writer.write(ByteBuffer(string: text.isEmpty ? ": keep-alive\n\n" : text))
+            guard await bells.next() != nil else { return }
+        }
+    }
+}

@@ -1,0 +1,51 @@
+public import FileDownload
+public import Foundation
+
+/// The body of `POST /v1/downloads`: what a client asks the agent to download.
+///
+/// ```json
+/// {"id": "iso", "url": "https://example.com/x.iso", "destination": "/home/me/x.iso",
+///  "headers": {"X-Api-Key": "..."}, "secretHeaders": ["X-Api-Key"], "sha256": "…",
+///  "expectedSize": 123, "priority": 0, "start": true}
+/// ```
+/// Only `id` and `url` are required. `destination` must be an absolute path (when absent: the
+/// agent's downloads directory plus the URL's file name); `start: false` adds the download without
+/// starting it. Header fields named in `secretHeaders` (and `Authorization`, `Cookie`,
+/// `Proxy-Authorization` always) are kept in the agent's memory only, never stored or logged.
+public struct AgentDownloadRequest: Codable, Sendable, Hashable {
+    public var id: String
+    public var url: String
+    public var destination: String?
+    public var headers: [String: String]?
+    public var secretHeaders: [String]?
+    public var sha256: String?
+    public var expectedSize: Int64?
+    public var priority: Int?
+    public var start: Bool?
+
+    public init(id: String, url: String, destination: String? = nil, headers: [String: String]? = nil,
+                secretHeaders: [String]? = nil, sha256: String? = nil, expectedSize: Int64? = nil,
+                priority: Int? = nil, start: Bool? = nil) {
+        self.id = id
+        self.url = url
+        self.destination = destination
+        self.headers = headers
+        self.secretHeaders = secretHeaders
+        self.sha256 = sha256
+        self.expectedSize = expectedSize
+        self.priority = priority
+        self.start = start
+    }
+
+    /// The request for a download as `Downloader.start(id:url:destination:options:)`
+    /// takes it. Of `options`, the API carries the header fields (secret ones marked), the
+    /// SHA-256, the expected size and the priority; the other transfer options are the agent's.
+    public init(id: String, url: URL, destination: URL?, options: DownloadOptions?, start: Bool) {
+        let headers = options?.transfer.headers ?? []
+        self.init(id: id, url: url.absoluteString, destination: destination?.path,
+                  headers: headers.isEmpty ? nil : Dictionary(headers.map { ($0.name, $0.value) }, uniquingKeysWith: { $1 }),
+                  secretHeaders: headers.contains(where: \.isSecret) ? headers.filter(\.isSecret).map(\.name) : nil,
+                  sha256: options?.sha256, expectedSize: options?.expectedSize,
+                  priority: options.map(\.priority), start: start)
+    }
+}

@@ -1,0 +1,136 @@
+public import FileDownload
+public import Foundation
+import NIOHTTP1
+
+/// A client of the download agent (`fdl agent`, or an app's own `DownloadAgent`) over its Unix
+/// domain socket: the verbs of `Downloader`, answered by the agent's downloader,
+/// and its events with sequence numbers.
+///
+/// An app moves from an in-process `Downloader` to the agent by making this object instead; the
+/// downloads then go on when the app is gone. After a restart the app re-attaches with
+/// ``events(since:includeProgress:)`` from the last sequence number it *handled* (kept by the app,
+/// for instance in an ``AgentCursorFile``) and receives every journalled event since, once.
+///
+/// Every call opens one connection and closes it when answered; the object holds no connection and
+/// can be shared. Errors are ``DownloadAgentClientError``: the agent's status and message, or
+/// `unreachable` when no agent answers.
+public struct DownloadAgentClient: Sendable {
+    /// The agent's socket.
+    public let socketPath: String
+
+    /// A client of the agent listening at `socketPath` (default ``AgentSocketPath/default(environment:)``).
+    public init(socketPath: String = AgentSocketPath.default()) {
+        self.socketPath = socketPath
+    }
+
+    // MARK: verbs
+
+    /// Adds a download and starts it, as `Downloader.start(id:url:destination:options:)`;
+    /// returns the download as the agent describes it (its destination chosen).
+    @discardableResult
+    public func start(id: String, url: URL, destination: URL? = nil, options: DownloadOptions? = nil) async throws -> DownloadInfo {
+        try await submit(AgentDownloadRequest(id: id, url: url, destination: destination, options: options, start: true))
+    }
+
+    /// Adds a download without starting it (`DownloadState.notStarted`).
+    @discardableResult
+    public func add(id: String, url: URL, destination: URL? = nil, options: DownloadOptions? = nil) async throws -> DownloadInfo {
+        try await submit(AgentDownloadRequest(id: id, url: url, destination: destination, options: options, start: false))
+    }
+
+    /// Sends a request as it is (`POST /v1/downloads`).
+    @discardableResult
+    public func submit(_ request: AgentDownloadRequest) async throws -> DownloadInfo {
+        let body = try JSONEncoder().encode(request)
+        return try await call(.POST, "/v1/downloads", body: body)
+    }
+
+    /// Starts a download that was added and not started.
+    @discardableResult
+    public func start(id: String) async throws -> DownloadInfo { try await action("start", id) }
+
+    /// Pauses a download; the agent keeps its bytes and resume data.
+    @discardableResult
+    public func pause(_ id: String) async throws -> DownloadInfo { try await action("pause", id) }
+
+    /// Resumes a paused, interrupted or failed download.
+    @discardableResult
+    public func resume(_ id: String) async throws -> DownloadInfo { try await action("resume", id) }
+
+    /// Cancels a download and discards its partial bytes.
+    @discardableResult
+    public func cancel(_ id: String) async throws -> DownloadInfo { try await action("cancel", id) }
+
+    /// Forgets a download that is not waiting or downloading (`DELETE /v1/downloads/{id}`).
+    public func remove(_ id: String) async throws {
+        let (status, body) = try await AgentConnection(socketPath: socketPath).exchange(.DELETE, "/v1/downloads/\(Self.escape(id))")
+        guard status == 204 else { throw Self.refusal(status, body) }
+    }
+
+    /// Every download the agent knows, in queue order.
+    public func downloads() async throws -> [DownloadInfo] {
+        let list: DownloadList = try await call(.GET, "/v1/downloads")
+        return list.downloads
+    }
+
+    /// Download `id`, or `nil` when the agent knows no download with that id.
+    public func info(of id: String) async throws -> DownloadInfo? {
+        do {
+            return try await call(.GET, "/v1/downloads/\(Self.escape(id))")
+        } catch let error as DownloadAgentClientError where error.status == 404 && error.error == "unknown-id" {
+            return nil
+        }
+    }
+
+    /// The agent's events after sequence number `since` (the journal's, then live), reconnecting
+    /// with `Last-Event-ID` when the connection breaks. `since: nil` starts at the present.
+    ///
+    /// The sequence ends when the task iterating it is cancelled. It throws
+    /// ``DownloadAgentClientError`` `events-missed` when journalled events after the cursor are
+    /// gone (the journal keeps the last 10,000): list the downloads, then follow on from the
+    /// sequence number the error's message gives.
+    public func events(since: Int64? = nil, includeProgress: Bool = true) -> AgentEventStream {
+        AgentEventStream(connection: AgentConnection(socketPath: socketPath), since: since, includeProgress: includeProgress)
+    }
+
+    // MARK: private
+
+    private struct DownloadList: Decodable {
+        var downloads: [DownloadInfo]
+    }
+
+    private func action(_ verb: String, _ id: String) async throws -> DownloadInfo {
+        try await call(.POST, "/v1/downloads/\(Self.escape(id))/\(verb)")
+    }
+
+    private func call<T: Decodable>(_ method: HTTPMethod, _ path: String, body: Data? = nil) async throws -> T {
+        let (status, data) = try await AgentConnection(socketPath: socketPath).exchange(method, path, body: body)
+        guard (200..<300).contains(status) else { throw Self.refusal(status, data) }
+        do {
+            return try JSONDecoder().decode(T.self, from: data)
+        } catch {
+            throw DownloadAgentClientError(status: status, error: "bad-response",
+                                           message: "the agent's answer to \(method) \(path) is not what this client understands: \(error)")
+        }
+    }
+
+    /// The agent's error body `{"error", "message"}` as an error.
+    static func refusal(_ status: Int, _ body: Data) -> DownloadAgentClientError {
+        struct Body: Decodable {
+            var error: String
+            var message: String
+        }
+        if let decoded = try? JSONDecoder().decode(Body.self, from: body) {
+            return DownloadAgentClientError(status: status, error: decoded.error, message: decoded.message)
+        }
+        return DownloadAgentClientError(status: status, error: "http-\(status)",
+                                        message: String(decoding: body.prefix(500), as: UTF8.self))
+    }
+
+    /// `id` as one path segment.
+    static func escape(_ id: String) -> String {
+        var allowed = CharacterSet.urlPathAllowed
+        allowed.remove(charactersIn: "/?#%")
+        return id.addingPercentEncoding(withAllowedCharacters: allowed) ?? id
+    }
+}

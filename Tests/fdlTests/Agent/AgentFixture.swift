@@ -1,0 +1,120 @@
+import FileDownload
+import FileDownloadAgentClient
+import FileDownloadTestSupport
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// An `fdl agent` process of this build with its own socket, state and downloads directories in
+/// one temporary directory, and a client for it. The agent can be stopped, killed and started again
+/// on the same state, as systemd would.
+final class AgentFixture: Sendable {
+    let directory: TemporaryDirectory
+    let maxConcurrent: Int
+    let journalCapacity: Int
+    private let current = Shared<FDLProcess?>(nil)
+
+    /// The socket: `DIR/run/agent.sock`.
+    var socket: String { directory.path("run/agent.sock") }
+    var socketDirectory: String { directory.path("run") }
+    var state: String { directory.path("state") }
+    /// Where the downloads of the tests go.
+    var downloads: URL { directory.file("out") }
+    var client: DownloadAgentClient { DownloadAgentClient(socketPath: socket) }
+    var process: FDLProcess? { current.withLock { $0 } }
+
+    init(maxConcurrent: Int = 4, journalCapacity: Int = 10_000) throws {
+        directory = try TemporaryDirectory("agent")
+        self.maxConcurrent = maxConcurrent
+        self.journalCapacity = journalCapacity
+        try FileManager.default.createDirectory(at: directory.file("out"), withIntermediateDirectories: true)
+    }
+
+    /// Starts `fdl agent` and returns once it accepts connections.
+    @discardableResult
+    func start() async throws -> FDLProcess {
+        let agent = try FDLProcess(["agent", "--socket", socket, "--state", state, "--downloads", downloads.path,
+                                    "--max-concurrent", String(maxConcurrent), "--journal-capacity", String(journalCapacity)])
+        current.withLock { $0 = agent }
+        do {
+            try await agent.waitForOutput(containing: "listening on")
+        } catch {
+            throw TestFailure("fdl agent did not start: \(agent.stderr)")
+        }
+        return agent
+    }
+
+    /// SIGKILLs the agent and waits until it is gone.
+    func kill() async {
+        guard let agent = process else { return }
+        agent.send(SIGKILL)
+        _ = await agent.exitStatus()
+    }
+
+    /// SIGTERMs the agent and returns its exit status.
+    func stop() async -> Int32? {
+        guard let agent = process else { return nil }
+        agent.send(SIGTERM)
+        return await agent.exitStatus()
+    }
+
+    /// Stops the agent (SIGKILL) and removes every file.
+    func remove() async {
+        await kill()
+        directory.remove()
+    }
+
+    /// Runs `body` with a started agent, and removes everything afterwards.
+    static func with(maxConcurrent: Int = 4, journalCapacity: Int = 10_000,
+                     _ body: (AgentFixture) async throws -> Void) async throws {
+        let fixture = try AgentFixture(maxConcurrent: maxConcurrent, journalCapacity: journalCapacity)
+        do {
+            try await fixture.start()
+            try await body(fixture)
+        } catch {
+            await fixture.remove()
+            throw error
+        }
+        await fixture.remove()
+    }
+
+    /// Polls the agent's list until `condition` holds for it; fails after `seconds`.
+    @discardableResult
+    func waitUntil(_ what: String, seconds: Double = 120,
+                   _ condition: ([DownloadInfo]) -> Bool) async throws -> [DownloadInfo] {
+        let deadline = ContinuousClock.now + .seconds(seconds)
+        var last: [DownloadInfo] = []
+        while ContinuousClock.now < deadline {
+            last = try await client.downloads()
+            if condition(last) { return last }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        throw TestFailure("timed out waiting until \(what); downloads: \(last.map { "\($0.id)=\($0.state)" })")
+    }
+
+    /// Reads the agent's events after `since` until `stop` says so, and returns them; fails after
+    /// `seconds`.
+    func events(since: Int64?, seconds: Double = 120, until stop: @escaping @Sendable ([AgentEvent]) -> Bool) async throws -> [AgentEvent] {
+        let stream = client.events(since: since, includeProgress: false)
+        return try await withThrowingTaskGroup(of: [AgentEvent]?.self) { group in
+            group.addTask {
+                var seen: [AgentEvent] = []
+                for try await event in stream {
+                    seen.append(event)
+                    if stop(seen) { return seen }
+                }
+                return seen
+            }
+            group.addTask {
+                try await Task.sleep(for: .seconds(seconds))
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let result = try await group.next(), let seen = result else {
+                throw TestFailure("timed out reading the agent's events after \(since.map(String.init) ?? "now")")
+            }
+            return seen
+        }
+    }
+}
