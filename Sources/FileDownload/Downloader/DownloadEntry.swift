@@ -30,6 +30,15 @@ struct DownloadEntry {
     var passHadRetryableFailure = false
     /// The first file name a head of this download suggested (``TransferHead/suggestedFilename``).
     var suggestedFileName: String?
+    /// What an interrupted download on hold waits for (``WaitReason``); meaningful only while it
+    /// is interrupted and in ``Downloader/retrying`` without a ``retryAt``.
+    var waitReason: WaitReason?
+    /// When a download waiting for the network is tried again at the latest (the slow probe).
+    var probeAt: Duration?
+    /// The free space of the staging file's file system when the download was put on hold for
+    /// space: it continues only once there is more (a full disk that statvfs does not show, such
+    /// as a quota, never makes it try again and again).
+    var freeAtHold: Int64?
 
     /// The URL the next attempt asks for: ``url`` or one of the mirrors.
     var currentURL: URL {
@@ -80,6 +89,6 @@ struct DownloadEntry {
     func info() -> DownloadInfo {
         DownloadInfo(id: id, url: url.removingCredentials, destination: destination, state: state,
                      progress: progress(), lastError: lastError?.description, lastErrorCode: lastError?.code,
-                     attempts: attempts, checks: checks)
+                     attempts: attempts, checks: checks, waitReason: state == .interrupted ? waitReason : nil)
     }
 }

@@ -37,6 +37,12 @@ public enum DownloadEvent: Sendable {
     case completed(id: String, file: URL)
     indirect case failed(id: String, error: DownloadError, resumeData: ResumeData?)
     case cancelled(id: String)
+    /// An interrupted download waits for the world to change (free space, the network) instead
+    /// of a retry at a time; it comes right after ``interrupted(id:error:retryIn:)`` (whose
+    /// `retryIn` is `nil`) or, when a download cannot even start, after
+    /// ``stateChanged(id:state:)`` to interrupted. The download continues by itself (waiting,
+    /// then downloading) when the reason is gone; it is not an outcome.
+    case onHold(id: String, reason: WaitReason)
     /// The number of downloads with an attempt running changed (HWIFileDownload's network
     /// activity indicator count).
     case activityCountChanged(Int)
@@ -45,7 +51,8 @@ public enum DownloadEvent: Sendable {
     public var id: String? {
         switch self {
         case .stateChanged(let id, _), .progress(let id, _), .restarted(let id, _), .paused(let id, _), .resumed(let id),
-             .interrupted(let id, _, _), .completed(let id, _), .failed(let id, _, _), .cancelled(let id):
+             .interrupted(let id, _, _), .completed(let id, _), .failed(let id, _, _), .cancelled(let id),
+             .onHold(let id, _):
             id
         case .totalProgress, .activityCountChanged:
             nil

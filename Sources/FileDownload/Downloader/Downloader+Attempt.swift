@@ -24,11 +24,13 @@ extension Downloader {
         let attempt: Int
         let capabilities: TransportCapabilities
         let synchronize: Bool
+        /// Checks a head's announced length against the free space (``RoomCheck``); `nil` checks nothing.
+        let roomCheck: RoomCheck?
 
         init(id: String, url: URL, partPath: String, destination: URL, options: DownloadOptions,
              suggestedFileName: String? = nil, takenNames: Set<String> = [], stagingSuffix: String = ".part",
              bytesOnDisk: Int64, validator: Validator?, expectedLength: Int64?, attempt: Int,
-             capabilities: TransportCapabilities, synchronize: Bool) {
+             capabilities: TransportCapabilities, synchronize: Bool, roomCheck: RoomCheck? = nil) {
             self.id = id
             self.url = url
             self.partPath = partPath
@@ -43,6 +45,7 @@ extension Downloader {
             self.attempt = attempt
             self.capabilities = capabilities
             self.synchronize = synchronize
+            self.roomCheck = roomCheck
         }
     }
 
@@ -75,6 +78,7 @@ extension Downloader {
             fail(id, DownloadError(.invalidDestination, problem))
             return
         }
+        if holdsForSpace(id) { return }
         let transport: any Transport
         do {
             transport = try transports.transport(for: e.currentURL)
@@ -105,7 +109,7 @@ extension Downloader {
             suggestedFileName: e.suggestedFileName, takenNames: takenNames(besides: e),
             stagingSuffix: configuration.stagingSuffix, bytesOnDisk: e.bytesOnDisk, validator: e.validator, expectedLength: e.expectedLength,
             attempt: e.attempts, capabilities: transport.capabilities,
-            synchronize: configuration.synchronizesFiles
+            synchronize: configuration.synchronizesFiles, roomCheck: roomCheck(for: e)
         )
         entries[id] = e
         running.insert(id)
@@ -173,8 +177,10 @@ extension Downloader {
         if handle.stopReason.withLock({ $0 }) != nil { return nil }
         let id = ctx.id
         let expectedSize = ctx.options.expectedSize
+        let roomCheck = ctx.roomCheck, requested = offset
         let sink = try TransferSink(path: ctx.partPath, requestedOffset: offset, startsWriteback: ctx.synchronize) { head in
             try Downloader.checkHead(head, id: id, expectedSize: expectedSize, delegate: delegate)
+            try roomCheck?.check(head, requestedOffset: requested)
         }
         offset = sink.requestedOffset  // 0 when the staging file could not be continued safely
         handle.sink.withLock { $0 = sink }
@@ -402,9 +408,11 @@ extension Downloader {
         }
         e.lastError = error
         let policy = e.options.retryPolicy ?? configuration.retryPolicy
+        if holds(&e, after: error, now: now, events: &events) { return }
         if switchesToNextURL(&e, after: error, now: now, events: &events) {
             return
         }
+        if holdsForNetwork(&e, after: error, now: now, events: &events) { return }
         if error.code == .diskFull || error.code == .fileTooLarge {
             e.state = .interrupted
             events += [.stateChanged(id: e.id, state: .interrupted), .interrupted(id: e.id, error: error, retryIn: nil)]

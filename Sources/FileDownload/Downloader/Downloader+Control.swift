@@ -303,6 +303,8 @@ extension Downloader {
     func enqueue(_ id: String, events: [DownloadEvent]) {
         guard var e = entries[id] else { return }
         e.state = .waiting
+        e.waitReason = nil
+        e.probeAt = nil
         entries[id] = e
         queue.push(id: id, priority: e.options.priority, order: e.queueOrder)
         persist(e, flush: nil, events: events + [.stateChanged(id: id, state: .waiting)])

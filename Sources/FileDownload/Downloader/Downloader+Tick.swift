@@ -62,6 +62,7 @@ extension Downloader {
             updateNativeProgress(e)
         }
         for id in retrying {
+            if let e = entries[id], e.state == .interrupted, e.waitReason != nil { continue }  // on hold
             guard let e = entries[id], e.state == .interrupted, let due = e.retryAt else {
                 retrying.remove(id)
                 continue
@@ -71,6 +72,7 @@ extension Downloader {
                 enqueue(id, events: [])
             }
         }
+        releaseHeld(now: now)
         let total = emitTotal(now: now, force: false, events: &events)
         if !events.isEmpty { journal.post(.publish(events)) }
         refreshRootProgress(force: true, total: total)

@@ -36,6 +36,9 @@ public protocol DownloaderDelegate: Sendable {
     func downloadDidFail(id: String, error: DownloadError, resumeData: ResumeData?) async
     /// A transient failure; a retry follows after `retryIn` unless it is `nil`.
     func downloadWasInterrupted(id: String, error: DownloadError, retryIn: Duration?) async
+    /// An interrupted download waits for free space or the network and continues by itself when
+    /// the reason is gone (see ``WaitReason``); follows ``downloadWasInterrupted(id:error:retryIn:)``.
+    func downloadIsOnHold(id: String, reason: WaitReason) async
     /// The download was paused; `resumeData` continues it later, in this process or another.
     func downloadDidPause(id: String, resumeData: ResumeData?) async
     /// The download was cancelled and its partial bytes discarded.
@@ -75,6 +78,7 @@ extension DownloaderDelegate {
     public func downloadDidFail(id: String, error: DownloadError, resumeData: ResumeData?) async {}
     public func downloadWasInterrupted(id: String, error: DownloadError, retryIn: Duration?) async {}
     public func downloadDidPause(id: String, resumeData: ResumeData?) async {}
+    public func downloadIsOnHold(id: String, reason: WaitReason) async {}
     public func downloadDidCancel(id: String) async {}
     public func downloadWillResume(id: String) async {}
     public func downloadProgressDidChange(id: String, progress: DownloadProgress) async {}

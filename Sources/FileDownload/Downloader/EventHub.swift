@@ -92,6 +92,7 @@ final class EventHub: Sendable {
         case .failed(let id, let error, let data): await delegate.downloadDidFail(id: id, error: error, resumeData: data)
         case .cancelled(let id): await delegate.downloadDidCancel(id: id)
         case .activityCountChanged(let count): await delegate.activityCountDidChange(count)
+        case .onHold(let id, let reason): await delegate.downloadIsOnHold(id: id, reason: reason)
         }
     }
 }

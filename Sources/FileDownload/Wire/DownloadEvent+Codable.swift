@@ -4,8 +4,9 @@ import Foundation
 ///
 /// One flat object with a `type` (the case name: `stateChanged`, `progress`, `totalProgress`,
 /// `restarted`, `resumed`, `paused`, `interrupted`, `completed`, `failed`, `cancelled`,
-/// `activityCountChanged`) and the case's values: `id`, `state`, `progress`, `total`, `reason`,
-/// `error`, `retryInSeconds`, `file` (a file path), `count`.
+/// `activityCountChanged`, `onHold`) and the case's values: `id`, `state`, `progress`, `total`, `reason`,
+/// `error`, `retryInSeconds`, `file` (a file path), `count`. `onHold` carries `id` and `reason`
+/// (`insufficientSpace` or `waitingForNetwork`).
 ///
 /// Decoding gives back an equal event with two exceptions, both deliberate: **resume data is never
 /// encoded** (it may carry the URL's credentials and secret header fields; a process that wants to
@@ -19,7 +20,7 @@ extension DownloadEvent: Codable {
 
     private enum Kind: String, Codable {
         case stateChanged, progress, totalProgress, restarted, resumed, paused, interrupted, completed, failed,
-             cancelled, activityCountChanged
+             cancelled, activityCountChanged, onHold
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -57,6 +58,9 @@ extension DownloadEvent: Codable {
         case .activityCountChanged(let count):
             try c.encode(Kind.activityCountChanged, forKey: .type)
             try c.encode(count, forKey: .count)
+        case .onHold(_, let reason):
+            try c.encode(Kind.onHold, forKey: .type)
+            try c.encode(reason, forKey: .reason)
         }
     }
 
@@ -84,6 +88,7 @@ extension DownloadEvent: Codable {
         case .failed: self = .failed(id: try id(), error: try c.decode(DownloadError.self, forKey: .error), resumeData: nil)
         case .cancelled: self = .cancelled(id: try id())
         case .activityCountChanged: self = .activityCountChanged(try c.decode(Int.self, forKey: .count))
+        case .onHold: self = .onHold(id: try id(), reason: try c.decode(WaitReason.self, forKey: .reason))
         }
     }
 }

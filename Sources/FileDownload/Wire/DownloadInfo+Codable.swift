@@ -4,10 +4,10 @@ import Foundation
 /// its password, as ``DownloadInfo/url`` always is), `destination` (a file path), `state`,
 /// `progress`, `lastError`?, `lastErrorCode`?, `attempts`, and `checks`? (the names of the
 /// ``CompletionChecks`` that confirmed a completed file: `announcedLength`, `expectedSize`,
-/// `sha256`).
+/// `sha256`), and `waitReason`? (`insufficientSpace` or `waitingForNetwork`).
 extension DownloadInfo: Codable {
     private enum Key: String, CodingKey {
-        case id, url, destination, state, progress, lastError, lastErrorCode, attempts, checks
+        case id, url, destination, state, progress, lastError, lastErrorCode, attempts, checks, waitReason
     }
 
     private static let checkNames: [(String, CompletionChecks)] = [
@@ -27,6 +27,7 @@ extension DownloadInfo: Codable {
         if let checks {
             try c.encode(Self.checkNames.filter { checks.contains($0.1) }.map(\.0), forKey: .checks)
         }
+        try c.encodeIfPresent(waitReason, forKey: .waitReason)
     }
 
     public init(from decoder: any Decoder) throws {
@@ -44,6 +45,7 @@ extension DownloadInfo: Codable {
                   progress: try c.decode(DownloadProgress.self, forKey: .progress),
                   lastError: try c.decodeIfPresent(String.self, forKey: .lastError),
                   lastErrorCode: try c.decodeIfPresent(DownloadError.Code.self, forKey: .lastErrorCode),
-                  attempts: try c.decode(Int.self, forKey: .attempts), checks: checks)
+                  attempts: try c.decode(Int.self, forKey: .attempts), checks: checks,
+                  waitReason: try c.decodeIfPresent(WaitReason.self, forKey: .waitReason))
     }
 }

@@ -88,6 +88,9 @@ public struct JSONEventLine: Sendable, Hashable, Codable {
             errorMessages = error.messages
         case .cancelled(let id):
             self.init(event: "cancelled", id: id)
+        case .onHold(let id, let why):
+            self.init(event: "onHold", id: id)
+            reason = why.rawValue
         case .activityCountChanged:
             return nil
         }

@@ -29,6 +29,8 @@ public enum PlainLog {
             "\(id): FAILED (\(error.code)): \(error.messages.joined(separator: ": "))"
         case .cancelled(let id):
             "\(id): cancelled"
+        case .onHold(let id, let reason):
+            "\(id): \(reason.words)"
         }
     }
 

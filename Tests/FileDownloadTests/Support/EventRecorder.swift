@@ -103,6 +103,7 @@ extension DownloadEvent {
         case .failed: "failed"
         case .cancelled: "cancelled"
         case .activityCountChanged(let n): "activity:\(n)"
+        case .onHold(_, let r): "onHold:\(r)"
         }
     }
 }
