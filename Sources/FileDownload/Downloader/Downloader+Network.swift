@@ -39,3 +39,9 @@ extension Downloader {
         logger.trace("the network may have changed")
     }
 }
+
+extension Downloader {
+    /// Whether a network change was signalled and the downloads waiting for it were not let go
+    /// yet (for tests that drive a monitor).
+    package var isNetworkChangePending: Bool { networkChangedAt != nil }
+}

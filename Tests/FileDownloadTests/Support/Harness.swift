@@ -21,7 +21,8 @@ struct Harness: Sendable {
         store: InMemoryDownloadStore? = nil,
         directory: URL? = nil,
         resumeInterruptedOnRestore: Bool = true,
-        wrap: (MockTransport) -> any Transport = { $0 }
+        wrap: (MockTransport) -> any Transport = { $0 },
+        configure: (inout DownloaderConfiguration) -> Void = { _ in }
     ) {
         mock = MockTransport(clock: clock)
         let dir = directory ?? FileManager.default.temporaryDirectory
@@ -31,11 +32,12 @@ struct Harness: Sendable {
         self.store = store
         var transports = TransportRegistry()
         transports.register(wrap(mock), for: "mock")
-        let configuration = DownloaderConfiguration(
+        var configuration = DownloaderConfiguration(
             maxConcurrentDownloads: maxConcurrent, retryPolicy: retry, progressInterval: progressInterval,
             checkpointInterval: .seconds(1), downloadsDirectory: dir, defaultTransferOptions: transfer,
             resumeInterruptedOnRestore: resumeInterruptedOnRestore, jitterSeed: 42
         )
+        configure(&configuration)
         downloader = Downloader(configuration: configuration, transports: transports, store: store,
                                 delegate: delegate, clock: clock)
         recorder = EventRecorder(downloader)
