@@ -31,7 +31,8 @@ import Glibc
 /// binds the socket, makes it 0600, calls `onListening` (with ``Configuration/tcpPort`` set: also
 /// reads or makes the token `STATE/agent.token`, listens on 127.0.0.1, writes `STATE/agent.port`,
 /// calls `onWebListening`), and serves until a graceful shutdown
-/// (or cancellation). Every request is checked with `SO_PEERCRED`: another user gets a 403.
+/// (or cancellation). Every request on the socket is checked with `SO_PEERCRED`: another user
+/// gets a 403; every request on TCP needs the token (see `WebGuardMiddleware`).
 ///
 /// On shutdown: the event streams end, the server stops, running downloads stop at their
 /// checkpoint (`interrupted`, continued by the next ``run()``), the journal takes the last events,

@@ -65,7 +65,7 @@ class Driver:
                          "--no-first-run", "--disable-extensions"],
             },
         }}}
-        self.session = self.call("POST", "/session", capabilities)["sessionId"]
+        self.session = self.call("POST", "/session", capabilities, timeout=120)["sessionId"]
 
     def _wait_ready(self, process):
         deadline = time.monotonic() + 20
@@ -81,12 +81,12 @@ class Driver:
             time.sleep(0.1)
         return False
 
-    def call(self, method, path, body=None):
+    def call(self, method, path, body=None, timeout=TIMEOUT):
         data = None if body is None else json.dumps(body).encode()
         request = urllib.request.Request(self.base + path, data=data, method=method,
                                          headers={"Content-Type": "application/json"})
         try:
-            with urllib.request.urlopen(request, timeout=TIMEOUT) as answer:
+            with urllib.request.urlopen(request, timeout=timeout) as answer:
                 return json.load(answer)["value"]
         except urllib.error.HTTPError as error:
             raise Failure("WebDriver %s %s: %s" % (method, path, error.read().decode(errors="replace")[:500]))
