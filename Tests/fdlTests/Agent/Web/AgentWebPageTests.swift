@@ -1,3 +1,4 @@
+import FileDownloadAgentClient
 import FileDownloadTestSupport
 import Foundation
 import Testing
@@ -44,6 +45,38 @@ struct AgentWebPageTests {
                 }
                 #expect(agent.process?.stderr.contains(try agent.token) == false)
             }
+        }
+    }
+
+    @Test("an open page reconnects after the agent restarts on the same port, and shows what happened since")
+    func reconnectsAfterRestart() async throws {
+        for tool in ["/usr/bin/chromium", "/usr/bin/chromedriver"] where !FileManager.default.isExecutableFile(atPath: tool) {
+            throw TestFailure("\(tool) is missing: run scripts/install-deps.sh (apt-get install -y chromium chromium-driver)")
+        }
+        try await WebAgent.with { agent in
+            let ready = agent.directory.path("page-ready")
+            let log = try agent.directory.createFile("drive.log")
+            let script = Process()
+            script.executableURL = URL(fileURLWithPath: "/usr/bin/timeout")
+            script.arguments = ["300", "/usr/bin/env", "python3", Self.script, "--login", agent.loginURL,
+                                "--id", "after-restart", "--ready", ready]
+            script.standardOutput = FileHandle(forWritingAtPath: log)
+            script.standardError = script.standardOutput
+            script.standardInput = FileHandle.nullDevice
+            let exits = try script.start()
+            let deadline = ContinuousClock.now + .seconds(180)
+            while !FileManager.default.fileExists(atPath: ready) && script.isRunning && ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            #expect(FileManager.default.fileExists(atPath: ready), "\((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")")
+            let port = agent.port
+            #expect(await agent.stop() == 0)
+            try await agent.start(port: port)
+            try await DownloadAgentClient(socketPath: agent.socket).submit(
+                AgentDownloadRequest(id: "after-restart", url: "http://127.0.0.1:9/x", start: false))
+            var status: Int32 = -1
+            for await code in exits { status = code }
+            #expect(status == 0, "drive_page.py: \((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")")
         }
     }
 

@@ -4,6 +4,7 @@ HTTP, Python's standard library only) the way a person would, and fails (exit 1)
 page does not do what it should.
 
     drive_page.py --login URL --url SLOW_URL --id NAME --missing MISSING_URL --shots DIR
+    drive_page.py --login URL --id NAME --ready FILE      (reconnect mode, see reconnect())
 
 In order: opens the login URL and checks the page lost the token from its address; waits until
 the event stream is live; adds the slow download through the form (URL and name) and a second one
@@ -214,12 +215,41 @@ def run(arguments):
         shutil.rmtree(profile, ignore_errors=True)
 
 
+def reconnect(arguments):
+    """Opens the page, waits until it is live, creates the file `--ready` (the test then restarts
+    the agent on the same port and adds the download `--id`), and waits until the page is live
+    again and shows that download: it can only learn of it from the restarted agent."""
+    profile = tempfile.mkdtemp(prefix="fdl-chromium-")
+    driver = None
+    try:
+        driver = Driver(shutil.which("chromium") or "/usr/bin/chromium", shutil.which("chromedriver") or "/usr/bin/chromedriver", profile)
+        driver.go(arguments.login)
+        driver.wait("the event stream is live", 'return document.getElementById("connection").textContent === "live";')
+        open(arguments.ready, "w").close()
+        log("live; the agent may restart")
+        driver.wait("the download added after the restart appears", ROW, arguments.id, timeout=120)
+        driver.wait("the event stream is live again", 'return document.getElementById("connection").textContent === "live";')
+        log("reconnected and shows " + arguments.id)
+        return 0
+    finally:
+        if driver:
+            driver.close()
+        shutil.rmtree(profile, ignore_errors=True)
+
+
 def main():
     parser = argparse.ArgumentParser()
-    for name in ("login", "url", "id", "missing", "shots"):
-        parser.add_argument("--" + name, required=True)
+    parser.add_argument("--login", required=True)
+    parser.add_argument("--id", required=True)
+    parser.add_argument("--ready", help="reconnect mode: the file to create once the page is live")
+    for name in ("url", "missing", "shots"):
+        parser.add_argument("--" + name)
     arguments = parser.parse_args()
     try:
+        if arguments.ready:
+            return reconnect(arguments)
+        if not (arguments.url and arguments.missing and arguments.shots):
+            parser.error("--url, --missing and --shots are needed (or --ready)")
         return run(arguments)
     except Failure as failure:
         log("FAILED: %s" % failure)
