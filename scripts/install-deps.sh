@@ -16,7 +16,9 @@ packages=(
   openssl                # throwaway CA for the HTTPS tests
   curl                   # benchmarks: the tool users would pick instead
   aria2                  # benchmarks
-  python3                # the fault-injecting HTTP test server
+  python3                # the fault-injecting HTTP test server; drives the web page test
+  chromium               # the web page test (headless)
+  chromium-driver        # the web page test: WebDriver for chromium
   util-linux             # script(1): pseudo-terminal for the CLI tests
   procps                 # ps, for the crash tests
   time                   # /usr/bin/time: peak memory and CPU time in the benchmarks
