@@ -64,6 +64,17 @@ enum AgentLauncher {
         }
     }
 
+    /// Marks every descriptor above standard error close-on-exec: nothing else of this process goes
+    /// to the agent. A descriptor it inherited (say, the socket a parent watches to learn when
+    /// this `fdl` ends) would otherwise stay open as long as the agent runs.
+    private static func closeOnExec() {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        for fd in names.compactMap(Int32.init) where fd > 2 {
+            let flags = fcntl(fd, F_GETFD)
+            if flags >= 0, flags & FD_CLOEXEC == 0 { _ = fcntl(fd, F_SETFD, flags | FD_CLOEXEC) }
+        }
+    }
+
     /// Starts this `fdl` executable with `arguments` in a new session, with the default signal
     /// mask and dispositions, and returns its pid.
     private static func spawn(_ arguments: [String], logPath: String) throws -> pid_t {
@@ -74,6 +85,7 @@ enum AgentLauncher {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, logPath, O_WRONLY | O_CREAT | O_APPEND, 0o600)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        closeOnExec()
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }

@@ -21,6 +21,9 @@ struct EventWatcher {
     /// Whether the watch ends when the server goes away (a `fdl get` that ended), rather than
     /// waiting for it to come back (an agent restarted by systemd).
     let endsWithServer: Bool
+    /// The final events of the finished downloads as stored, read when the server went away (a
+    /// `fdl get` that ended as its last download finished, before the stream delivered it).
+    var storedFinals: (@Sendable () async throws -> [String: DownloadEvent])? = nil
 
     /// Watches and returns the exit status: success when every watched download completed,
     /// failure when one failed, stopped when one was cancelled.
@@ -46,6 +49,7 @@ struct EventWatcher {
             return .success
         }
         if watched.allSatisfy({ finals[$0] != nil }) { return Self.status(finals) }
+        printer.log("watching \(watched.filter { finals[$0] == nil }.sorted().joined(separator: ", "))")
         let (items, feed) = AsyncStream<Item>.makeStream()
         let follower = Task { [client] in
             do {
@@ -74,16 +78,19 @@ struct EventWatcher {
             case .failed(let error):
                 throw error
             case .serverGone:
-                throw CLIError(.failure, "the fdl that ran the downloads ended before they finished")
+                let stored = try await storedFinals?() ?? [:]
+                for id in watched.sorted() where finals[id] == nil {
+                    guard let event = stored[id] else { continue }
+                    printer.print(event)
+                    finals[id] = Self.state(of: event)
+                }
+                guard watched.allSatisfy({ finals[$0] != nil }) else {
+                    throw CLIError(.failure, "the fdl that ran the downloads ended before they finished")
+                }
             case .event(let item):
                 guard let id = item.event.id, watched.contains(id), finals[id] == nil else { continue }
                 printer.print(item.event)
-                switch item.event {
-                case .completed: finals[id] = .completed
-                case .failed: finals[id] = .failed
-                case .cancelled: finals[id] = .cancelled
-                default: break
-                }
+                finals[id] = Self.state(of: item.event)
             }
             if watched.allSatisfy({ finals[$0] != nil }) { break }
         }
@@ -97,6 +104,16 @@ struct EventWatcher {
         case .cancelled: .cancelled(id: info.id)
         default: .failed(id: info.id, error: DownloadError(info.lastErrorCode ?? .transport, info.lastError ?? "the download failed",
                                                            isRetryable: false), resumeData: nil)
+        }
+    }
+
+    /// The final state an event announces, if it announces one.
+    static func state(of event: DownloadEvent) -> DownloadState? {
+        switch event {
+        case .completed: .completed
+        case .failed: .failed
+        case .cancelled: .cancelled
+        default: nil
         }
     }
 

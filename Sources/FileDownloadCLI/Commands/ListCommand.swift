@@ -27,31 +27,39 @@ public struct ListCommand: AsyncParsableCommand {
         }
         stored.warnAboutRefused()
         let records = stored.all
+        show(records.map { r in
+            Row(id: r.id, state: r.state, done: r.bytesDone, expected: r.expectedLength, url: r.url,
+                destination: r.destination, errors: r.errorMessages)
+        }, empty: "no downloads in \(state.url.path)")
+    }
+
+    /// Prints the rows as the table, or as JSON lines; `empty` when there are none.
+    func show(_ rows: [Row], empty: String) {
         if json {
-            for r in records {
+            for r in rows {
                 var line = JSONEventLine(event: "download", id: r.id)
                 line.state = r.state.rawValue
-                line.url = r.url.absoluteString
+                line.url = r.url.redactingPassword
                 line.destination = r.destination.path
-                line.receivedBytes = r.bytesDone
-                line.expectedBytes = r.expectedLength
-                if !r.errorMessages.isEmpty { line.errorMessages = r.errorMessages }
+                line.receivedBytes = r.done
+                line.expectedBytes = r.expected
+                if !r.errors.isEmpty { line.errorMessages = r.errors }
                 Terminal.write(line.encoded() + "\n")
             }
             return
         }
-        guard !records.isEmpty else {
-            Terminal.write("no downloads in \(state.url.path)\n")
+        guard !rows.isEmpty else {
+            Terminal.write(empty + "\n")
             return
         }
-        Terminal.write(Self.table(records).joined(separator: "\n") + "\n")
+        Terminal.write(Self.table(rows).joined(separator: "\n") + "\n")
     }
 
     /// The rows of the table: ID, STATE, BYTES, URL.
     static func table(_ records: [DownloadRecord]) -> [String] {
         table(records.map { r in
             Row(id: r.id, state: r.state, done: r.bytesDone, expected: r.expectedLength, url: r.url,
-                error: r.errorMessages.first)
+                destination: r.destination, errors: r.errorMessages)
         })
     }
 
@@ -62,7 +70,8 @@ public struct ListCommand: AsyncParsableCommand {
         var done: Int64
         var expected: Int64?
         var url: URL
-        var error: String?
+        var destination: URL
+        var errors: [String]
     }
 
     static func table(_ rows: [Row]) -> [String] {
@@ -73,7 +82,7 @@ public struct ListCommand: AsyncParsableCommand {
             let bytes = Formatting.bytes(r.done) + (r.expected.map { "/" + Formatting.bytes($0) } ?? "")
             var line = Formatting.fit(r.id, width: idWidth) + "  " + Formatting.fit(r.state.rawValue, width: 11) + "  "
                 + Formatting.fit(bytes, width: 22) + "  " + r.url.redactingPassword
-            if let error = r.error, r.state == .failed || r.state == .interrupted { line += "  (\(error))" }
+            if let error = r.errors.first, r.state == .failed || r.state == .interrupted { line += "  (\(error))" }
             lines.append(line)
         }
         return lines

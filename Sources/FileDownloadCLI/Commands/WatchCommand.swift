@@ -33,9 +33,25 @@ public struct WatchCommand: AsyncParsableCommand {
 
     public func run() async throws {
         let socketPath = agentOptions.usesAgent ? agentOptions.socketPath : state.state.socketPath
-        let watcher = EventWatcher(client: DownloadAgentClient(socketPath: socketPath), ids: ids,
+        var watcher = EventWatcher(client: DownloadAgentClient(socketPath: socketPath), ids: ids,
                                    printer: EventPrinter(mode: json ? .json : .plain),
                                    endsWithServer: !agentOptions.usesAgent)
+        if !agentOptions.usesAgent {
+            let state = state.state
+            watcher.storedFinals = {
+                var finals: [String: DownloadEvent] = [:]
+                for r in try await state.loadRecords().all {
+                    switch r.state {
+                    case .completed: finals[r.id] = .completed(id: r.id, file: r.destination)
+                    case .cancelled: finals[r.id] = .cancelled(id: r.id)
+                    case .failed: finals[r.id] = .failed(id: r.id, error: DownloadError(.transport, r.errorMessages.first ?? "the download failed",
+                                                                                        isRetryable: false), resumeData: nil)
+                    default: break
+                    }
+                }
+                return finals
+            }
+        }
         let status: ExitStatus
         do {
             status = try await watcher.run()

@@ -148,8 +148,7 @@ public actor GetSession {
         ticker.cancel()
         await ticker.value
         if !interruptedBySignal { await tick() }
-        server.cancel()
-        await server.value
+        await stopServing(server)
         if let signalShutdown { await signalShutdown.value }
         await downloader.shutdown()
         finishRun()
