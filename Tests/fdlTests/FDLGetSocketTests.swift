@@ -10,8 +10,10 @@ import Glibc
 @Suite struct FDLGetSocketTests {
     @Test("pause, resume and watch reach a running get over its socket (0600 in a 0700 directory); no control/ directory")
     func controlOverTheSocket() async throws {
-        try await NginxServer.withServer(slowRate: "200k") { server, out in
-            let a = try server.serve("slow/a.bin", sampleBytes(1_500_000, seed: 41))
+        // 3 MB at 100 KB/s: at least 30 s before the pause, on the busiest machine; after the
+        // resume (a Range request) it goes at full speed.
+        try await NginxServer.withServer(slowRate: "100k") { server, out in
+            let a = try server.serve("slow/a.bin", sampleBytes(3_000_000, seed: 41))
             let running = try FDLProcess(["get", server.url("slow/a.bin"), "-d", out.path])
             try await running.waitForOutput(containing: "a.bin: downloading")
             let socket = out.path(".fdl/fdl.sock")
@@ -48,7 +50,7 @@ import Glibc
     @Test("another user (nobody) reaching the socket of a running get is refused with 403")
     func otherUserRefused() async throws {
         try await NginxServer.withServer(slowRate: "100k") { server, out in
-            try server.serve("slow/c.bin", sampleBytes(2_000_000, seed: 42))
+            try server.serve("slow/c.bin", sampleBytes(3_000_000, seed: 42))
             let running = try FDLProcess(["get", server.url("slow/c.bin"), "-d", out.path])
             try await running.waitForOutput(containing: "c.bin: downloading")
             // Let `nobody` reach the socket for this test only, so the run's own check answers.
