@@ -209,6 +209,7 @@ let package = Package(
                 "FileDownloadSFTP",
                 "FileDownloadSQLite",
                 "FileDownloadAgent",
+                "FileDownloadAgentClient",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),

@@ -137,17 +137,7 @@ public final class DownloadAgent: Service, Sendable {
         logger.info("restored \(report.restored.count) downloads (\(report.resumed.count) continue) from \(configuration.storePath)")
 
         let api = AgentAPI(downloader: downloader, log: log, defaultTransfer: configuration.downloader.defaultTransferOptions)
-        let onListening = self.onListening
-        let app = Application(
-            router: api.router(),
-            configuration: ApplicationConfiguration(address: .unixDomainSocket(path: socketPath), serverName: nil),
-            onServerRunning: { [logger] _ in
-                if chmod(socketPath, 0o600) != 0 {
-                    logger.error("cannot make the socket \(socketPath) private: \(String(cString: strerror(errno)))")
-                }
-                await onListening(socketPath)
-            },
-            logger: logger)
+        let app = Self.application(router: api.router(), socketPath: socketPath, logger: logger, onListening: onListening)
         var web: AgentWebServer?
         if let port = configuration.tcpPort, let token {
             web = AgentWebServer(requestedPort: port, stateDirectory: configuration.stateDirectory, token: token, api: api,
@@ -173,8 +163,24 @@ public final class DownloadAgent: Service, Sendable {
         withExtendedLifetime(lock) {}
     }
 
+    /// The HTTP server on the Unix socket at `socketPath`: once it accepts connections, the socket
+    /// is made 0600, then `onListening` is called.
+    static func application(router: Router<AgentRequestContext>, socketPath: String, logger: Logger,
+                            onListening: @escaping @Sendable (String) async -> Void) -> some ApplicationProtocol {
+        Application(
+            router: router,
+            configuration: ApplicationConfiguration(address: .unixDomainSocket(path: socketPath), serverName: nil),
+            onServerRunning: { _ in
+                if chmod(socketPath, 0o600) != 0 {
+                    logger.error("cannot make the socket \(socketPath) private: \(String(cString: strerror(errno)))")
+                }
+                await onListening(socketPath)
+            },
+            logger: logger)
+    }
+
     /// Journals what the downloader announces, batch by batch, until the feed ends.
-    private static func pump(_ feed: AgentEventFeed, into log: AgentEventLog, downloader: Downloader, logger: Logger) async {
+    static func pump(_ feed: AgentEventFeed, into log: AgentEventLog, downloader: Downloader, logger: Logger) async {
         while let items = await feed.next() {
             var events: [DownloadEvent] = []
             do {

@@ -19,7 +19,8 @@ enum UnknownOptionCheck {
         guard let name = arguments.first,
               let command = FDL.configuration.subcommands.first(where: { $0.configuration.commandName == name })
         else { return nil }
-        let (known, valued) = options(of: command)
+        // `fdl add` takes the options of `fdl get` (it passes them through).
+        let (known, valued) = options(of: command == AddCommand.self ? GetCommand.self : command)
         var rest = arguments.dropFirst()[...]
         while let argument = rest.popFirst() {
             if argument == "--" { break }

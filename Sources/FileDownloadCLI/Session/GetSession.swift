@@ -16,7 +16,8 @@ import Darwin
 /// other stored downloads (continue, already complete, or fresh); starts them; then reports every event
 /// and redraws the display until every download of the command is completed, failed or cancelled.
 /// A paused download keeps the session running (`fdl resume ID` from another terminal continues
-/// it). Meanwhile it applies `fdl pause|resume|cancel` requests from the control directory.
+/// it). Meanwhile it serves the agent's API on its socket (`GetSession+Server`), so
+/// `fdl pause|resume|cancel|watch` from another terminal reach it.
 /// SIGINT and SIGTERM shut the downloader down (the bytes are flushed and the state saved) and
 /// end the session with ``ExitStatus/interrupted``; SIGWINCH redraws the display at the new size.
 public actor GetSession {
@@ -112,6 +113,7 @@ public actor GetSession {
         self.downloader = downloader
         let events = downloader.events()
         installSignalHandlers()
+        let server = await startServing(downloader, store: sqlite)
 
         let options = DownloadOptions(transfer: settings.transferOptions,
                                       retryPolicy: settings.retryPolicy)
@@ -146,6 +148,7 @@ public actor GetSession {
         ticker.cancel()
         await ticker.value
         if !interruptedBySignal { await tick() }
+        await stopServing(server)
         if let signalShutdown { await signalShutdown.value }
         await downloader.shutdown()
         finishRun()
@@ -240,24 +243,9 @@ public actor GetSession {
 
     var isSettled: Bool { outcomes.allSettled }
 
-    /// Applies control requests and redraws the display.
+    /// Redraws the display.
     func tick() async {
-        guard let downloader, !interruptedBySignal else { return }
-        for request in ControlRequest.takeAll(from: state) {
-            guard outcomes.contains(request.id) else {
-                printer.log("\(request.id): not part of this run; \(request.action.rawValue) it after this fdl ends")
-                continue
-            }
-            do {
-                switch request.action {
-                case .pause: _ = try await downloader.pause(request.id)
-                case .resume: try await downloader.resume(request.id)
-                case .cancel: try await downloader.cancel(request.id)
-                }
-            } catch {
-                printer.log("\(request.id): cannot \(request.action.rawValue): \(DownloadError.wrapping(error).message)")
-            }
-        }
+        guard !interruptedBySignal else { return }
         await redrawDisplay()
     }
 
