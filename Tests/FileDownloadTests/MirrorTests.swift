@@ -52,6 +52,21 @@ struct MirrorTests {
         await h.cleanUp()
     }
 
+    @Test("the log of an attempt names the URL it fetches: the mirror's after a switch")
+    func attemptLogNamesTheMirror() async throws {
+        let log = LogCapture()
+        let h = Harness(logger: log.logger)
+        let content = h.serve("m2", size: 1000, seed: 3)
+        try await h.downloader.start(id: "f", url: h.url("gone"), destination: h.file("f"),
+                                     options: DownloadOptions(mirrors: [h.url("m2")]))
+        await nextURL(h, "f", from: 0)
+        await h.recorder.state("f", .completed)
+        #expect(h.contents(h.file("f")) == content.data)
+        let starts = log.all.filter { $0.message.contains("attempt") && $0.message.contains("starts") }
+        #expect(starts.map { $0.metadata["url"] } == [h.url("gone").absoluteString, h.url("m2").absoluteString])
+        await h.cleanUp()
+    }
+
     @Test("when every URL failed the retry policy decides, and a pass starts again at the first URL")
     func passesThenFailure() async throws {
         let h = Harness(retry: RetryPolicy(maxRetries: 1, initialDelay: .seconds(1), multiplier: 1, jitter: 0))

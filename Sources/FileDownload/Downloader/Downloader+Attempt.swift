@@ -85,7 +85,7 @@ extension Downloader {
         let now = clock.now()
         e.attempts = e.attempts.successorSaturating
         logger.debug("download '\(id)': attempt \(e.attempts) starts at byte \(e.bytesOnDisk)",
-                     metadata: ["url": "\(e.url.redactingPassword)"])
+                     metadata: ["url": "\(e.currentURL.redactingPassword)"])
         let handle = AttemptHandle(startedAt: now)
         e.attempt = handle
         e.state = .downloading
