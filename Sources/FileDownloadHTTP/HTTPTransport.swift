@@ -238,7 +238,7 @@ public final class HTTPTransport: Transport {
         try t.set(CURLOPT_USERAGENT, options.userAgent ?? configuration.userAgent)
         // libcurl never reads the environment itself: the proxy and its exceptions are always set
         // (an empty string means none), from the download's options or the configuration.
-        let proxy = options.proxy ?? configuration.proxy.proxy(forScheme: request.url.scheme ?? "")
+        let proxy = try chosenProxy(options.proxy, forScheme: request.url.scheme ?? "")
         try t.set(CURLOPT_PROXY, proxy?.absoluteString ?? "")
         try t.set(CURLOPT_NOPROXY, options.proxy == nil ? configuration.proxy.noProxy.joined(separator: ",") : "")
         if let rate = options.maxBytesPerSecond, rate > 0 { t.set(CURLOPT_MAX_RECV_SPEED_LARGE, offset: rate) }
@@ -265,6 +265,26 @@ public final class HTTPTransport: Transport {
         }
         t.setHeaders(lines)
         return t
+    }
+
+    /// The proxy of a request: the download's own, else the configuration's for `scheme`.
+    ///
+    /// - Throws: `DownloadError.Code.invalidURL` (not retryable) when it cannot be used: an
+    ///   environment variable that did not parse, or a scheme libcurl does not speak as a proxy.
+    ///   The message shows the proxy without its credentials.
+    private func chosenProxy(_ own: URL?, forScheme scheme: String) throws -> URL? {
+        if own == nil, let problem = configuration.proxy.problem(forScheme: scheme) {
+            throw DownloadError(.invalidURL, problem, isRetryable: false)
+        }
+        guard let proxy = own ?? configuration.proxy.proxy(forScheme: scheme) else { return nil }
+        let proxyScheme = proxy.scheme?.lowercased() ?? ""
+        guard ProxySettings.supportedSchemes.contains(proxyScheme), proxy.host.map({ !$0.isEmpty }) ?? false else {
+            throw DownloadError(.invalidURL, "the proxy \(ProxySettings.redactingUserInformation(in: proxy.absoluteString)) "
+                                + "is not a proxy URL: its scheme must be one of "
+                                + "\(ProxySettings.supportedSchemes.sorted().joined(separator: ", ")), with a host",
+                                isRetryable: false)
+        }
+        return proxy
     }
 
     /// Asks the auth door about a 401/407 and returns the credential to try next.
