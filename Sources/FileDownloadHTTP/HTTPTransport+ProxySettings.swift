@@ -118,6 +118,12 @@ extension HTTPTransport {
             text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         }
 
+        /// Whether `http` and `https` URLs are treated differently (another proxy, or a problem
+        /// for one of them): a redirect from one to the other must change the proxy.
+        var differsBetweenSchemes: Bool {
+            http != https || httpProblem != httpsProblem
+        }
+
         /// The proxy for a URL of `scheme` (before ``noProxy`` is applied).
         func proxy(forScheme scheme: String) -> URL? {
             scheme.lowercased() == "https" ? https : http

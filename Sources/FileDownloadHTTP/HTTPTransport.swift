@@ -30,6 +30,8 @@ import Synchronization
 ///    `RestartReason.resumeUnsupported`. Without any validator the range is asked unconditionally.
 /// 3. Redirects are followed up to ``Configuration/maxRedirects``, only to `http` and `https`,
 ///    and never from `https` to `http` unless ``Configuration/allowsHTTPSToHTTPRedirects``.
+///    A redirect to the other scheme goes through that scheme's proxy (a new request) when the
+///    two schemes' proxies differ.
 /// 4. A 401/407 asks `TransferRequest.authenticate(_:)` (Basic, Digest, Bearer) and tries the
 ///    credential it gets, at most ``Configuration/maxAuthenticationAttempts`` times. Credentials
 ///    in the URL are sent only when the answer is `AuthDisposition.performDefaultHandling`.
@@ -109,8 +111,10 @@ public final class HTTPTransport: Transport {
                 throw DownloadError(.cancelled, "the transfer of \(request.url.redactingPassword) was cancelled")
             }
             if let target = transfer.crossOriginRedirect {
-                // The request carries secret fields and the redirect leaves their origin: the same
-                // request goes there without them (and without credentials the origin asked for).
+                // The request carries secret fields and the redirect leaves their origin, or the
+                // redirect changes the scheme and so the proxy: the same request goes there (through
+                // the target scheme's proxy), without the secret fields and without credentials the
+                // origin asked for (a change of scheme is a change of origin too).
                 redirectsLeft -= transfer.redirectsSeen
                 guard redirectsLeft >= 0 else {
                     throw DownloadError(.tooManyRedirects, "more than \(configuration.maxRedirects) redirects from \(request.url.redactingPassword)")
@@ -195,7 +199,8 @@ public final class HTTPTransport: Transport {
             initialURL: initialURL ?? plainURL,
             allowsHTTPSToHTTPRedirects: configuration.allowsHTTPSToHTTPRedirects,
             followsRedirects: configuration.maxRedirects > 0,
-            withholdsSecretsFromOtherOrigins: request.options.headers.contains(where: Self.isForOriginOnly)
+            withholdsSecretsFromOtherOrigins: request.options.headers.contains(where: Self.isForOriginOnly),
+            reissuesSchemeChanges: request.options.proxy == nil && configuration.proxy.differsBetweenSchemes
         )
         return (context, host, restartReason)
     }

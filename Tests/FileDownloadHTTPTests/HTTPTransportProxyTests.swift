@@ -187,4 +187,22 @@ struct HTTPTransportProxyTests {
         #expect(Settings.redactingUserInformation(in: "socks5h://tok@h:1 and http://u:p@x/y") == "socks5h://***@h:1 and http://***@x/y")
         #expect(Settings.redactingUserInformation(in: "no URL here") == "no URL here")
     }
+
+    @Test("a redirect to the other scheme goes through that scheme's proxy, not the first URL's (or none)")
+    func redirectToOtherSchemeUsesItsProxy() async throws {
+        try await HTTPFixture.with(tls: true) { fx in
+            let proxy = try ForwardProxy(logIn: fx.directory.url)
+            defer { proxy.stop() }
+            let target = fx.faultTLS!.url("small.bin").absoluteString
+            let url = fx.fault.url("small.bin", "location=\(target.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)")
+            let transport = try HTTPTransport(configuration: .init(
+                caBundlePath: fx.certificates!.caCertificate.path, proxy: .environment(["https_proxy": proxy.url])))
+            let staging = try fx.staging()
+            try await fx.attempt(transport, url, into: staging)
+            #expect(try TestFiles.sha256(staging) == fx.smallSHA)
+            #expect(proxy.requests == ["CONNECT 127.0.0.1:\(fx.faultTLS!.port)"],
+                    "the http URL went direct, the https one through https_proxy: \(proxy.requests)")
+            await transport.shutdown()
+        }
+    }
 }
