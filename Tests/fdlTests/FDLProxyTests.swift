@@ -44,7 +44,11 @@ import Testing
             #expect(!(result.stdout + result.stderr).contains("s3cret"))
             #expect(!FileManager.default.fileExists(atPath: out.file("b.bin").path), "never went direct")
             #expect(!server.accessLog.contains { $0.contains("/b.bin") })
-            for name in try FileManager.default.contentsOfDirectory(atPath: out.file(".fdl").path) {
+            let stateFiles = FileManager.default.enumerator(atPath: out.file(".fdl").path)?.compactMap { $0 as? String } ?? []
+            for name in stateFiles {
+                var isDirectory: ObjCBool = false
+                guard FileManager.default.fileExists(atPath: out.file(".fdl/\(name)").path, isDirectory: &isDirectory),
+                      !isDirectory.boolValue else { continue }
                 let state = try Data(contentsOf: out.file(".fdl/\(name)"))
                 #expect(state.range(of: Data("s3cret".utf8)) == nil, "the state (\(name)) holds no password")
             }
