@@ -37,6 +37,8 @@ public actor GetSession {
     var paused: Set<String> = []
     /// The shutdown a signal started; the session waits for it before it reports and exits.
     var signalShutdown: Task<Void, Never>?
+    /// The first URL of each download: secret header fields and `--user` go to its origin only.
+    let origins = DownloadOrigins()
 
     /// Prepares a session; nothing happens until ``run(resuming:)``.
     ///
@@ -106,7 +108,7 @@ public actor GetSession {
             defaultTransferOptions: settings.transferOptions)
         configuration.logger = settings.verbose ? StderrLogHandler.logger(label: "FileDownload") : configuration.logger
         configuration.logger.logLevel = settings.verbose ? .debug : .critical
-        var delegate = CLIDelegate(headers: settings.headers, credentials: settings.credentials)
+        var delegate = CLIDelegate(headers: settings.headers, credentials: settings.credentials, origins: origins)
         if settings.verbose { delegate.logger = StderrLogHandler.logger(label: "fdl") }
         let downloader = Downloader(configuration: configuration, transports: transports, store: store,
                                     delegate: delegate)
@@ -161,6 +163,7 @@ public actor GetSession {
     func start(_ plan: PlannedDownload, options: DownloadOptions, downloader: Downloader) async {
         var plan = plan
         var checkFailure: DownloadError?
+        origins.record(plan.url, for: plan.id)
         if plan.alreadyComplete, settings.timestamping { (plan, checkFailure) = await checkingWithServer(plan) }
         let options = netOptions(options, for: plan)
         ids.append(plan.id)
