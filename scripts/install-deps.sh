@@ -10,6 +10,7 @@ packages=(
   libcurl4-openssl-dev   # HTTP transport (libcurl)
   libssh2-1-dev          # SFTP transport (libssh2)
   libsqlite3-dev         # SQLite download store
+  sqlite3                # the sqlite3 command: tests that make one journal write fail
   nginx-light            # HTTP/HTTPS test server
   openssh-server         # sshd for the SFTP tests
   openssh-client         # ssh-keygen, sftp (tests, benchmarks)
