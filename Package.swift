@@ -286,6 +286,12 @@ let package = Package(
             path: "Benchmarks/bench-core",
             swiftSettings: strictSwift
         ),
+        .executableTarget(
+            name: "bench-agent",
+            dependencies: ["FileDownload", "FileDownloadHTTP", "FileDownloadSQLite", "FileDownloadAgentClient"],
+            path: "Benchmarks/bench-agent",
+            swiftSettings: strictSwift
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -26,6 +26,12 @@ struct EventStream: Sendable {
     let includesProgress: Bool
 
     func write(to writer: inout any ResponseBodyWriter) async throws {
+        // A comment and `ready` first, so the client sees the stream at once and holds a cursor
+        // even when it asked for the present and no event comes before a reconnect. Written before
+        // the stream is counted (health's `eventStreams`): once it is counted, the client has its
+        // cursor on the way. Nothing is missed meanwhile: entries are read after `cursor`.
+        try await writer.write(ByteBuffer(string: ": fdl agent event stream\n\n"
+            + "id: \(cursor)\nevent: ready\ndata: {\"lastEventSequence\":\(cursor)}\n\n"))
         let (token, bell) = await log.subscribe()
         let ticker = Task { [log] in
             while !Task.isCancelled {
@@ -51,10 +57,6 @@ struct EventStream: Sendable {
         var cursor = self.cursor
         var liveMark: UInt64 = 0
         var bells = bell.makeAsyncIterator()
-        // A comment and `ready` first, so the client sees the stream at once and holds a cursor
-        // even when it asked for the present and no event comes before a reconnect.
-        try await writer.write(ByteBuffer(string: ": fdl agent event stream\n\n"
-            + "id: \(cursor)\nevent: ready\ndata: {\"lastEventSequence\":\(cursor)}\n\n"))
         while true {
             var text = ""
             while true {

@@ -39,7 +39,10 @@ public struct StateDirectory: Sendable {
     public func create() throws {
         do {
             try FileManager.default.createDirectory(at: outputDirectory, withIntermediateDirectories: true)
-            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+            // Made private when fdl makes it: it holds the store and the control socket. One that
+            // exists keeps its mode (fdl never changes the permissions of a directory it did not make).
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o700])
         } catch {
             throw DownloadError(.store, "cannot create the state directory \(path): \(error.localizedDescription)")
         }
