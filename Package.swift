@@ -209,6 +209,7 @@ let package = Package(
                 "FileDownloadSFTP",
                 "FileDownloadSQLite",
                 "FileDownloadAgent",
+                "FileDownloadAgentClient",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -240,6 +241,7 @@ let package = Package(
                            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                            .product(name: "Logging", package: "swift-log"),
                            "fdl-agent-app"],
+            exclude: ["Agent/Web/drive_page.py"],
             swiftSettings: strictSwift
         ),
 
@@ -282,6 +284,12 @@ let package = Package(
             name: "bench-core",
             dependencies: ["FileDownload", "FileDownloadMock"],
             path: "Benchmarks/bench-core",
+            swiftSettings: strictSwift
+        ),
+        .executableTarget(
+            name: "bench-agent",
+            dependencies: ["FileDownload", "FileDownloadHTTP", "FileDownloadSQLite", "FileDownloadAgentClient"],
+            path: "Benchmarks/bench-agent",
             swiftSettings: strictSwift
         ),
     ],

@@ -10,13 +10,16 @@ packages=(
   libcurl4-openssl-dev   # HTTP transport (libcurl)
   libssh2-1-dev          # SFTP transport (libssh2)
   libsqlite3-dev         # SQLite download store
+  sqlite3                # the sqlite3 command: tests that make one journal write fail
   nginx-light            # HTTP/HTTPS test server
   openssh-server         # sshd for the SFTP tests
   openssh-client         # ssh-keygen, sftp (tests, benchmarks)
   openssl                # throwaway CA for the HTTPS tests
   curl                   # benchmarks: the tool users would pick instead
   aria2                  # benchmarks
-  python3                # the fault-injecting HTTP test server
+  python3                # the fault-injecting HTTP test server; drives the web page test
+  chromium               # the web page test (headless)
+  chromium-driver        # the web page test: WebDriver for chromium
   util-linux             # script(1): pseudo-terminal for the CLI tests
   procps                 # ps, for the crash tests
   time                   # /usr/bin/time: peak memory and CPU time in the benchmarks

@@ -14,10 +14,16 @@ struct AgentAPI: Sendable {
     let log: AgentEventLog
     let defaultTransfer: TransferOptions
 
+    /// The routes for the Unix socket: every request's peer is checked with `SO_PEERCRED`.
     func router() -> Router<AgentRequestContext> {
+        router(guardedBy: PeerCheckMiddleware())
+    }
+
+    /// The routes, each request checked by `access` (after errors are turned into JSON answers).
+    func router(guardedBy access: some RouterMiddleware<AgentRequestContext>) -> Router<AgentRequestContext> {
         let router = Router(context: AgentRequestContext.self)
         router.middlewares.add(AgentErrorMiddleware())
-        router.middlewares.add(PeerCheckMiddleware())
+        router.middlewares.add(access)
         let v1 = router.group("v1")
         v1.get("health") { _, _ in
             AgentAPIError.jsonResponse(status: .ok, body: AgentHealth(

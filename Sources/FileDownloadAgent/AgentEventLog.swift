@@ -44,7 +44,12 @@ actor AgentEventLog {
     private let recentLimit = 4096
     private(set) var lastSequence: Int64
     private var oldestKept: Int64?
+    /// The last state the journal holds for each download (updated only after an append
+    /// succeeded).
     private var announced: [String: DownloadState]
+    /// Events whose append failed: journalled first by the next ``record(_:)`` or
+    /// ``reconcile(with:)``, so a failed write delays them and loses none.
+    private var unjournalled: [DownloadEvent] = []
     /// Downloads whose last `stateChanged` was dropped as a repeat: the event describing it is
     /// dropped too.
     private var suppressed: Set<String> = []
@@ -72,6 +77,7 @@ actor AgentEventLog {
     /// and wakes the subscribers.
     func record(_ events: [DownloadEvent]) async throws {
         var toJournal: [DownloadEvent] = []
+        var intended = intendedStates()
         for event in events {
             switch event {
             case .progress(let id, _):
@@ -84,11 +90,11 @@ actor AgentEventLog {
                 version += 1
                 activity = (version, event)
             case .stateChanged(let id, let state):
-                if announced[id] == state {
+                if intended[id] == state {
                     suppressed.insert(id)
                 } else {
                     suppressed.remove(id)
-                    announced[id] = state
+                    intended[id] = state
                     toJournal.append(event)
                 }
                 if state.isTerminal { progress[id] = nil }
@@ -107,8 +113,9 @@ actor AgentEventLog {
     /// that describes them; a download the journal never announced gets its state.
     func reconcile(with downloads: [DownloadInfo]) async throws {
         var events: [DownloadEvent] = []
+        let intended = intendedStates()
         for info in downloads {
-            let known = announced[info.id]
+            let known = intended[info.id]
             guard known != info.state else { continue }
             switch info.state {
             case .completed:
@@ -125,9 +132,15 @@ actor AgentEventLog {
                 if known == nil { events.append(.stateChanged(id: info.id, state: info.state)) }
             }
         }
-        for case .stateChanged(let id, let state) in events { announced[id] = state }
         try await journal(events)
         ring()
+    }
+
+    /// The states announced once the events still to be journalled are.
+    private func intendedStates() -> [String: DownloadState] {
+        var states = announced
+        for case .stateChanged(let id, let state) in unjournalled { states[id] = state }
+        return states
     }
 
     /// Forgets what the journal announced about `id` (the download was forgotten; its id may be
@@ -139,14 +152,25 @@ actor AgentEventLog {
         try await store.forgetJournalledState(of: id)
     }
 
-    private func journal(_ events: [DownloadEvent]) async throws {
+    /// Appends the events left by a failed append, then `newEvents`, in one transaction; on
+    /// failure keeps them all for the next call and throws.
+    private func journal(_ newEvents: [DownloadEvent]) async throws {
+        let events = unjournalled + newEvents
+        unjournalled = []
         guard !events.isEmpty else { return }
-        let rows = try events.map { event -> SQLiteDownloadStore.JournalEvent in
-            var state: DownloadState?
-            if case .stateChanged(_, let s) = event { state = s }
-            return SQLiteDownloadStore.JournalEvent(downloadID: event.id, state: state, payload: try encoder.encode(event))
+        let sequences: [Int64]
+        do {
+            let rows = try events.map { event -> SQLiteDownloadStore.JournalEvent in
+                var state: DownloadState?
+                if case .stateChanged(_, let s) = event { state = s }
+                return SQLiteDownloadStore.JournalEvent(downloadID: event.id, state: state, payload: try encoder.encode(event))
+            }
+            sequences = try await store.appendToJournal(rows)
+        } catch {
+            unjournalled = events + unjournalled
+            throw error
         }
-        let sequences = try await store.appendToJournal(rows)
+        for case .stateChanged(let id, let state) in events { announced[id] = state }
         for (sequence, event) in zip(sequences, events) {
             recent.append(Entry(sequence: sequence, event: event))
         }

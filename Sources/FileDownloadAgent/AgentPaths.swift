@@ -17,18 +17,18 @@ public enum AgentPaths {
         AgentSocketPath.stateHome(environment: environment) + "/fdl/agent"
     }
 
-    /// Creates `path` (and missing parents, mode 0700) and makes sure it is a directory of this
-    /// user that no one else may enter: a directory we created is 0700; an existing one owned by
-    /// us is set to 0700; one owned by another user, or a symbolic link, is refused.
+    /// Creates `path` and its missing parents, each mode 0700, and makes sure `path` is a
+    /// directory of this user that no one else may change.
+    ///
+    /// Only directories this call creates get mode 0700; an existing directory keeps its mode (the
+    /// agent never changes the permissions of a directory it did not make, such as `/tmp`). An
+    /// existing `path` that another user owns, that group or others may write to, or that is a
+    /// symbolic link or a file is refused; choose a private directory (or a subdirectory that does
+    /// not exist yet, which is then created 0700).
     ///
     /// - Throws: ``AgentStartError`` saying which of those it is.
     public static func makePrivateDirectory(_ path: String) throws {
-        do {
-            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true,
-                                                    attributes: [.posixPermissions: 0o700])
-        } catch {
-            throw AgentStartError("cannot create the directory \(path): \(error.localizedDescription)")
-        }
+        let createdHere = try createMissingDirectories(path)
         var info = stat()
         guard lstat(path, &info) == 0 else {
             throw AgentStartError("cannot inspect \(path): \(String(cString: strerror(errno)))")
@@ -39,9 +39,36 @@ public enum AgentPaths {
         guard info.st_uid == getuid() else {
             throw AgentStartError("\(path) belongs to uid \(info.st_uid), not to this user (uid \(getuid())); choose another path")
         }
-        if info.st_mode & 0o777 != 0o700, chmod(path, 0o700) != 0 {
-            throw AgentStartError("cannot make \(path) private (mode 0700): \(String(cString: strerror(errno)))")
+        if createdHere { return }
+        if info.st_mode & 0o022 != 0 {
+            let mode = String(info.st_mode & 0o7777, radix: 8)
+            throw AgentStartError("\(path) may be written by other users (mode \(mode)); the agent does not change a directory it did not create: use a private directory, or a path in a new subdirectory (such as \(path)/fdl/) that the agent creates 0700")
         }
+    }
+
+    /// Creates the directories of `path` that do not exist, outermost first, each 0700, and
+    /// returns whether it created `path` itself. One that appears meanwhile counts as existing.
+    private static func createMissingDirectories(_ path: String) throws -> Bool {
+        var missing: [String] = []
+        var candidate = path
+        var info = stat()
+        while !candidate.isEmpty, candidate != "/", lstat(candidate, &info) != 0, errno == ENOENT {
+            missing.append(candidate)
+            candidate = (candidate as NSString).deletingLastPathComponent
+        }
+        var createdPath = false
+        for directory in missing.reversed() {
+            createdPath = false
+            if mkdir(directory, 0o700) != 0 {
+                if errno == EEXIST { continue }
+                throw AgentStartError("cannot create the directory \(directory): \(String(cString: strerror(errno)))")
+            }
+            if chmod(directory, 0o700) != 0 {
+                throw AgentStartError("cannot make \(directory) private (mode 0700): \(String(cString: strerror(errno)))")
+            }
+            createdPath = true
+        }
+        return createdPath
     }
 
     /// Makes ready to bind a socket at `path`: a socket left by an agent that is gone is removed;

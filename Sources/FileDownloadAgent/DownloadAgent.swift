@@ -28,8 +28,11 @@ import Glibc
 /// directory), removes a socket left by an agent that is gone (refusing to start when one still
 /// listens), opens `STATE/agent.sqlite`, restores the downloads it holds (interrupted ones
 /// continue), journals what the journal missed before the last stop (see `AgentEventLog`),
-/// binds the socket, makes it 0600, calls `onListening`, and serves until a graceful shutdown
-/// (or cancellation). Every request is checked with `SO_PEERCRED`: another user gets a 403.
+/// binds the socket, makes it 0600, calls `onListening` (with ``Configuration/tcpPort`` set: also
+/// reads or makes the token `STATE/agent.token`, listens on 127.0.0.1, writes `STATE/agent.port`,
+/// calls `onWebListening`), and serves until a graceful shutdown
+/// (or cancellation). Every request on the socket is checked with `SO_PEERCRED`: another user
+/// gets a 403; every request on TCP needs the token (see `WebGuardMiddleware`).
 ///
 /// On shutdown: the event streams end, the server stops, running downloads stop at their
 /// checkpoint (`interrupted`, continued by the next ``run()``), the journal takes the last events,
@@ -48,15 +51,22 @@ public final class DownloadAgent: Service, Sendable {
         public var downloader: DownloaderConfiguration
         /// The store's configuration, including the journal's capacity (default 10,000 events).
         public var store: SQLiteDownloadStore.Configuration
+        /// When set, the agent also listens on TCP at 127.0.0.1 and this port (0: any free port),
+        /// for browsers: the same API plus the web page under `/ui/`, every request needing the
+        /// token of `STATE/agent.token` (see `docs/agent-api.md`, "TCP and the web page").
+        /// `nil` (the default): the Unix socket only.
+        public var tcpPort: Int?
 
         public init(socketPath: String = AgentPaths.defaultSocket(),
                     stateDirectory: String = AgentPaths.defaultStateDirectory(),
                     downloader: DownloaderConfiguration = DownloaderConfiguration(),
-                    store: SQLiteDownloadStore.Configuration = SQLiteDownloadStore.Configuration()) {
+                    store: SQLiteDownloadStore.Configuration = SQLiteDownloadStore.Configuration(),
+                    tcpPort: Int? = nil) {
             self.socketPath = socketPath
             self.stateDirectory = stateDirectory
             self.downloader = downloader
             self.store = store
+            self.tcpPort = tcpPort
         }
 
         /// The store's file: `STATE/agent.sqlite`.
@@ -67,6 +77,7 @@ public final class DownloadAgent: Service, Sendable {
     private let transports: @Sendable () throws -> TransportRegistry
     private let logger: Logger
     private let onListening: @Sendable (String) async -> Void
+    private let onWebListening: @Sendable (AgentWebEndpoint) async -> Void
 
     /// Makes an agent; nothing happens until ``run()``.
     ///
@@ -75,15 +86,19 @@ public final class DownloadAgent: Service, Sendable {
     ///   - transports: makes the transports when the agent starts; the default has HTTP(S)
     ///     (libcurl) and SFTP (libssh2) with their default (strict) configurations.
     ///   - logger: where the agent logs (refused peers, restore results); never secrets.
+    ///   - onWebListening: with ``Configuration/tcpPort`` set, called with the port and token once
+    ///     the TCP listener accepts connections and `STATE/agent.port` is written.
     ///   - onListening: called with the socket path once the socket accepts connections and has
     ///     mode 0600.
     public init(configuration: Configuration = Configuration(),
                 transports: @escaping @Sendable () throws -> TransportRegistry = DownloadAgent.defaultTransports,
                 logger: Logger = Logger(label: "fdl.agent"),
+                onWebListening: @escaping @Sendable (AgentWebEndpoint) async -> Void = { _ in },
                 onListening: @escaping @Sendable (String) async -> Void = { _ in }) {
         self.configuration = configuration
         self.transports = transports
         self.logger = logger
+        self.onWebListening = onWebListening
         self.onListening = onListening
     }
 
@@ -105,6 +120,7 @@ public final class DownloadAgent: Service, Sendable {
         let socketPath = configuration.socketPath
         try AgentPaths.makePrivateDirectory(configuration.stateDirectory)
         let lock = try AgentLock(stateDirectory: configuration.stateDirectory)
+        let token = try configuration.tcpPort.map { _ in try AgentToken.loadOrCreate(in: configuration.stateDirectory) }
         try AgentPaths.makePrivateDirectory((socketPath as NSString).deletingLastPathComponent)
         try AgentPaths.clearStaleSocket(at: socketPath)
 
@@ -121,20 +137,18 @@ public final class DownloadAgent: Service, Sendable {
         logger.info("restored \(report.restored.count) downloads (\(report.resumed.count) continue) from \(configuration.storePath)")
 
         let api = AgentAPI(downloader: downloader, log: log, defaultTransfer: configuration.downloader.defaultTransferOptions)
-        let onListening = self.onListening
-        let app = Application(
-            router: api.router(),
-            configuration: ApplicationConfiguration(address: .unixDomainSocket(path: socketPath), serverName: nil),
-            onServerRunning: { [logger] _ in
-                if chmod(socketPath, 0o600) != 0 {
-                    logger.error("cannot make the socket \(socketPath) private: \(String(cString: strerror(errno)))")
-                }
-                await onListening(socketPath)
-            },
-            logger: logger)
+        let app = Self.application(router: api.router(), socketPath: socketPath, logger: logger, onListening: onListening)
+        var web: AgentWebServer?
+        if let port = configuration.tcpPort, let token {
+            web = AgentWebServer(requestedPort: port, stateDirectory: configuration.stateDirectory, token: token, api: api,
+                                 logger: logger, onListening: onWebListening)
+        }
         do {
             try await withGracefulShutdownHandler {
-                try await app.run()
+                try await withThrowingDiscardingTaskGroup { group in
+                    group.addTask { try await app.run() }
+                    if let web { group.addTask { try await web.run() } }
+                }
             } onGracefulShutdown: {
                 Task { await log.close() }
             }
@@ -149,8 +163,24 @@ public final class DownloadAgent: Service, Sendable {
         withExtendedLifetime(lock) {}
     }
 
+    /// The HTTP server on the Unix socket at `socketPath`: once it accepts connections, the socket
+    /// is made 0600, then `onListening` is called.
+    static func application(router: Router<AgentRequestContext>, socketPath: String, logger: Logger,
+                            onListening: @escaping @Sendable (String) async -> Void) -> some ApplicationProtocol {
+        Application(
+            router: router,
+            configuration: ApplicationConfiguration(address: .unixDomainSocket(path: socketPath), serverName: nil),
+            onServerRunning: { _ in
+                if chmod(socketPath, 0o600) != 0 {
+                    logger.error("cannot make the socket \(socketPath) private: \(String(cString: strerror(errno)))")
+                }
+                await onListening(socketPath)
+            },
+            logger: logger)
+    }
+
     /// Journals what the downloader announces, batch by batch, until the feed ends.
-    private static func pump(_ feed: AgentEventFeed, into log: AgentEventLog, downloader: Downloader, logger: Logger) async {
+    static func pump(_ feed: AgentEventFeed, into log: AgentEventLog, downloader: Downloader, logger: Logger) async {
         while let items = await feed.next() {
             var events: [DownloadEvent] = []
             do {

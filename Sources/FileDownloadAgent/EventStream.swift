@@ -5,6 +5,10 @@ import Hummingbird
 /// One client's server-sent event stream (`GET /v1/events`): the journal from a cursor, then
 /// live, as `text/event-stream`.
 ///
+/// The stream opens with `id: <cursor>`, `event: ready`, `data: {"lastEventSequence": <cursor>}`:
+/// the sequence number it goes on after (the one asked for, or the journal's last when the client
+/// asked for the present), so a client that reconnects before any event came still sends a
+/// `Last-Event-ID` and misses nothing journalled meanwhile (as by a restart's reconciliation).
 /// Journalled events are written as `id: <sequence>`, `event: download`, `data: <JSON event>`;
 /// progress (when asked for) as `event: progress` without an id, so that a reconnecting client's
 /// `Last-Event-ID` stays the last journalled event it got. When entries after the cursor were
@@ -22,6 +26,12 @@ struct EventStream: Sendable {
     let includesProgress: Bool
 
     func write(to writer: inout any ResponseBodyWriter) async throws {
+        // A comment and `ready` first, so the client sees the stream at once and holds a cursor
+        // even when it asked for the present and no event comes before a reconnect. Written before
+        // the stream is counted (health's `eventStreams`): once it is counted, the client has its
+        // cursor on the way. Nothing is missed meanwhile: entries are read after `cursor`.
+        try await writer.write(ByteBuffer(string: ": fdl agent event stream\n\n"
+            + "id: \(cursor)\nevent: ready\ndata: {\"lastEventSequence\":\(cursor)}\n\n"))
         let (token, bell) = await log.subscribe()
         let ticker = Task { [log] in
             while !Task.isCancelled {
@@ -47,8 +57,6 @@ struct EventStream: Sendable {
         var cursor = self.cursor
         var liveMark: UInt64 = 0
         var bells = bell.makeAsyncIterator()
-        // An empty comment first, so the client sees the headers and the stream at once.
-        try await writer.write(ByteBuffer(string: ": fdl agent event stream\n\n"))
         while true {
             var text = ""
             while true {

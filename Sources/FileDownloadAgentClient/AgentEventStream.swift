@@ -6,7 +6,9 @@ import NIOHTTP1
 /// The agent's events as an `AsyncSequence` of ``AgentEvent`` (see
 /// ``DownloadAgentClient/events(since:includeProgress:)``).
 ///
-/// It keeps the sequence number of the last journalled event it yielded and, when the connection
+/// It keeps the sequence number of the last journalled event it yielded (or, before the first, the
+/// one the agent's opening `ready` message names, so "from the present" becomes a fixed place at
+/// the first connection) and, when the connection
 /// breaks (the agent restarted, say), connects again with `Last-Event-ID` set to it, waiting
 /// 0.1 s, then up to 2 s between attempts, for as long as the iterating task runs. So the events
 /// it yields are each journalled event once, in order, across reconnects.
@@ -80,6 +82,10 @@ public struct AgentEventStream: AsyncSequence, Sendable {
                             throw DownloadAgentClientError(status: 0, error: "events-missed", message:
                                 "events after \(newCursor ?? 0) are no longer in the agent's journal (\(message.data)); "
                                 + "list the downloads, then follow the events from the present")
+                        case "ready":
+                            // Where the agent goes on from: the cursor to reconnect with, even
+                            // when this stream asked for the present and no event came yet.
+                            if let sequence = message.id.flatMap({ Int64($0) }) { newCursor = sequence }
                         case "download", "progress":
                             let event = try decoder.decode(DownloadEvent.self, from: Data(message.data.utf8))
                             let sequence = message.event == "download" ? message.id.flatMap { Int64($0) } : nil

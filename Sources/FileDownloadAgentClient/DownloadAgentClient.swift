@@ -83,7 +83,9 @@ public struct DownloadAgentClient: Sendable {
     }
 
     /// The agent's events after sequence number `since` (the journal's, then live), reconnecting
-    /// with `Last-Event-ID` when the connection breaks. `since: nil` starts at the present.
+    /// with `Last-Event-ID` when the connection breaks. `since: nil` starts at the present: the
+    /// journal's last sequence number when the first connection is answered, from which every
+    /// reconnect goes on (so events journalled while the agent restarted are not missed).
     ///
     /// The sequence ends when the task iterating it is cancelled. It throws
     /// ``DownloadAgentClientError`` `events-missed` when journalled events after the cursor are

@@ -33,6 +33,11 @@ final class CurlTransfer: @unchecked Sendable {
         /// to another origin then ends the exchange (``crossOriginRedirect``), so that the
         /// transport re-issues the request there without them.
         var withholdsSecretsFromOtherOrigins: Bool
+        /// Whether `http` and `https` URLs go through different proxies (or one of them through
+        /// none): a redirect to the other scheme then ends the exchange (``crossOriginRedirect``),
+        /// so that the transport re-issues the request through that scheme's proxy (libcurl
+        /// keeps the first URL's proxy for every redirect it follows).
+        var reissuesSchemeChanges: Bool = false
     }
 
     let easy: UnsafeMutableRawPointer
@@ -58,7 +63,8 @@ final class CurlTransfer: @unchecked Sendable {
     /// The redirects this exchange met (followed, or ended it).
     private(set) var redirectsSeen = 0
     /// Set when a redirect to another origin ended the exchange because the request carries
-    /// secret fields (``Context/withholdsSecretsFromOtherOrigins``): where it pointed.
+    /// secret fields (``Context/withholdsSecretsFromOtherOrigins``) or the other scheme has
+    /// another proxy (``Context/reissuesSchemeChanges``): where it pointed.
     private(set) var crossOriginRedirect: URL?
     /// The I/O thread's gatherer of fast body pieces, set when the thread takes the transfer.
     var gatherer: BodyGatherer?
@@ -184,7 +190,8 @@ final class CurlTransfer: @unchecked Sendable {
             return false
         }
         redirectsSeen += 1
-        if context.withholdsSecretsFromOtherOrigins, let current, Self.origin(of: current) != Self.origin(of: target) {
+        if let current, (context.withholdsSecretsFromOtherOrigins && Self.origin(of: current) != Self.origin(of: target))
+            || (context.reissuesSchemeChanges && from != to) {
             crossOriginRedirect = target
             return false
         }

@@ -7,6 +7,8 @@ extension DownloadError {
     /// are not.
     static func curl(_ code: CURLcode, detail: String, url: String) -> DownloadError {
         let text = String(cString: curl_easy_strerror(code))
+        // libcurl's detail can quote a proxy URL whole ("Unsupported proxy scheme for '...'").
+        let detail = HTTPTransport.ProxySettings.redactingUserInformation(in: detail)
         let message = detail.isEmpty ? text : "\(text) (\(detail))"
         let failure = CurlFailure(code: Int(code.rawValue), message: message)
         func make(_ code: Code, _ what: String, retryable: Bool? = nil) -> DownloadError {

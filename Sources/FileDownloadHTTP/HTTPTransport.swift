@@ -30,6 +30,8 @@ import Synchronization
 ///    `RestartReason.resumeUnsupported`. Without any validator the range is asked unconditionally.
 /// 3. Redirects are followed up to ``Configuration/maxRedirects``, only to `http` and `https`,
 ///    and never from `https` to `http` unless ``Configuration/allowsHTTPSToHTTPRedirects``.
+///    A redirect to the other scheme goes through that scheme's proxy (a new request) when the
+///    two schemes' proxies differ.
 /// 4. A 401/407 asks `TransferRequest.authenticate(_:)` (Basic, Digest, Bearer) and tries the
 ///    credential it gets, at most ``Configuration/maxAuthenticationAttempts`` times. Credentials
 ///    in the URL are sent only when the answer is `AuthDisposition.performDefaultHandling`.
@@ -109,8 +111,10 @@ public final class HTTPTransport: Transport {
                 throw DownloadError(.cancelled, "the transfer of \(request.url.redactingPassword) was cancelled")
             }
             if let target = transfer.crossOriginRedirect {
-                // The request carries secret fields and the redirect leaves their origin: the same
-                // request goes there without them (and without credentials the origin asked for).
+                // The request carries secret fields and the redirect leaves their origin, or the
+                // redirect changes the scheme and so the proxy: the same request goes there (through
+                // the target scheme's proxy), without the secret fields and without credentials the
+                // origin asked for (a change of scheme is a change of origin too).
                 redirectsLeft -= transfer.redirectsSeen
                 guard redirectsLeft >= 0 else {
                     throw DownloadError(.tooManyRedirects, "more than \(configuration.maxRedirects) redirects from \(request.url.redactingPassword)")
@@ -195,7 +199,8 @@ public final class HTTPTransport: Transport {
             initialURL: initialURL ?? plainURL,
             allowsHTTPSToHTTPRedirects: configuration.allowsHTTPSToHTTPRedirects,
             followsRedirects: configuration.maxRedirects > 0,
-            withholdsSecretsFromOtherOrigins: request.options.headers.contains(where: Self.isForOriginOnly)
+            withholdsSecretsFromOtherOrigins: request.options.headers.contains(where: Self.isForOriginOnly),
+            reissuesSchemeChanges: request.options.proxy == nil && configuration.proxy.differsBetweenSchemes
         )
         return (context, host, restartReason)
     }
@@ -238,7 +243,7 @@ public final class HTTPTransport: Transport {
         try t.set(CURLOPT_USERAGENT, options.userAgent ?? configuration.userAgent)
         // libcurl never reads the environment itself: the proxy and its exceptions are always set
         // (an empty string means none), from the download's options or the configuration.
-        let proxy = options.proxy ?? configuration.proxy.proxy(forScheme: request.url.scheme ?? "")
+        let proxy = try chosenProxy(options.proxy, forScheme: request.url.scheme ?? "")
         try t.set(CURLOPT_PROXY, proxy?.absoluteString ?? "")
         try t.set(CURLOPT_NOPROXY, options.proxy == nil ? configuration.proxy.noProxy.joined(separator: ",") : "")
         if let rate = options.maxBytesPerSecond, rate > 0 { t.set(CURLOPT_MAX_RECV_SPEED_LARGE, offset: rate) }
@@ -265,6 +270,26 @@ public final class HTTPTransport: Transport {
         }
         t.setHeaders(lines)
         return t
+    }
+
+    /// The proxy of a request: the download's own, else the configuration's for `scheme`.
+    ///
+    /// - Throws: `DownloadError.Code.invalidURL` (not retryable) when it cannot be used: an
+    ///   environment variable that did not parse, or a scheme libcurl does not speak as a proxy.
+    ///   The message shows the proxy without its credentials.
+    private func chosenProxy(_ own: URL?, forScheme scheme: String) throws -> URL? {
+        if own == nil, let problem = configuration.proxy.problem(forScheme: scheme) {
+            throw DownloadError(.invalidURL, problem, isRetryable: false)
+        }
+        guard let proxy = own ?? configuration.proxy.proxy(forScheme: scheme) else { return nil }
+        let proxyScheme = proxy.scheme?.lowercased() ?? ""
+        guard ProxySettings.supportedSchemes.contains(proxyScheme), proxy.host.map({ !$0.isEmpty }) ?? false else {
+            throw DownloadError(.invalidURL, "the proxy \(ProxySettings.redactingUserInformation(in: proxy.absoluteString)) "
+                                + "is not a proxy URL: its scheme must be one of "
+                                + "\(ProxySettings.supportedSchemes.sorted().joined(separator: ", ")), with a host",
+                                isRetryable: false)
+        }
+        return proxy
     }
 
     /// Asks the auth door about a 401/407 and returns the credential to try next.

@@ -37,7 +37,7 @@ struct SampleRunTests {
         process.executableURL = try executable(name)
         process.arguments = arguments
         process.currentDirectoryURL = directory.url
-        var environment = ProcessInfo.processInfo.environment
+        var environment = ProxyFreeEnvironment.of()
         environment["TMPDIR"] = directory.path  // what a sample puts in "the temporary directory" stays in the test's
         process.environment = environment
         let log = directory.file("\(name).log")

@@ -31,7 +31,7 @@ struct HTTPConformanceTests {
                 authenticatedContent: { try Data(contentsOf: served) },
                 scratchDirectory: scratch
             )
-            let transport = try HTTPTransport(configuration: .init(caBundlePath: fx.certificates!.caCertificate.path))
+            let transport = try HTTPTransport(configuration: .init(caBundlePath: fx.certificates!.caCertificate.path, proxy: .none))
             let report = await TransportConformance(transport: transport, fixture: fixture).run()
             #expect(report.passed, "\(report)")
             #expect(report.notApplicable.isEmpty, "\(report)")

@@ -77,7 +77,7 @@ struct HTTPEndToEndTests {
     func nginx(https: Bool) async throws {
         try await HTTPFixture.with(nginx: true) { fx in
             let run = try await DownloadRun.run(fx, fx.nginx!.url("small.bin", https: https),
-                                                configuration: .init(caBundlePath: fx.certificates!.caCertificate.path))
+                                                configuration: .init(caBundlePath: fx.certificates!.caCertificate.path, proxy: .none))
             let file = try #require(run.file, "\(String(describing: run.error))")
             #expect(try TestFiles.sha256(file) == fx.smallSHA)
         }
@@ -132,7 +132,7 @@ struct HTTPEndToEndTests {
 
             let target = fx.fault.url("small.bin").absoluteString.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
             let downgrade = try await DownloadRun.run(fx, fx.faultTLS!.url("small.bin", "location=\(target)"),
-                                                      configuration: .init(caBundlePath: fx.certificates!.caCertificate.path))
+                                                      configuration: .init(caBundlePath: fx.certificates!.caCertificate.path, proxy: .none))
             #expect(downgrade.error?.code == .redirectRefused)
             #expect(downgrade.destinationUntouched)
         }

@@ -10,7 +10,7 @@ struct HTTPPauseResumeTests {
     /// calls `act` once those bytes are reported; returns the events until completion or failure.
     private func stalled(_ fx: HTTPFixture, act: @escaping @Sendable (Downloader) async throws -> Void)
         async throws -> (events: [DownloadEvent], destination: URL) {
-        let transport = try HTTPTransport()
+        let transport = try HTTPTransport(configuration: .init(proxy: .none))
         var transports = TransportRegistry()
         transports.register(transport, for: "http")
         let downloader = Downloader(

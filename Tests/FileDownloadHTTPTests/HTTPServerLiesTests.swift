@@ -78,7 +78,7 @@ struct HTTPServerLiesTests {
     func nginxComplete() async throws {
         try await HTTPFixture.with(nginx: true, fault: false) { fx in
             let url = fx.nginx!.url("small.bin")
-            let validator = try await fx.attempt(try HTTPTransport(), url, into: fx.staging()).head?.validator
+            let validator = try await fx.attempt(try HTTPTransport(configuration: .init(proxy: .none)), url, into: fx.staging()).head?.validator
             for onDisk in [HTTPFixture.smallSize, 100_000] {
                 let destination = fx.directory.file("nginx-\(onDisk).bin")
                 try Data(contentsOf: fx.served.appendingPathComponent("small.bin")).prefix(onDisk)

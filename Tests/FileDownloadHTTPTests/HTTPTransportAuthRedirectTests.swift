@@ -11,7 +11,7 @@ struct HTTPTransportAuthRedirectTests {
           arguments: [("basic:alice:s3cret", "Basic"), ("digest:alice:s3cret", "Digest"), ("bearer:tok3n", "Bearer")])
     func challengeAnswered(auth: String, scheme: String) async throws {
         try await HTTPFixture.with { fx in
-            let transport = try HTTPTransport()
+            let transport = try HTTPTransport(configuration: .init(proxy: .none))
             let staging = try fx.staging()
             let seen = ChallengeLog()
             try await fx.attempt(transport, fx.fault.url("small.bin", "auth=\(auth)"), into: staging) { challenge in
@@ -35,7 +35,7 @@ struct HTTPTransportAuthRedirectTests {
     @Test("a wrong password is tried a bounded number of times, then authenticationFailed, not retryable")
     func wrongPasswordBounded() async throws {
         try await HTTPFixture.with { fx in
-            let transport = try HTTPTransport(configuration: .init(maxAuthenticationAttempts: 2))
+            let transport = try HTTPTransport(configuration: .init(maxAuthenticationAttempts: 2, proxy: .none))
             let staging = try fx.staging()
             let seen = ChallengeLog()
             let error = await #expect(throws: DownloadError.self) {
@@ -57,7 +57,7 @@ struct HTTPTransportAuthRedirectTests {
     @Test("without an answer, URL credentials are the default; with none, the attempt fails")
     func defaultHandling() async throws {
         try await HTTPFixture.with { fx in
-            let transport = try HTTPTransport()
+            let transport = try HTTPTransport(configuration: .init(proxy: .none))
             var components = URLComponents(url: fx.fault.url("small.bin", "auth=basic:bob:pw"), resolvingAgainstBaseURL: false)!
             components.user = "bob"
             components.password = "pw"
@@ -76,7 +76,7 @@ struct HTTPTransportAuthRedirectTests {
     @Test("a redirect chain is followed; the head names the final URL")
     func redirectChain() async throws {
         try await HTTPFixture.with { fx in
-            let transport = try HTTPTransport()
+            let transport = try HTTPTransport(configuration: .init(proxy: .none))
             let staging = try fx.staging()
             let sink = try await fx.attempt(transport, fx.fault.url("small.bin", "redirect=3"), into: staging)
             #expect(try TestFiles.sha256(staging) == fx.smallSHA)
@@ -88,7 +88,7 @@ struct HTTPTransportAuthRedirectTests {
     @Test("more redirects than the limit fail with tooManyRedirects")
     func tooManyRedirects() async throws {
         try await HTTPFixture.with { fx in
-            let transport = try HTTPTransport(configuration: .init(maxRedirects: 2))
+            let transport = try HTTPTransport(configuration: .init(maxRedirects: 2, proxy: .none))
             let error = await #expect(throws: DownloadError.self) {
                 try await fx.attempt(transport, fx.fault.url("small.bin", "redirect=3"), into: try fx.staging())
             }
@@ -101,7 +101,7 @@ struct HTTPTransportAuthRedirectTests {
     @Test("a redirect to file:// or gopher:// is refused", arguments: ["file:///etc/passwd", "gopher://127.0.0.1/x"])
     func redirectToOtherScheme(target: String) async throws {
         try await HTTPFixture.with { fx in
-            let transport = try HTTPTransport()
+            let transport = try HTTPTransport(configuration: .init(proxy: .none))
             let staging = try fx.staging()
             let error = await #expect(throws: DownloadError.self) {
                 try await fx.attempt(transport, fx.fault.url("small.bin", "location=\(target)"), into: staging)
@@ -121,13 +121,13 @@ struct HTTPTransportAuthRedirectTests {
             let url = fx.faultTLS!.url("small.bin", "location=\(encoded)")
             let ca = fx.certificates!.caCertificate.path
 
-            let strict = try HTTPTransport(configuration: .init(caBundlePath: ca))
+            let strict = try HTTPTransport(configuration: .init(caBundlePath: ca, proxy: .none))
             let error = await #expect(throws: DownloadError.self) { try await fx.attempt(strict, url, into: try fx.staging()) }
             #expect(error?.code == .redirectRefused)
             #expect(error?.isRetryable == false)
             await strict.shutdown()
 
-            let lenient = try HTTPTransport(configuration: .init(allowsHTTPSToHTTPRedirects: true, caBundlePath: ca))
+            let lenient = try HTTPTransport(configuration: .init(allowsHTTPSToHTTPRedirects: true, caBundlePath: ca, proxy: .none))
             let staging = try fx.staging()
             try await fx.attempt(lenient, url, into: staging)
             #expect(try TestFiles.sha256(staging) == fx.smallSHA)
@@ -138,7 +138,7 @@ struct HTTPTransportAuthRedirectTests {
     @Test("a connection refused is a retryable connectionFailed")
     func connectionRefused() async throws {
         try await HTTPFixture.with(fault: false) { fx in
-            let transport = try HTTPTransport()
+            let transport = try HTTPTransport(configuration: .init(proxy: .none))
             let refusing = try RefusingPort()
             let error = await #expect(throws: DownloadError.self) {
                 try await fx.attempt(transport, URL(string: "http://127.0.0.1:\(refusing.port)/x")!, into: try fx.staging())

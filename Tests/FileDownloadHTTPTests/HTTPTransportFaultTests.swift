@@ -9,7 +9,7 @@ struct HTTPTransportFaultTests {
     @Test("a connection dropped mid-body is a retryable connectionLost; the next attempt resumes byte-exact")
     func dropThenResume() async throws {
         try await HTTPFixture.with { fx in
-            let transport = try HTTPTransport()
+            let transport = try HTTPTransport(configuration: .init(proxy: .none))
             let url = fx.fault.url("small.bin", "drop=100000")
             let staging = try fx.staging()
             let error = await #expect(throws: DownloadError.self) { try await fx.attempt(transport, url, into: staging) }
@@ -27,7 +27,7 @@ struct HTTPTransportFaultTests {
     @Test("a body shorter than its Content-Length is a retryable connectionLost")
     func shortBody() async throws {
         try await HTTPFixture.with { fx in
-            let transport = try HTTPTransport()
+            let transport = try HTTPTransport(configuration: .init(proxy: .none))
             let staging = try fx.staging()
             let error = await #expect(throws: DownloadError.self) {
                 try await fx.attempt(transport, fx.fault.url("small.bin", "short=777"), into: staging)
@@ -42,7 +42,7 @@ struct HTTPTransportFaultTests {
     @Test("a stalled server hits the request (idle) timeout: retryable timedOut")
     func stallTimesOut() async throws {
         try await HTTPFixture.with { fx in
-            let transport = try HTTPTransport()
+            let transport = try HTTPTransport(configuration: .init(proxy: .none))
             let staging = try fx.staging()
             let options = TransferOptions(requestTimeout: .seconds(1))
             let error = await #expect(throws: DownloadError.self) {
@@ -57,7 +57,7 @@ struct HTTPTransportFaultTests {
     @Test("cancelling the task stops a stalled transfer and nothing is written after transfer returns")
     func cancelStopsPromptly() async throws {
         try await HTTPFixture.with { fx in
-            let transport = try HTTPTransport()
+            let transport = try HTTPTransport(configuration: .init(proxy: .none))
             let staging = try fx.staging()
             let offset = try TransferSink(path: staging.path, requestedOffset: 0)
             let request = TransferRequest(downloadID: "c", url: fx.fault.url("small.bin", "stall=50000"))
@@ -77,7 +77,7 @@ struct HTTPTransportFaultTests {
     @Test("a server that ignores the range (200) restarts from zero and says so")
     func rangeIgnored() async throws {
         try await HTTPFixture.with { fx in
-            let transport = try HTTPTransport()
+            let transport = try HTTPTransport(configuration: .init(proxy: .none))
             let url = fx.fault.url("small.bin", "ignoreRange=1")
             let validator = try await fx.validator(of: "small.bin", transport)
             let staging = try fx.staging(copying: 5000)
@@ -91,7 +91,7 @@ struct HTTPTransportFaultTests {
     @Test("a wrong Content-Range fails retryably, and the next attempt restarts from zero without a range")
     func wrongContentRange() async throws {
         try await HTTPFixture.with { fx in
-            let transport = try HTTPTransport()
+            let transport = try HTTPTransport(configuration: .init(proxy: .none))
             let url = fx.fault.url("small.bin", "wrongRange=1")
             let validator = try await fx.validator(of: "small.bin", transport)
             let staging = try fx.staging(copying: 80_000)
@@ -112,7 +112,7 @@ struct HTTPTransportFaultTests {
     func fileChangedBetweenAttempts() async throws {
         try await HTTPFixture.with { fx in
             let newSHA = try TestFiles.write(fx.served.appendingPathComponent("v2.bin"), size: HTTPFixture.smallSize, seed: 2)
-            let transport = try HTTPTransport()
+            let transport = try HTTPTransport(configuration: .init(proxy: .none))
             let url = fx.fault.url("x", "versions=small.bin,v2.bin&drop=150000")
             let staging = try fx.staging()
             let first = try TransferSink(path: staging.path, requestedOffset: 0)
@@ -132,7 +132,7 @@ struct HTTPTransportFaultTests {
     @Test("a weak ETag is never sent in If-Range: the resume asks for the whole file")
     func weakETagNotUsed() async throws {
         try await HTTPFixture.with { fx in
-            let transport = try HTTPTransport()
+            let transport = try HTTPTransport(configuration: .init(proxy: .none))
             let url = fx.fault.url("small.bin", "weakEtag=1")
             let staging = try fx.staging(copying: 5000)
             let sink = try await fx.attempt(transport, url, into: staging, validator: .entityTag("W/\"anything\""))
@@ -146,7 +146,7 @@ struct HTTPTransportFaultTests {
     @Test("a 404 error page reaches the status check, not the file", arguments: [404, 500])
     func errorPageNeverWritten(status: Int) async throws {
         try await HTTPFixture.with { fx in
-            let transport = try HTTPTransport()
+            let transport = try HTTPTransport(configuration: .init(proxy: .none))
             let staging = try fx.staging(copying: 1000)
             let before = try TestFiles.sha256(staging)
             let error = await #expect(throws: DownloadError.self) {
@@ -163,7 +163,7 @@ struct HTTPTransportFaultTests {
     @Test("429 with Retry-After is retryable and carries the delay")
     func tooManyRequests() async throws {
         try await HTTPFixture.with { fx in
-            let transport = try HTTPTransport()
+            let transport = try HTTPTransport(configuration: .init(proxy: .none))
             let error = await #expect(throws: DownloadError.self) {
                 try await fx.attempt(transport, fx.fault.url("small.bin", "status=429&retryAfter=7"), into: try fx.staging())
             }
@@ -176,7 +176,7 @@ struct HTTPTransportFaultTests {
     @Test("connections are reused between sequential transfers")
     func connectionReuse() async throws {
         try await HTTPFixture.with { fx in
-            let transport = try HTTPTransport()
+            let transport = try HTTPTransport(configuration: .init(proxy: .none))
             let before = try fx.fault.stats()
             for _ in 0..<5 {
                 let staging = try fx.staging()

@@ -9,7 +9,7 @@ struct HTTPTransportNginxTests {
     @Test("a plain download matches the served file, with length and a strong ETag in the head")
     func plainDownload() async throws {
         try await HTTPFixture.with(nginx: true, fault: false) { fx in
-            let transport = try HTTPTransport()
+            let transport = try HTTPTransport(configuration: .init(proxy: .none))
             let staging = try fx.staging()
             let sink = try await fx.attempt(transport, fx.nginx!.url("small.bin"), into: staging)
             #expect(try TestFiles.sha256(staging) == fx.smallSHA)
@@ -26,7 +26,7 @@ struct HTTPTransportNginxTests {
     @Test("a resume with the right validator appends from the offset (206, If-Range)")
     func resumeAppends() async throws {
         try await HTTPFixture.with(nginx: true, fault: false) { fx in
-            let transport = try HTTPTransport()
+            let transport = try HTTPTransport(configuration: .init(proxy: .none))
             let first = try fx.staging()
             let validator = try #require(try await fx.attempt(transport, fx.nginx!.url("small.bin"), into: first).head?.validator)
             let staging = try fx.staging(copying: 123_457)
@@ -42,7 +42,7 @@ struct HTTPTransportNginxTests {
     @Test("a resume whose validator no longer matches restarts from zero (200 to If-Range)")
     func changedValidatorRestarts() async throws {
         try await HTTPFixture.with(nginx: true, fault: false) { fx in
-            let transport = try HTTPTransport()
+            let transport = try HTTPTransport(configuration: .init(proxy: .none))
             let staging = try fx.staging(copying: 1000)
             try Data(repeating: 0xEE, count: 1000).write(to: staging)  // old bytes of another version
             let sink = try await fx.attempt(transport, fx.nginx!.url("small.bin"), into: staging,
@@ -56,7 +56,7 @@ struct HTTPTransportNginxTests {
     @Test("416 whose Content-Range total equals the bytes on disk means complete")
     func rangeNotSatisfiableMeansComplete() async throws {
         try await HTTPFixture.with(nginx: true, fault: false) { fx in
-            let transport = try HTTPTransport()
+            let transport = try HTTPTransport(configuration: .init(proxy: .none))
             let staging = try fx.staging(copying: HTTPFixture.smallSize)
             let sink = try await fx.attempt(transport, fx.nginx!.url("small.bin"), into: staging)
             #expect(sink.head?.disposition == .complete)
@@ -70,13 +70,13 @@ struct HTTPTransportNginxTests {
     func httpsTrust() async throws {
         try await HTTPFixture.with(nginx: true, fault: false) { fx in
             let url = fx.nginx!.url("small.bin", https: true)
-            let trusting = try HTTPTransport(configuration: .init(caBundlePath: fx.certificates!.caCertificate.path))
+            let trusting = try HTTPTransport(configuration: .init(caBundlePath: fx.certificates!.caCertificate.path, proxy: .none))
             let staging = try fx.staging()
             try await fx.attempt(trusting, url, into: staging)
             #expect(try TestFiles.sha256(staging) == fx.smallSHA)
             await trusting.shutdown()
 
-            let strict = try HTTPTransport()
+            let strict = try HTTPTransport(configuration: .init(proxy: .none))
             let rejected = try fx.staging()
             let asked = Counter()
             let error = await #expect(throws: DownloadError.self) {
@@ -96,7 +96,7 @@ struct HTTPTransportNginxTests {
     @Test("a serverTrust challenge answered with trust goes on for that attempt only")
     func serverTrustAnsweredWithTrust() async throws {
         try await HTTPFixture.with(nginx: true, fault: false) { fx in
-            let transport = try HTTPTransport()
+            let transport = try HTTPTransport(configuration: .init(proxy: .none))
             let staging = try fx.staging()
             try await fx.attempt(transport, fx.nginx!.url("small.bin", https: true), into: staging) { challenge in
                 if case .serverTrust(let host, _, _) = challenge.kind, host == "127.0.0.1" { return .trust(remember: false) }
@@ -115,13 +115,13 @@ struct HTTPTransportNginxTests {
             let withCertificate = try HTTPTransport(configuration: .init(
                 caBundlePath: certificates.caCertificate.path,
                 clientCertificatePath: certificates.clientCertificate.path,
-                clientKeyPath: certificates.clientKey.path))
+                clientKeyPath: certificates.clientKey.path, proxy: .none))
             let staging = try fx.staging()
             try await fx.attempt(withCertificate, url, into: staging)
             #expect(try TestFiles.sha256(staging) == fx.smallSHA)
             await withCertificate.shutdown()
 
-            let without = try HTTPTransport(configuration: .init(caBundlePath: certificates.caCertificate.path))
+            let without = try HTTPTransport(configuration: .init(caBundlePath: certificates.caCertificate.path, proxy: .none))
             let refused = try fx.staging()
             let error = await #expect(throws: DownloadError.self) { try await fx.attempt(without, url, into: refused) }
             #expect(error?.statusCode == 400)
@@ -137,7 +137,7 @@ struct HTTPTransportNginxTests {
         #expect(HTTPTransport.Configuration(ioThreads: 99).ioThreads == 16)
         #expect(HTTPTransport.Configuration().ioThreads == min(4, ProcessInfo.processInfo.activeProcessorCount))
         try await HTTPFixture.with(nginx: true, fault: false) { fx in
-            let transport = try HTTPTransport(configuration: .init(ioThreads: 3))
+            let transport = try HTTPTransport(configuration: .init(ioThreads: 3, proxy: .none))
             let url = fx.nginx!.url("small.bin")
             let stagings = try (0..<12).map { _ in try fx.staging() }
             try await withThrowingTaskGroup(of: Void.self) { group in

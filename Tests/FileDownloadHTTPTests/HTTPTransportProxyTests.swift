@@ -1,5 +1,5 @@
 import FileDownload
-import FileDownloadHTTP
+@testable import FileDownloadHTTP
 import FileDownloadTestSupport
 import Foundation
 import Testing
@@ -136,6 +136,73 @@ struct HTTPTransportProxyTests {
             if case .httpProxy = seen.all.first?.kind {} else { Issue.record("expected an httpProxy challenge, got \(seen.all)") }
             #expect(error.map { !String(describing: $0).contains("wr0ng") } == true)
             await bad.shutdown()
+        }
+    }
+
+    @Test("a proxy variable that is not a usable proxy URL fails the transfer, redacted, and never goes direct",
+          arguments: [("http_proxy", "htpp://alice:s3cret@127.0.0.1:3128"), ("all_proxy", "http://alice:s3cret@:3128"),
+                      ("http_proxy", "ftp://alice:s3cret@127.0.0.1:21")])
+    func unusableEnvironmentProxy(variable: String, value: String) async throws {
+        try await HTTPFixture.with { fx in
+            let transport = try HTTPTransport(configuration: .init(proxy: .environment([variable: value])))
+            let staging = try fx.staging()
+            let error = await #expect(throws: DownloadError.self) { try await fx.attempt(transport, fx.fault.url("small.bin"), into: staging) }
+            #expect(error?.code == .invalidURL)
+            #expect(error?.isRetryable == false)
+            let text = error.map { String(describing: $0) } ?? ""
+            #expect(text.contains(variable), "names the variable: \(text)")
+            #expect(!text.contains("s3cret"), "never shows the password: \(text)")
+            #expect(try fx.fault.stats().requests == 0, "nothing went to the server directly")
+            await transport.shutdown()
+        }
+    }
+
+    @Test("a proxy given in code with a scheme libcurl does not speak fails, redacted; --proxy-like settings replace a bad variable")
+    func unusableProxyInCode() async throws {
+        try await HTTPFixture.with { fx in
+            let bad = try #require(URL(string: "htpp://alice:s3cret@127.0.0.1:3128"))
+            let transport = try HTTPTransport(configuration: .init(proxy: .all(bad)))
+            let error = await #expect(throws: DownloadError.self) {
+                try await fx.attempt(transport, fx.fault.url("small.bin"), into: try fx.staging())
+            }
+            #expect(error?.code == .invalidURL)
+            #expect(error.map { !String(describing: $0).contains("s3cret") } == true)
+            await transport.shutdown()
+
+            // Setting the proxy explicitly forgets the variable that did not parse.
+            var settings = Settings.environment(["http_proxy": "htpp://alice:s3cret@127.0.0.1:3128"])
+            settings.http = nil
+            let direct = try HTTPTransport(configuration: .init(proxy: settings))
+            let staging = try fx.staging()
+            try await fx.attempt(direct, fx.fault.url("small.bin"), into: staging)
+            #expect(try TestFiles.sha256(staging) == fx.smallSHA)
+            await direct.shutdown()
+        }
+    }
+
+    @Test("user information of URLs in libcurl's messages is redacted")
+    func redactsCurlDetail() {
+        let redacted = Settings.redactingUserInformation(in: "Unsupported proxy scheme for 'htpp://alice:s3cret@proxy:3128'")
+        #expect(redacted == "Unsupported proxy scheme for 'htpp://***@proxy:3128'")
+        #expect(Settings.redactingUserInformation(in: "socks5h://tok@h:1 and http://u:p@x/y") == "socks5h://***@h:1 and http://***@x/y")
+        #expect(Settings.redactingUserInformation(in: "no URL here") == "no URL here")
+    }
+
+    @Test("a redirect to the other scheme goes through that scheme's proxy, not the first URL's (or none)")
+    func redirectToOtherSchemeUsesItsProxy() async throws {
+        try await HTTPFixture.with(tls: true) { fx in
+            let proxy = try ForwardProxy(logIn: fx.directory.url)
+            defer { proxy.stop() }
+            let target = fx.faultTLS!.url("small.bin").absoluteString
+            let url = fx.fault.url("small.bin", "location=\(target.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)")
+            let transport = try HTTPTransport(configuration: .init(
+                caBundlePath: fx.certificates!.caCertificate.path, proxy: .environment(["https_proxy": proxy.url])))
+            let staging = try fx.staging()
+            try await fx.attempt(transport, url, into: staging)
+            #expect(try TestFiles.sha256(staging) == fx.smallSHA)
+            #expect(proxy.requests == ["CONNECT 127.0.0.1:\(fx.faultTLS!.port)"],
+                    "the http URL went direct, the https one through https_proxy: \(proxy.requests)")
+            await transport.shutdown()
         }
     }
 }

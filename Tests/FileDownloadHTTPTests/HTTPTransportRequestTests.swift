@@ -8,7 +8,7 @@ import Testing
 struct HTTPTransportRequestTests {
     /// Downloads the fault server's `/_echo` and decodes what it saw.
     private func echo(_ fx: HTTPFixture, _ url: URL, options: TransferOptions) async throws -> (target: String, headers: [String: String]) {
-        let transport = try HTTPTransport()
+        let transport = try HTTPTransport(configuration: .init(proxy: .none))
         let staging = try fx.staging()
         try await fx.attempt(transport, url, into: staging, options: options)
         await transport.shutdown()
@@ -36,7 +36,7 @@ struct HTTPTransportRequestTests {
     @Test("a header field or a validator with a line break is refused before anything is sent")
     func lineBreaksAreRefused() async throws {
         try await HTTPFixture.with { fx in
-            let transport = try HTTPTransport()
+            let transport = try HTTPTransport(configuration: .init(proxy: .none))
             for field in [HeaderField(name: "X-Tag", value: "a\r\nX-Injected: 1"), HeaderField(name: "X-Tag", value: "a\nb"),
                           HeaderField(name: "X-Tag", value: "a\u{0}b")] {
                 let error = await #expect(throws: DownloadError.self) {
@@ -74,7 +74,7 @@ struct HTTPTransportRequestTests {
             #expect(sameOrigin.headers["x-api-key"] == "s3cret")
             // The hops before and after the re-issued request count against one redirect limit:
             // one to the other origin, then 2 (allowed) or 3 (one too many) there.
-            let transport = try HTTPTransport(configuration: .init(maxRedirects: 3))
+            let transport = try HTTPTransport(configuration: .init(maxRedirects: 3, proxy: .none))
             let chain = { (hops: Int) in
                 fx.fault.url("r", "location=" + "http://localhost:\(fx.fault.port)/small.bin?redirect=\(hops)"
                     .addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)
@@ -100,7 +100,7 @@ struct HTTPTransportRequestTests {
     @Test("a 407 from the proxy becomes an httpProxy challenge; the answered credential goes to the proxy")
     func proxyAuthentication() async throws {
         try await HTTPFixture.with { fx in
-            let transport = try HTTPTransport()
+            let transport = try HTTPTransport(configuration: .init(proxy: .none))
             let options = TransferOptions(proxy: URL(string: "http://127.0.0.1:\(fx.fault.port)")!)
             let url = URL(string: "http://files.example.invalid/small.bin?proxyAuth=carol:pw")!
             let seen = ChallengeLog()

@@ -34,6 +34,7 @@ final class HelperProcess {
         let handle = try FileHandle(forWritingTo: output)
         process.executableURL = Self.executable
         process.arguments = arguments
+        process.environment = ProxyFreeEnvironment.of()
         process.standardOutput = handle
         process.standardError = handle
         let (stream, continuation) = AsyncStream<Int32>.makeStream()

@@ -52,6 +52,37 @@ struct MirrorTests {
         await h.cleanUp()
     }
 
+    @Test("bytes are never continued at another URL whose transport cannot compare validators: two files of one size are not spliced")
+    func noComparisonStartsOver() async throws {
+        let h = Harness(wrap: { NonValidatingTransport(inner: $0) })
+        _ = h.serve("a", size: 50_000, seed: 1, chunkSize: 1000)
+        h.mock.script(h.url("a"), attempts: [.drop(at: 20_000)])
+        let second = h.serve("b", size: 50_000, seed: 2, chunkSize: 1000)
+        try await h.downloader.start(id: "a", url: h.url("a"), destination: h.file("a"),
+                                     options: DownloadOptions(mirrors: [h.url("b")]))
+        await nextURL(h, "a", from: 0)
+        await h.recorder.state("a", .completed)
+        #expect(h.mock.requests(for: h.url("b")).first?.offset == 0, "started over at the mirror")
+        #expect(h.contents(h.file("a")) == second.data)
+        #expect(h.mock.bytesServed(for: h.url("b")) == 50_000)
+        await h.cleanUp()
+    }
+
+    @Test("the log of an attempt names the URL it fetches: the mirror's after a switch")
+    func attemptLogNamesTheMirror() async throws {
+        let log = LogCapture()
+        let h = Harness(logger: log.logger)
+        let content = h.serve("m2", size: 1000, seed: 3)
+        try await h.downloader.start(id: "f", url: h.url("gone"), destination: h.file("f"),
+                                     options: DownloadOptions(mirrors: [h.url("m2")]))
+        await nextURL(h, "f", from: 0)
+        await h.recorder.state("f", .completed)
+        #expect(h.contents(h.file("f")) == content.data)
+        let starts = log.all.filter { $0.message.contains("attempt") && $0.message.contains("starts") }
+        #expect(starts.map { $0.metadata["url"] } == [h.url("gone").absoluteString, h.url("m2").absoluteString])
+        await h.cleanUp()
+    }
+
     @Test("when every URL failed the retry policy decides, and a pass starts again at the first URL")
     func passesThenFailure() async throws {
         let h = Harness(retry: RetryPolicy(maxRetries: 1, initialDelay: .seconds(1), multiplier: 1, jitter: 0))

@@ -35,6 +35,43 @@ struct SuggestedFileNameTests {
         await h.cleanUp()
     }
 
+    @Test("downloads the server names alike, completing at the same moment, all survive under their own names")
+    func sameNameAtOnce() async throws {
+        let count = 12
+        let barrier = CompletionBarrier(count: count)
+        let h = Harness(maxConcurrent: count, delegate: barrier)
+        let contents = (0..<count).map { serve(h, "d\($0)", suggesting: "report.pdf", seed: UInt64($0 + 1)) }
+        for i in 0..<count {
+            try await h.downloader.start(id: "d\(i)", url: h.url("d\(i)"), destination: h.file("d\(i)"),
+                                         options: DownloadOptions(usesSuggestedFileName: true))
+        }
+        var files: [URL] = []
+        for i in 0..<count {
+            let event = await h.recorder.first { if case .completed("d\(i)", _) = $0 { true } else { false } }
+            if case .completed(_, let file) = event { files.append(file) }
+        }
+        #expect(Set(files).count == count, "one file each: \(files.map(\.lastPathComponent))")
+        for (file, content) in zip(files, contents) {
+            #expect(h.contents(file) == content.data, "\(file.lastPathComponent) holds its own download's bytes")
+        }
+        await h.cleanUp()
+    }
+
+    @Test("the move that never replaces: a file at the name stays, and the staging file too")
+    func moveWithoutReplacing() async throws {
+        let h = Harness()
+        let part = h.file("x.part"), taken = h.file("taken"), free = h.file("free")
+        try Data("new".utf8).write(to: part)
+        try Data("mine".utf8).write(to: taken)
+        #expect(try FileDownload.FileValidation.moveWithoutReplacing(from: part.path, to: taken.path) == false)
+        #expect(h.contents(taken) == Data("mine".utf8))
+        #expect(h.contents(part) == Data("new".utf8))
+        #expect(try FileDownload.FileValidation.moveWithoutReplacing(from: part.path, to: free.path))
+        #expect(h.contents(free) == Data("new".utf8))
+        #expect(!FileManager.default.fileExists(atPath: part.path))
+        await h.cleanUp()
+    }
+
     @Test("a name that is taken (a file, a staging file, another download's destination) gets the next number")
     func takenNames() async throws {
         let h = Harness()

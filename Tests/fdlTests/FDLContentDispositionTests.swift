@@ -67,7 +67,10 @@ import Testing
     func hostileNamesStayPlainFileNamesInDIR(path: String, suggested: String) async throws {
         try await withServer { server, out in
             let data = try server.serve("cd/\(path)", sampleBytes(5_000, seed: 74))
-            let inner = out.file("inner")
+            // DIR is nested 4 levels deep inside the test's directory: were the name not
+            // sanitised, `../../etc/x` would still land inside the temporary directory (the tests
+            // run as root), at a/b/etc/x, which the last check looks for.
+            let inner = out.file("a/b/c/inner")
             try FileManager.default.createDirectory(at: inner, withIntermediateDirectories: true)
             let result = try await FDLProcess.run(["get", server.url("cd/\(path)"), "-d", inner.path, "--content-disposition"])
             #expect(result.status == 0, "stdout: \(result.stdout) stderr: \(result.stderr)")
@@ -76,7 +79,9 @@ import Testing
             let saved = Set(try FileManager.default.contentsOfDirectory(atPath: inner.path).filter { $0 != ".fdl" })
             #expect(saved == [expected], "saved: \(saved)")
             #expect(try Data(contentsOf: inner.appendingPathComponent(expected)) == data)
-            #expect(try files(in: out) == ["inner"], "nothing was written beside DIR")
+            #expect(try files(in: out) == ["a"], "nothing was written beside DIR")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: out.file("a/b").path) == ["c"], "nothing left DIR")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: out.file("a/b/c").path) == ["inner"], "nothing left DIR")
             if suggested == "été.txt" { #expect(expected == "été.txt", "filename* (RFC 8187) wins over filename") }
         }
     }

@@ -36,6 +36,21 @@ import Glibc
         }
     }
 
+    @Test func timestampingCheckAnswersTheServerWithUser() async throws {
+        try await NginxServer.withServer { server, out in
+            try server.serve("private/t.bin", sampleBytes(20_000, seed: 64))
+            let arguments = ["get", server.url("private/t.bin"), "-d", out.path, "-N",
+                             "--user", "\(NginxServer.basicUser):\(NginxServer.basicPassword)"]
+            let first = try await FDLProcess.run(arguments)
+            #expect(first.status == 0, "stdout: \(first.stdout) stderr: \(first.stderr)")
+            let again = try await FDLProcess.run(arguments)
+            #expect(again.status == 0, "stdout: \(again.stdout) stderr: \(again.stderr)")
+            #expect(again.stdout.contains("up to date"), "the -N check used --user: \(again.stdout)")
+            let checks = server.accessLog.filter { $0.contains("GET /private/t.bin") && $0.contains("range=\"bytes=20000-\"") }
+            #expect(checks.contains { $0.contains("user=\"\(NginxServer.basicUser)\"") }, "\(server.accessLog)")
+        }
+    }
+
     @Test func netrcInHomeGivesTheCredential() async throws {
         try await NginxServer.withServer { server, out in
             let data = try server.serve("private/n.bin", sampleBytes(20_000, seed: 62))

@@ -74,7 +74,9 @@ import Glibc
 
     @Test func killedAndRunAgainItResumesAndTheFileIsByteExact() async throws {
         try await withServer(slowRate: "100k") { server, out in
-            let data = try server.serve("slow/resume.bin", sampleBytes(2_000_000, seed: 5))
+            // About 80 s at the slow rate: the first checkpoint comes long before the end, however
+            // busy the disk (the second run's Range request is not slowed down).
+            let data = try server.serve("slow/resume.bin", sampleBytes(8_000_000, seed: 5))
             let arguments = ["get", server.url("slow/resume.bin"), "-d", out.path, "--json"]
             let first = try FDLProcess(arguments)
             first.whenOutput(contains: #""event":"checkpoint""#) { first.send(SIGKILL) }
@@ -96,12 +98,15 @@ import Glibc
 
     @Test func ctrlCSavesTheStateAndExits130AndTheSameCommandFinishes() async throws {
         try await withServer(slowRate: "100k") { server, out in
-            let one = try server.serve("slow/int.bin", sampleBytes(1_600_000, seed: 6))
-            let two = try server.serve("slow/int2.bin", sampleBytes(1_400_000, seed: 12))
+            let one = try server.serve("slow/int.bin", sampleBytes(8_000_000, seed: 6))
+            let two = try server.serve("slow/int2.bin", sampleBytes(7_000_000, seed: 12))
             let arguments = ["get", server.url("slow/int.bin"), server.url("slow/int2.bin"), "-d", out.path, "--json"]
             let first = try FDLProcess(arguments)
             // Interrupt once both downloads have durable bytes (a checkpoint each): on a busy
-            // machine the second may not have started by the first progress line.
+            // machine the second may not have started by the first progress line. The files take
+            // about 80 s at the slow rate, so a checkpoint that a busy disk delays by many seconds
+            // still comes long before either completes; the second run asks for the rest with a
+            // Range, which the server does not slow down.
             try await first.waitForOutput(containing: #""event":"checkpoint","id":"int.bin""#)
             try await first.waitForOutput(containing: #""event":"checkpoint","id":"int2.bin""#)
             first.send(SIGINT)

@@ -19,6 +19,33 @@ import Testing
         }
     }
 
+    @Test func secretHeaderFieldsAndUserGoOnlyToTheFirstURLsOrigin() async throws {
+        try await NginxServer.withServer { server, out in
+            let data = try server.serve("private/s.bin", sampleBytes(20_000, seed: 85))
+            let secrets = ["--header-secret", "X-Api-Key: k-3e8a-secret", "--user", "\(NginxServer.basicUser):\(NginxServer.basicPassword)",
+                           "--retry", "0"]
+            // Same origin (127.0.0.1:port): the mirror gets both.
+            let same = try await FDLProcess.run(["get", server.url("missing/s.bin"), "--mirror", server.url("private/s.bin"),
+                                                 "-d", out.path + "/same"] + secrets)
+            #expect(same.status == 0, "stdout: \(same.stdout) stderr: \(same.stderr)")
+            #expect(try Data(contentsOf: out.file("same/s.bin")) == data)
+            #expect(server.accessLog.contains { $0.hasPrefix("200 ") && $0.contains("api_key=\"k-3e8a-secret\"") && $0.contains("user=\"\(NginxServer.basicUser)\"") },
+                    "\(server.accessLog)")
+
+            // Another origin (localhost: the same server under another name): neither.
+            let before = server.accessLog.count
+            let other = server.url("private/s.bin").replacingOccurrences(of: "127.0.0.1", with: "localhost")
+            let result = try await FDLProcess.run(["get", server.url("missing/s.bin"), "--mirror", other,
+                                                   "-d", out.path + "/other"] + secrets)
+            #expect(result.status == 1, "the mirror asks for a password fdl does not give it: \(result.stdout)")
+            let lines = server.accessLog.dropFirst(before)
+            #expect(lines.contains { $0.hasPrefix("404 ") && $0.contains("api_key=\"k-3e8a-secret\"") }, "the first URL gets it: \(lines)")
+            #expect(lines.contains { $0.hasPrefix("401 ") && $0.contains("private/s.bin") }, "\(lines)")
+            #expect(!lines.contains { $0.contains("private/s.bin") && ($0.contains("k-3e8a-secret") || $0.contains("user=\"\(NginxServer.basicUser)\"")) },
+                    "\(lines)")
+        }
+    }
+
     @Test func whenEveryURLFailsTheDownloadFailsWithTheLastError() async throws {
         try await NginxServer.withServer { server, out in
             let result = try await FDLProcess.run([

@@ -34,6 +34,27 @@ import Testing
         }
     }
 
+    @Test func aProxyVariableThatIsNotAProxyURLFailsWithoutShowingThePassword() async throws {
+        try await NginxServer.withServer { server, out in
+            _ = try server.serve("b.bin", sampleBytes(10_000, seed: 63))
+            let result = try await FDLProcess.run(["get", server.url("b.bin"), "-d", out.path],
+                                                  environment: environment(["http_proxy": "htpp://alice:s3cret@127.0.0.1:3128"]))
+            #expect(result.status != 0, "stdout: \(result.stdout) stderr: \(result.stderr)")
+            #expect((result.stdout + result.stderr).contains("http_proxy"), "names the variable: \(result.stderr)")
+            #expect(!(result.stdout + result.stderr).contains("s3cret"))
+            #expect(!FileManager.default.fileExists(atPath: out.file("b.bin").path), "never went direct")
+            #expect(!server.accessLog.contains { $0.contains("/b.bin") })
+            let stateFiles = FileManager.default.enumerator(atPath: out.file(".fdl").path)?.compactMap { $0 as? String } ?? []
+            for name in stateFiles {
+                var isDirectory: ObjCBool = false
+                guard FileManager.default.fileExists(atPath: out.file(".fdl/\(name)").path, isDirectory: &isDirectory),
+                      !isDirectory.boolValue else { continue }
+                let state = try Data(contentsOf: out.file(".fdl/\(name)"))
+                #expect(state.range(of: Data("s3cret".utf8)) == nil, "the state (\(name)) holds no password")
+            }
+        }
+    }
+
     @Test func noProxyNamingTheHostBypassesTheProxy() async throws {
         try await withProxy { server, out, proxy in
             let data = try server.serve("n.bin", sampleBytes(50_000, seed: 62))

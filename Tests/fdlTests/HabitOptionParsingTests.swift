@@ -65,4 +65,12 @@ import Testing
         #expect(UnknownOptionCheck.mistake(in: ["list", "--jsn"]) == "unknown option '--jsn'; did you mean '--json'?")
         #expect(UnknownOptionCheck.mistake(in: ["--help"]) == nil)
     }
+
+    @Test func anUnknownShortOptionIsNamedWithoutItsValue() {
+        let message = UnknownOptionCheck.mistake(in: ["get", "-ualice:s3cret", "http://h/a"])
+        #expect(message == "unknown option '-u'; did you mean '--user'?")
+        #expect(message?.contains("s3cret") == false)
+        #expect(UnknownOptionCheck.mistake(in: ["get", "-Hcookie:sid=42", "http://h/a"]) == "unknown option '-H'; did you mean '--header'?")
+        #expect(UnknownOptionCheck.mistake(in: ["get", "-zsecret", "http://h/a"])?.hasPrefix("unknown option '-z';") == true)
+    }
 }

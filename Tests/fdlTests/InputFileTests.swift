@@ -1,4 +1,5 @@
 @testable import FileDownloadCLI
+import FileDownloadTestSupport
 import Foundation
 import Testing
 
@@ -53,6 +54,24 @@ import Testing
         let badURL = try TemporaryInputFile("https://h/ok\nnot a url\n")
         defer { badURL.remove() }
         #expect { try GetCommand.parse(["-i", badURL.path]).settings() } throws: { "\($0)".hasPrefix("\(badURL.path):2:") }
+    }
+
+    /// `-i <(grep ... list)` hands fdl a pipe (`/dev/fd/N`): it is read like a file.
+    @Test func aPipeIsReadLikeAFile() throws {
+        let directory = try TemporaryDirectory("fdl-input-pipe")
+        let fifo = directory.path("list")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let writer = Thread {
+            // Opening a FIFO for writing waits for the reader: the load below.
+            if let handle = FileHandle(forWritingAtPath: fifo) {
+                try? handle.write(contentsOf: Data("https://a.example/x.iso\n".utf8))
+                try? handle.close()
+            }
+        }
+        writer.start()
+        let file = try InputFile.load(fifo)
+        #expect(file.entries.map(\.urls) == [["https://a.example/x.iso"]])
+        #expect(throws: CLIError.self) { try InputFile.load(directory.path("missing")) }
     }
 
     @Test func twoThousandURLsParseAndCombineInOnePass() throws {

@@ -14,8 +14,10 @@ public struct DownloadOptions: Sendable, Hashable, Codable {
     public var retryPolicy: RetryPolicy?
     /// Other URLs of the same file (mirrors), tried in turn after the download's URL when an
     /// attempt fails (see "Mirrors" in docs/states.md). Bytes on disk are continued from a mirror only
-    /// under the validator and length they were downloaded with (the transport's `If-Range` rules):
-    /// a mirror with another validator or size starts the file over, never splices onto it.
+    /// under the strong validator and length they were downloaded with (the transport's `If-Range`
+    /// rules): a mirror with another validator or size starts the file over, never splices onto
+    /// it. Without a strong validator (the first URL gave none, or a weak one), or when the
+    /// mirror's transport cannot compare validators, the bytes are started over at the mirror.
     /// Stored without credentials (like the URL).
     public var mirrors: [URL]
     /// Whether the file is saved under the name the server suggests (HTTP `Content-Disposition`,
@@ -23,6 +25,8 @@ public struct DownloadOptions: Sendable, Hashable, Codable {
     /// is sanitised with ``FileNameSanitizer`` and placed in the destination's directory; when
     /// that name is taken (a file is there or at its staging name, or another download of the
     /// downloader has it as destination) the first free `NAME.1.EXT`, `NAME.2.EXT`, ... is used.
+    /// The move never replaces anything (`renameat2` with `RENAME_NOREPLACE`): a name taken at
+    /// the last moment (another download completing under the same name) gives the next one.
     /// It is chosen when the file completes, from the first name a head of this download
     /// suggested in this process, and then recorded as the download's destination. Without a
     /// suggestion the destination is used as given. Default `false`.

@@ -89,7 +89,7 @@ extension Downloader {
         let now = clock.now()
         e.attempts = e.attempts.successorSaturating
         logger.debug("download '\(id)': attempt \(e.attempts) starts at byte \(e.bytesOnDisk)",
-                     metadata: ["url": "\(e.url.redactingPassword)"])
+                     metadata: ["url": "\(e.currentURL.redactingPassword)"])
         let handle = AttemptHandle(startedAt: now)
         e.attempt = handle
         e.state = .downloading
@@ -223,18 +223,17 @@ extension Downloader {
                 return .invalid(error)
             }
             if handle.stopReason.withLock({ $0 }) != nil { return .stopped }
-            let final = ctx.options.usesSuggestedFileName ? serverNamedDestination(ctx, head: head) : ctx.destination
-            let part = ctx.partPath, destination = final.path
+            let final: URL
             if ctx.synchronize {
                 // Flush (through the sink's descriptor), move, flush the directory: on a thread of
                 // its own, so that concurrent completions flush together and the cooperative pool
                 // keeps running.
-                try await BlockingFileWork.shared.run {
+                final = try await BlockingFileWork.shared.run {
                     try sink.synchronize()
-                    try moveIntoPlace(sink, handle: handle, from: part, to: destination, synchronize: true)
+                    return try moveIntoPlace(ctx, head: head, sink: sink, handle: handle, synchronize: true)
                 }
             } else {
-                try moveIntoPlace(sink, handle: handle, from: part, to: destination, synchronize: false)
+                final = try moveIntoPlace(ctx, head: head, sink: sink, handle: handle, synchronize: false)
             }
             return .completed(final, checks)
         } catch {
@@ -247,10 +246,13 @@ extension Downloader {
     /// meanwhile (a flush can outlast ``Downloader/stopTimeout``, and an abandoned attempt must
     /// not complete behind the downloader's back) and that its name still names the file the sink
     /// wrote and validation read (same device and inode): a file put in its place meanwhile is
-    /// never moved into place.
+    /// never moved into place. With ``DownloadOptions/usesSuggestedFileName`` the name is chosen
+    /// here, and never replaces a file (``moveToServerName(_:head:synchronize:)``). Returns where
+    /// the file went.
     private static func moveIntoPlace(
-        _ sink: TransferSink, handle: AttemptHandle, from part: String, to destination: String, synchronize: Bool
-    ) throws {
+        _ ctx: AttemptContext, head: TransferHead, sink: TransferSink, handle: AttemptHandle, synchronize: Bool
+    ) throws -> URL {
+        let part = ctx.partPath, destination = ctx.destination.path
         if handle.stopReason.withLock({ $0 }) != nil {
             throw DownloadError(.cancelled, "the attempt was stopped before its file was moved into place")
         }
@@ -258,7 +260,9 @@ extension Downloader {
             throw DownloadError(.validationFailed,
                                 "the staging file \(part) was replaced after it was written; the file put there is not moved to \(destination)")
         }
+        if ctx.options.usesSuggestedFileName { return try moveToServerName(ctx, head: head, synchronize: synchronize) }
         try FileValidation.moveAtomically(from: part, to: destination, synchronize: synchronize)
+        return ctx.destination
     }
 
     /// The head check the sink runs before the first body byte: status (delegate or 2xx) and size.

@@ -13,10 +13,14 @@ extension Downloader {
     /// pass is over, the next attempt starts again at the first URL and the retry policy decides
     /// (a pass with any retryable failure counts as retryable).
     ///
-    /// The bytes on disk go along with their validator and length: the next URL's transport
-    /// continues them only when its answer carries the same validator and total (HTTP `If-Range`,
-    /// SFTP size and mtime), else it starts over. A URL of another protocol family (HTTP vs
-    /// SFTP) cannot compare the validator at all, so the bytes are started over before it.
+    /// The bytes on disk go along with their validator and length only when they can be
+    /// checked: the next URL's transport continues them when its answer carries the same
+    /// validator and total (HTTP `If-Range`, SFTP size and mtime), else it starts over. They are
+    /// started over before the next URL when nothing could tell two different files apart: no
+    /// strong validator is held (the first URL gave none, or a weak one), the next URL is of
+    /// another protocol family (HTTP vs SFTP), or its transport does not compare validators
+    /// (no ``TransportCapabilities/validators``). A size alone is not enough: two different
+    /// files of one size would be spliced.
     func switchesToNextURL(_ e: inout DownloadEntry, after error: DownloadError, now: Duration,
                            events: inout [DownloadEvent]) -> Bool {
         guard !e.options.mirrors.isEmpty, !Self.localFailures.contains(error.code) else { return false }
@@ -27,7 +31,9 @@ extension Downloader {
         }
         let from = e.currentURL
         e.urlIndex += 1
-        if Self.protocolFamily(of: from) != Self.protocolFamily(of: e.currentURL) {
+        let nextComparesValidators = (try? transports.transport(for: e.currentURL))?.capabilities.contains(.validators) ?? false
+        if !(e.validator?.isStrong ?? false) || !nextComparesValidators
+            || Self.protocolFamily(of: from) != Self.protocolFamily(of: e.currentURL) {
             e.validator = nil
             e.bytesOnDisk = 0
             e.expectedLength = nil

@@ -54,8 +54,50 @@ package enum FileValidation {
         if rename(from, to) != 0 {
             throw DownloadError.fileSystem(errno: errno, "cannot move \(from) to \(to)")
         }
-        guard synchronize else { return }
-        let dir = (to as NSString).deletingLastPathComponent
+        if synchronize { synchronizeDirectory(of: to) }
+    }
+
+    /// Moves `from` to `to` atomically (same file system) only when nothing is at `to`, and
+    /// flushes the directory; returns `false`, moving nothing, when something is there (a file,
+    /// a directory, a link), however recently it appeared: the check and the move are one step
+    /// (`renameat2` with `RENAME_NOREPLACE`; on a file system without it, `link` then `unlink`).
+    package static func moveWithoutReplacing(from: String, to: String, synchronize: Bool = true) throws -> Bool {
+        var moved = false
+        if let renameat2 = renameat2Function {
+            if renameat2(AT_FDCWD, from, AT_FDCWD, to, renameNoReplace) == 0 {
+                moved = true
+            } else if errno == EEXIST {
+                return false
+            } else if errno != EINVAL && errno != ENOSYS {
+                throw DownloadError.fileSystem(errno: errno, "cannot move \(from) to \(to)")
+            }
+        }
+        if !moved {
+            if link(from, to) != 0 {
+                if errno == EEXIST { return false }
+                throw DownloadError.fileSystem(errno: errno, "cannot move \(from) to \(to)")
+            }
+            if unlink(from) != 0 {
+                throw DownloadError.fileSystem(errno: errno, "cannot remove \(from) after linking it to \(to)")
+            }
+        }
+        if synchronize { synchronizeDirectory(of: to) }
+        return true
+    }
+
+    /// `RENAME_NOREPLACE` of `<linux/fs.h>`.
+    private static let renameNoReplace: UInt32 = 1
+
+    /// glibc's `renameat2` (2.28 and later), looked up at run time: Swift's Glibc module does not
+    /// declare it. `nil` when the C library has none.
+    private static let renameat2Function: (@convention(c) (Int32, UnsafePointer<CChar>?, Int32, UnsafePointer<CChar>?, UInt32) -> Int32)? = {
+        guard let symbol = dlsym(nil, "renameat2") else { return nil }
+        return unsafeBitCast(symbol, to: (@convention(c) (Int32, UnsafePointer<CChar>?, Int32, UnsafePointer<CChar>?, UInt32) -> Int32).self)
+    }()
+
+    /// Flushes the directory that holds `path` (its new entry survives a power loss).
+    private static func synchronizeDirectory(of path: String) {
+        let dir = (path as NSString).deletingLastPathComponent
         let dfd = open(dir.isEmpty ? "." : dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if dfd >= 0 {
             fsync(dfd)

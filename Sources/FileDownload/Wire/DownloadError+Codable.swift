@@ -24,7 +24,7 @@ extension DownloadError: Codable {
         self.init(code, messages.first ?? code.rawValue,
                   isRetryable: try c.decodeIfPresent(Bool.self, forKey: .isRetryable),
                   statusCode: try c.decodeIfPresent(Int.self, forKey: .statusCode),
-                  retryAfter: try c.decodeIfPresent(Double.self, forKey: .retryAfterSeconds).map { Duration.seconds($0) })
+                  retryAfter: try c.decodeSecondsIfPresent(forKey: .retryAfterSeconds))
         if !messages.isEmpty { self.messages = messages }
     }
 }

@@ -80,9 +80,8 @@ extension DownloadEvent: Codable {
         case .resumed: self = .resumed(id: try id())
         case .paused: self = .paused(id: try id(), resumeData: nil)
         case .interrupted:
-            let retry = try c.decodeIfPresent(Double.self, forKey: .retryInSeconds)
             self = .interrupted(id: try id(), error: try c.decode(DownloadError.self, forKey: .error),
-                                retryIn: retry.map { Duration.seconds($0) })
+                                retryIn: try c.decodeSecondsIfPresent(forKey: .retryInSeconds))
         case .completed:
             self = .completed(id: try id(), file: URL(fileURLWithPath: try c.decode(String.self, forKey: .file)))
         case .failed: self = .failed(id: try id(), error: try c.decode(DownloadError.self, forKey: .error), resumeData: nil)

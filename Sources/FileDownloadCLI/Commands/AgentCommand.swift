@@ -16,6 +16,12 @@ public struct AgentCommand: AsyncParsableCommand {
             STATE/agent.sqlite: after a crash or SIGKILL, the next `fdl agent` continues them. \
             SIGTERM or SIGINT stops it cleanly (running downloads stop at their checkpoint). \
             Prints "fdl agent: listening on PATH" on standard output once it accepts connections.
+
+            With --tcp PORT it also listens on 127.0.0.1:PORT (0: any free port) for browsers: the \
+            same API and a web page under /ui/, every request needing the token of \
+            STATE/agent.token (0600, made on first use); it prints "fdl agent: web page on \
+            http://127.0.0.1:PORT/ui/" and writes the port to STATE/agent.port. --open also prints \
+            the URL that opens the page (it carries the token); `fdl ui` prints it later.
             """)
 
     @Option(name: .long, help: ArgumentHelp("The socket to listen on (default $XDG_RUNTIME_DIR/fdl/agent.sock, else ~/.local/state/fdl/agent.sock).", valueName: "PATH"))
@@ -26,6 +32,12 @@ public struct AgentCommand: AsyncParsableCommand {
 
     @Option(name: .long, help: ArgumentHelp("Where downloads without a destination go (default ~/Downloads).", valueName: "DIR"))
     public var downloads: String?
+
+    @Option(name: .long, help: ArgumentHelp("Also listen on TCP at 127.0.0.1:PORT (0: any free port) for the web page and browsers; needs the token of STATE/agent.token.", valueName: "PORT"))
+    public var tcp: Int?
+
+    @Flag(name: .long, help: "With --tcp: print the URL that opens the web page (it carries the token; see also `fdl ui`).")
+    public var open = false
 
     @Option(name: .long, help: "How many downloads run at once.")
     public var maxConcurrent: Int = 4
@@ -40,6 +52,8 @@ public struct AgentCommand: AsyncParsableCommand {
         guard (1...10_000_000).contains(journalCapacity) else {
             throw ValidationError("--journal-capacity must be between 1 and 10000000")
         }
+        if let tcp, !(0...65535).contains(tcp) { throw ValidationError("--tcp must be a port between 0 and 65535") }
+        if open, tcp == nil { throw ValidationError("--open needs --tcp PORT (the page is served on TCP)") }
         for (name, value) in [("--socket", socket), ("--state", state), ("--downloads", downloads)] {
             if let value, value.isEmpty { throw ValidationError("\(name) cannot be empty") }
         }
@@ -60,7 +74,12 @@ public struct AgentCommand: AsyncParsableCommand {
                                                 downloadsDirectory: URL(fileURLWithPath: downloadsDirectory),
                                                 logger: logger))
         configuration.store = .init(journalCapacity: journalCapacity)
-        let agent = DownloadAgent(configuration: configuration, logger: logger) { path in
+        configuration.tcpPort = tcp
+        let open = self.open
+        let agent = DownloadAgent(configuration: configuration, logger: logger, onWebListening: { endpoint in
+            Terminal.write("fdl agent: web page on \(endpoint.pageURL)\n")
+            if open { Terminal.write("fdl agent: open \(endpoint.loginURL)\n") }
+        }) { path in
             Terminal.write("fdl agent: listening on \(path)\n")
         }
         let group = ServiceGroup(services: [agent], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)

@@ -1,5 +1,6 @@
 public import ArgumentParser
 import FileDownload
+import FileDownloadAgentClient
 import Foundation
 
 /// `fdl get URL...`: downloads, or continues downloading, the given URLs.
@@ -144,9 +145,19 @@ public struct GetCommand: AsyncParsableCommand {
     @Flag(name: [.customShort("N"), .customLong("timestamping")], help: "Check a completed file against the server and fetch it again only when it changed.")
     public var timestamping = false
 
+    @Flag(help: "Hand the downloads to your download agent (starting one if none runs) and return at once; same as `fdl add`.")
+    public var background = false
+
+    @Option(name: .customLong("socket"), help: ArgumentHelp(
+        "With --background: the agent's socket (default $XDG_RUNTIME_DIR/fdl/agent.sock, else ~/.local/state/fdl/agent.sock).",
+        valueName: "PATH"))
+    public var socket: String?
+
     public init() {}
 
     public mutating func validate() throws {
+        if socket != nil, !background { throw ValidationError("--socket goes with --background (or `fdl add`)") }
+        if let socket, socket.isEmpty { throw ValidationError("--socket cannot be empty") }
         // An input file is read once, in run(): standard input cannot be read twice.
         if inputFile == nil { _ = try settings() }
     }
@@ -285,10 +296,22 @@ public struct GetCommand: AsyncParsableCommand {
     public func run() async throws {
         try await Self.finish {
             var settings = try settings()
+            if background { return try await runInBackground(settings) }
             if dryRun { return try await DryRun(settings: settings).run() }
             try settings.credentials.askForMissingPassword()
             return try await GetSession(settings: settings).run()
         }
+    }
+
+    /// Hands the downloads to the agent (``BackgroundSubmission``), refusing options it would not apply.
+    func runInBackground(_ settings: GetSettings) async throws -> ExitStatus {
+        let refused = BackgroundSubmission.refusedOptions(settings, dryRun: dryRun)
+        guard refused.isEmpty else {
+            throw CLIError(.usage, "\(refused.joined(separator: ", ")) cannot go to the download agent "
+                           + "(it uses its own settings); run `fdl get` without --background for them")
+        }
+        let socketPath = socket.map { StateOptions.absolute($0).path } ?? AgentSocketPath.default()
+        return try await BackgroundSubmission(settings: settings, socketPath: socketPath).run()
     }
 
     /// Runs `body`, prints a ``CLIError``'s message, and exits with the status.

@@ -66,13 +66,16 @@ public struct InputFile: Sendable {
     /// - Throws: ``CLIError`` (usage) when the file cannot be read or has an error.
     public static func load(_ path: String) throws -> InputFile {
         let source = path == "-" ? "standard input" : path
-        let data: Data?
-        if path == "-" {
-            data = try? FileHandle.standardInput.readToEnd() ?? Data()
-        } else {
-            data = FileManager.default.contents(atPath: path)
+        // Read through a file handle, not FileManager.contents(atPath:), which returns nil for a
+        // pipe or a device: `-i <(grep ... list)` and `-i /dev/stdin` are common.
+        let data: Data
+        do {
+            let handle = path == "-" ? FileHandle.standardInput : try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
+            data = try handle.readToEnd() ?? Data()
+        } catch {
+            let reason = (error as NSError).userInfo[NSUnderlyingErrorKey].map { ": \(($0 as? NSError)?.localizedDescription ?? "\($0)")" } ?? ""
+            throw CLIError(.usage, "cannot read the input file \(source)\(reason)")
         }
-        guard let data else { throw CLIError(.usage, "cannot read the input file \(source)") }
         return try InputFile(parsing: String(decoding: data, as: UTF8.self), source: source)
     }
 

@@ -3,12 +3,14 @@ public import ArgumentParser
 /// `fdl resume ID`.
 public struct ResumeCommand: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
-        commandName: "resume", abstract: "Continue a paused, interrupted or failed download (here, or in the running fdl).")
+        commandName: "resume", abstract: "Continue a paused, interrupted or failed download (here, or in the running fdl; with --agent, in the download agent).")
 
     @Argument(help: "The download's id, as `fdl list` shows it.")
     public var id: String
 
     @OptionGroup public var state: StateOptions
+
+    @OptionGroup public var agentOptions: AgentOptions
 
     public init() {}
 
@@ -16,6 +18,9 @@ public struct ResumeCommand: AsyncParsableCommand {
     public var json = false
 
     public func run() async throws {
+        if agentOptions.usesAgent {
+            return try await ControlCommandRunner.performOnAgent(.resume, id: id, socketPath: agentOptions.socketPath)
+        }
         guard let record = try await ControlCommandRunner.perform(.resume, id: id, state: state.state) else { return }
         let settings = GetSettings(urls: [], outputDirectory: state.url,
                                    output: json ? .json : (Terminal.isTerminal ? .terminal : .plain),

@@ -2,7 +2,8 @@ import ArgumentParser
 
 /// Finds an unknown option on an `fdl` subcommand's command line before the argument parser
 /// sees it, so that `fdl get URL --limit-rte 1M` says "unknown option '--limit-rte'; did you mean
-/// '--limit-rate'?" instead of taking `1M` for a URL.
+/// '--limit-rate'?" instead of taking `1M` for a URL. The message names the option only, never
+/// its value (`-ualice:s3cret` is reported as `-u`, with `--user` suggested).
 ///
 /// The options known are those the subcommand's help lists (one source of truth: the
 /// declarations); an option listed with a value (`--jobs <j>`) consumes the next argument, as in
@@ -12,6 +13,9 @@ enum UnknownOptionCheck {
     static let alwaysKnown: Set<String> = ["-h", "--help", "--version", "--generate-completion-script",
                                            "--experimental-dump-help"]
 
+    /// Short options of curl and wget that `fdl` spells long.
+    static let shortHabits: [String: String] = ["-u": "--user", "-H": "--header", "-A": "--user-agent", "-x": "--proxy"]
+
     /// The message for the first unknown option in `arguments` (the process's arguments without
     /// the program name), or `nil` when there is none or the first argument names no subcommand
     /// (the parser then reports it).
@@ -19,18 +23,22 @@ enum UnknownOptionCheck {
         guard let name = arguments.first,
               let command = FDL.configuration.subcommands.first(where: { $0.configuration.commandName == name })
         else { return nil }
-        let (known, valued) = options(of: command)
+        // `fdl add` takes the options of `fdl get` (it passes them through).
+        let (known, valued) = options(of: command == AddCommand.self ? GetCommand.self : command)
         var rest = arguments.dropFirst()[...]
         while let argument = rest.popFirst() {
             if argument == "--" { break }
             guard argument.hasPrefix("-"), argument.count > 1 else { continue }
-            let option = argument.hasPrefix("--") ? String(argument.prefix { $0 != "=" }) : argument
+            // Only the name is echoed: a long option up to `=`, a short one as its dash and letter
+            // (`-ualice:s3cret` is `-u`; the rest may be a password).
+            let option = argument.hasPrefix("--") ? String(argument.prefix { $0 != "=" }) : String(argument.prefix(2))
             if known.contains(option) {
                 if valued.contains(option), !argument.contains("=") { _ = rest.popFirst() }
                 continue
             }
             if !argument.hasPrefix("--"), isShortCluster(argument, known: known, valued: valued) { continue }
-            let suggestion = nearest(to: option, among: known.filter { $0.hasPrefix("--") })
+            let suggestion = shortHabits[option].flatMap { known.contains($0) ? $0 : nil }
+                ?? nearest(to: option, among: known.filter { $0.hasPrefix("--") })
             return "unknown option '\(option)'; "
                 + (suggestion.map { "did you mean '\($0)'?" } ?? "see `fdl \(name) --help` for the options")
         }

@@ -21,10 +21,12 @@ public struct CredentialSource: Sendable, CustomStringConvertible {
     /// The user name and password to answer a challenge for `url` with; `nil` when the URL's own
     /// credentials (or none) should be used.
     ///
-    /// Order: `--user`; the URL's `user:password@` (`nil` here: the transport uses them); the
-    /// netrc entry for the URL's host (with the URL's user as login, when it names one).
-    public func credential(for url: URL) -> (user: String, password: String)? {
-        if let login { return (login.user, login.password ?? "") }
+    /// Order: `--user`, when `includingLogin` (the caller passes `false` when `url` is not on the
+    /// origin of the download's first URL: as curl, `--user` goes to the first host only, so a
+    /// mirror never gets it); the URL's `user:password@` (`nil` here: the transport uses them);
+    /// the netrc entry for the URL's host (with the URL's user as login, when it names one).
+    public func credential(for url: URL, includingLogin: Bool = true) -> (user: String, password: String)? {
+        if includingLogin, let login { return (login.user, login.password ?? "") }
         if url.password(percentEncoded: false) != nil { return nil }
         guard let host = url.host, let netrc else { return nil }
         return netrc.login(for: host, user: url.user(percentEncoded: false))

@@ -5,7 +5,8 @@ extension CLIDelegate {
     /// Answers a server that asks for a password (HTTP 401, SSH password or keyboard-interactive
     /// authentication, the SSH user of a URL that names none) with ``credentials``, once per
     /// attempt; everything else, and a challenge the credentials do not cover, gets the library's
-    /// default handling (the URL's own `user:password@`, SSH keys, strict trust).
+    /// default handling (the URL's own `user:password@`, SSH keys, strict trust). `--user` is
+    /// given only to the origin of the download's first URL (``origins``).
     func download(_ id: String, didReceive challenge: AuthChallenge) async -> AuthDisposition {
         switch challenge.kind {
         case .httpServer, .password, .sshUser:
@@ -15,11 +16,13 @@ extension CLIDelegate {
         default:
             return .performDefaultHandling
         }
-        guard challenge.previousFailureCount == 0, let login = credentials.credential(for: challenge.url) else {
+        let loginApplies = origins.isFirstOrigin(challenge.url, of: id)
+        guard challenge.previousFailureCount == 0,
+              let login = credentials.credential(for: challenge.url, includingLogin: loginApplies) else {
             return .performDefaultHandling
         }
         if case .password(let user) = challenge.kind, user != login.user { return .performDefaultHandling }
-        let origin = credentials.login != nil ? "--user" : "the netrc file"
+        let origin = loginApplies && credentials.login != nil ? "--user" : "the netrc file"
         logger.debug("\(id): answering \(challenge.kind) with the password of \(login.user) from \(origin)")
         return .useCredential(.password(user: login.user, password: login.password))
     }

@@ -11,11 +11,15 @@ extension GetSession {
     func checkingWithServer(_ plan: PlannedDownload) async -> (PlannedDownload, DownloadError?) {
         guard let record = plan.completedRecord else { return (plan, nil) }
         var plan = plan
+        // The server is asked as the download would be: a 401 gets --user or the netrc entry.
+        let delegate = CLIDelegate(headers: settings.headers, credentials: settings.credentials, origins: origins)
+        let id = plan.id
         do {
             let outcome = try await RemoteFileCheck.check(
                 url: plan.url, length: record.expectedLength ?? record.checkpointedBytes, validator: record.validator,
                 options: settings.transferOptions, transport: try transports.transport(for: plan.url),
-                scratchDirectory: URL(fileURLWithPath: state.path))
+                scratchDirectory: URL(fileURLWithPath: state.path),
+                authenticate: { await delegate.download(id, didReceive: $0) })
             switch outcome {
             case .unchanged:
                 plan.upToDate = true

@@ -16,7 +16,8 @@ import Darwin
 /// other stored downloads (continue, already complete, or fresh); starts them; then reports every event
 /// and redraws the display until every download of the command is completed, failed or cancelled.
 /// A paused download keeps the session running (`fdl resume ID` from another terminal continues
-/// it). Meanwhile it applies `fdl pause|resume|cancel` requests from the control directory.
+/// it). Meanwhile it serves the agent's API on its socket (`GetSession+Server`), so
+/// `fdl pause|resume|cancel|watch` from another terminal reach it.
 /// SIGINT and SIGTERM shut the downloader down (the bytes are flushed and the state saved) and
 /// end the session with ``ExitStatus/interrupted``; SIGWINCH redraws the display at the new size.
 public actor GetSession {
@@ -36,6 +37,8 @@ public actor GetSession {
     var paused: Set<String> = []
     /// The shutdown a signal started; the session waits for it before it reports and exits.
     var signalShutdown: Task<Void, Never>?
+    /// The first URL of each download: secret header fields and `--user` go to its origin only.
+    let origins = DownloadOrigins()
 
     /// Prepares a session; nothing happens until ``run(resuming:)``.
     ///
@@ -105,13 +108,14 @@ public actor GetSession {
             defaultTransferOptions: settings.transferOptions)
         configuration.logger = settings.verbose ? StderrLogHandler.logger(label: "FileDownload") : configuration.logger
         configuration.logger.logLevel = settings.verbose ? .debug : .critical
-        var delegate = CLIDelegate(headers: settings.headers, credentials: settings.credentials)
+        var delegate = CLIDelegate(headers: settings.headers, credentials: settings.credentials, origins: origins)
         if settings.verbose { delegate.logger = StderrLogHandler.logger(label: "fdl") }
         let downloader = Downloader(configuration: configuration, transports: transports, store: store,
                                     delegate: delegate)
         self.downloader = downloader
         let events = downloader.events()
         installSignalHandlers()
+        let server = await startServing(downloader, store: sqlite)
 
         let options = DownloadOptions(transfer: settings.transferOptions,
                                       retryPolicy: settings.retryPolicy)
@@ -146,6 +150,7 @@ public actor GetSession {
         ticker.cancel()
         await ticker.value
         if !interruptedBySignal { await tick() }
+        await stopServing(server)
         if let signalShutdown { await signalShutdown.value }
         await downloader.shutdown()
         finishRun()
@@ -158,6 +163,7 @@ public actor GetSession {
     func start(_ plan: PlannedDownload, options: DownloadOptions, downloader: Downloader) async {
         var plan = plan
         var checkFailure: DownloadError?
+        origins.record(plan.url, for: plan.id)
         if plan.alreadyComplete, settings.timestamping { (plan, checkFailure) = await checkingWithServer(plan) }
         let options = netOptions(options, for: plan)
         ids.append(plan.id)
@@ -244,24 +250,9 @@ public actor GetSession {
 
     var isSettled: Bool { outcomes.allSettled }
 
-    /// Applies control requests and redraws the display.
+    /// Redraws the display.
     func tick() async {
-        guard let downloader, !interruptedBySignal else { return }
-        for request in ControlRequest.takeAll(from: state) {
-            guard outcomes.contains(request.id) else {
-                printer.log("\(request.id): not part of this run; \(request.action.rawValue) it after this fdl ends")
-                continue
-            }
-            do {
-                switch request.action {
-                case .pause: _ = try await downloader.pause(request.id)
-                case .resume: try await downloader.resume(request.id)
-                case .cancel: try await downloader.cancel(request.id)
-                }
-            } catch {
-                printer.log("\(request.id): cannot \(request.action.rawValue): \(DownloadError.wrapping(error).message)")
-            }
-        }
+        guard !interruptedBySignal else { return }
         await redrawDisplay()
     }
 

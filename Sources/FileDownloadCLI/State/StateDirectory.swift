@@ -13,8 +13,8 @@ import Darwin
 /// - `lock`: held (`flock`) by the one `fdl get` or `fdl resume` that runs with this state, which
 ///   also holds an `flock` on `DIR` itself (see ``tryLock()``); the kernel releases both when that
 ///   process dies, even by SIGKILL;
-/// - `control/`: requests (`pause`, `resume`, `cancel`) from other `fdl` processes to the one
-///   that holds the lock, as small JSON files it consumes.
+/// - `fdl.sock`: the socket on which the `fdl` that holds the lock serves the agent's API
+///   (see ``socketPath``), for `fdl pause|resume|cancel|watch` from other processes.
 public struct StateDirectory: Sendable {
     /// The output directory (where finished files go).
     public let outputDirectory: URL
@@ -32,15 +32,17 @@ public struct StateDirectory: Sendable {
     /// The JSON state file of `fdl` before it used SQLite; imported once by ``openStore()``.
     public var legacyStorePath: String { path + "/state.json" }
     public var lockPath: String { path + "/lock" }
-    public var controlPath: String { path + "/control" }
 
-    /// Creates `DIR` and `STATE/control` when missing.
+    /// Creates `DIR` and `STATE` when missing.
     ///
     /// - Throws: `DownloadError` with code `store` naming the directory.
     public func create() throws {
         do {
             try FileManager.default.createDirectory(at: outputDirectory, withIntermediateDirectories: true)
-            try FileManager.default.createDirectory(atPath: controlPath, withIntermediateDirectories: true)
+            // Made private when fdl makes it: it holds the store and the control socket. One that
+            // exists keeps its mode (fdl never changes the permissions of a directory it did not make).
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o700])
         } catch {
             throw DownloadError(.store, "cannot create the state directory \(path): \(error.localizedDescription)")
         }
@@ -57,11 +59,11 @@ public struct StateDirectory: Sendable {
     /// Both are `flock`s: the kernel releases them when the process ends, however it ends. Nothing
     /// is written to `DIR` for the lock. ``create()`` must have run.
     ///
-    /// - Returns: the held lock, or `nil` when another process holds `STATE/lock` (it then reads
-    ///   `STATE/control`, so a request can be handed to it).
+    /// - Returns: the held lock, or `nil` when another process holds `STATE/lock` (it then serves
+    ///   ``socketPath``, so a request can be handed to it).
     /// - Throws: `DownloadError` with code `store` when a lock file or `DIR` cannot
     ///   be opened, or when another process holds `DIR` with another state directory (it would
-    ///   not see requests left here); nothing is held then.
+    ///   not serve requests on this state's socket); nothing is held then.
     public func tryLock() throws -> StateLock? {
         let stateFD = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard stateFD >= 0 else {

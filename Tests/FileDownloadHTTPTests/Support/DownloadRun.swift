@@ -39,7 +39,7 @@ struct DownloadRun: Sendable {
         _ fixture: HTTPFixture,
         _ url: URL,
         resumeData: ResumeData? = nil,
-        configuration: HTTPTransport.Configuration = .init(),
+        configuration: HTTPTransport.Configuration = .init(proxy: .none),
         transfer: TransferOptions = TransferOptions(),
         sha256: String? = nil,
         retry: RetryPolicy = RetryPolicy(maxRetries: 5, initialDelay: .milliseconds(20), maxDelay: .milliseconds(200), jitter: 0),

@@ -42,6 +42,7 @@ final class FaultServer: Sendable {
         curl.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
         curl.arguments = ["-sk", "\(scheme)://127.0.0.1:\(port)/_stats"]
         curl.standardOutput = output
+        curl.environment = ProxyFreeEnvironment.of()
         try curl.run()
         let data = output.fileHandleForReading.readDataToEndOfFile()
         curl.waitUntilExit()

@@ -1,6 +1,7 @@
 import FileDownload
 import FileDownloadMock
 import Foundation
+import Logging
 
 /// A downloader on a manual clock with a MockTransport for `mock://`, writing into a fresh
 /// temporary directory, and an event recorder subscribed before anything starts.
@@ -21,6 +22,7 @@ struct Harness: Sendable {
         store: InMemoryDownloadStore? = nil,
         directory: URL? = nil,
         resumeInterruptedOnRestore: Bool = true,
+        logger: Logger = Logger(label: "FileDownload"),
         wrap: (MockTransport) -> any Transport = { $0 },
         configure: (inout DownloaderConfiguration) -> Void = { _ in }
     ) {
@@ -35,7 +37,7 @@ struct Harness: Sendable {
         var configuration = DownloaderConfiguration(
             maxConcurrentDownloads: maxConcurrent, retryPolicy: retry, progressInterval: progressInterval,
             checkpointInterval: .seconds(1), downloadsDirectory: dir, defaultTransferOptions: transfer,
-            resumeInterruptedOnRestore: resumeInterruptedOnRestore, jitterSeed: 42
+            resumeInterruptedOnRestore: resumeInterruptedOnRestore, jitterSeed: 42, logger: logger
         )
         configure(&configuration)
         downloader = Downloader(configuration: configuration, transports: transports, store: store,

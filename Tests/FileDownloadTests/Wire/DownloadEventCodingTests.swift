@@ -56,6 +56,18 @@ struct DownloadEventCodingTests {
         #expect(String(describing: error).contains("exploded"))
     }
 
+    @Test("an absurd or negative wait decodes as a bounded one instead of trapping")
+    func absurdWaits() throws {
+        let json = #"{"type":"interrupted","id":"a","retryInSeconds":1e300,"#
+            + #""error":{"code":"connectionLost","messages":["busy"],"isRetryable":true,"retryAfterSeconds":-5}}"#
+        guard case .interrupted(_, let error, let retryIn) = try JSONDecoder().decode(DownloadEvent.self, from: Data(json.utf8)) else {
+            Issue.record("not an interruption")
+            return
+        }
+        #expect(retryIn == .seconds(1_000_000_000))
+        #expect(error.retryAfter == .zero)
+    }
+
     @Test("a download's description round-trips, its completion checks by name")
     func infoRoundTrip() throws {
         let info = DownloadInfo(id: "a", url: URL(string: "https://example.com/a")!, destination: URL(fileURLWithPath: "/tmp/a"),

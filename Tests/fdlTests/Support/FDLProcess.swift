@@ -43,7 +43,8 @@ final class FDLProcess: Sendable {
         process = Process()
         process.executableURL = URL(fileURLWithPath: try Self.executable)
         process.arguments = arguments
-        var environment = ProcessInfo.processInfo.environment
+        // Without the runner's proxy variables (tests that want a proxy set one).
+        var environment = ProxyFreeEnvironment.of()
         environment["COLUMNS"] = nil
         for (name, value) in changes { environment[name] = value }
         process.environment = environment

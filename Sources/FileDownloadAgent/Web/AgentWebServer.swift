@@ -1,0 +1,76 @@
+import Foundation
+import Hummingbird
+import HTTPTypes
+import Logging
+import NIOCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The agent's optional TCP listener on 127.0.0.1: the same API as the Unix socket, guarded by
+/// ``WebGuardMiddleware`` (Host, Origin, bearer token or session cookie) instead of
+/// `SO_PEERCRED`, plus the web page (``WebPage``) under `/ui/`. Every answer carries the headers of
+/// ``SecurityHeadersResponder``.
+///
+/// ``run()`` binds 127.0.0.1:`requestedPort` (0: any free port), then writes the port it got to
+/// `STATE/agent.port` (0600) and calls `onListening`; it serves until a graceful shutdown and
+/// removes `STATE/agent.port` when it stops.
+struct AgentWebServer: Sendable {
+    let requestedPort: Int
+    let stateDirectory: String
+    let token: AgentToken
+    let api: AgentAPI
+    let logger: Logger
+    let onListening: @Sendable (AgentWebEndpoint) async -> Void
+
+    func run() async throws {
+        let port = WebPort()
+        let router = api.router(guardedBy: WebGuardMiddleware(token: token, port: port))
+        addPage(to: router)
+        let portPath = AgentWebEndpoint.portPath(in: stateDirectory)
+        let (requestedPort, stateDirectory, token, logger, onListening) = (requestedPort, stateDirectory, token, logger, onListening)
+        let app = Application(
+            responder: SecurityHeadersResponder(inner: router.buildResponder()),
+            configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: requestedPort), serverName: nil),
+            onServerRunning: { channel in
+                let bound = channel.localAddress?.port ?? requestedPort
+                port.set(bound)
+                do {
+                    try AgentWebEndpoint.writePort(bound, stateDirectory: stateDirectory)
+                } catch {
+                    logger.error("\(error)")
+                }
+                await onListening(AgentWebEndpoint(port: bound, token: token))
+            },
+            logger: logger)
+        defer { unlink(portPath) }
+        try await app.run()
+    }
+
+    /// `GET /` (a redirect to the page), `GET /ui/login?token=TOKEN`, and the page's three files.
+    private func addPage(to router: Router<AgentRequestContext>) {
+        let token = token
+        router.get("/") { _, _ in Self.redirect(to: "/ui/") }
+        router.get("ui/login") { request, context in
+            guard let given = request.uri.queryParameters["token"], token.matches(given) else {
+                context.logger.warning("refused a login to the web page with a wrong or missing token")
+                throw AgentAPIError(.unauthorized, "unauthorized",
+                                    "this login link is not valid (the agent's token changed?); run `fdl ui` for a new one")
+            }
+            var response = Self.redirect(to: "/ui/")
+            response.headers[.setCookie] = "\(WebGuardMiddleware.cookieName)=\(token.value); Path=/; HttpOnly; SameSite=Strict"
+            return response
+        }
+        router.get("ui") { _, _ in Self.file(WebPage.html, type: "text/html; charset=utf-8") }
+        router.get("ui/app.css") { _, _ in Self.file(WebPage.style, type: "text/css; charset=utf-8") }
+        router.get("ui/app.js") { _, _ in Self.file(WebPage.script, type: "text/javascript; charset=utf-8") }
+    }
+
+    private static func redirect(to location: String) -> Response {
+        Response(status: .seeOther, headers: [.location: location])
+    }
+
+    private static func file(_ text: String, type: String) -> Response {
+        Response(status: .ok, headers: [.contentType: type], body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
+    }
+}

@@ -1,0 +1,280 @@
+extension WebPage {
+    /// The script: lists the downloads (`GET /v1/downloads`), follows `GET /v1/events` with an
+    /// EventSource (reconnecting after the agent restarts), adds downloads from the form and sends
+    /// pause, resume, cancel, retry and forget. Rows are updated in place, so a focused button
+    /// keeps its focus.
+    static let script = #"""
+        "use strict";
+        const downloads = new Map();
+        const list = document.getElementById("downloads");
+        const connection = document.getElementById("connection");
+        const message = document.getElementById("message");
+        const active = new Set(["waiting", "downloading"]);
+        const actionsFor = {
+          pause: new Set(["waiting", "downloading", "interrupted"]),
+          resume: new Set(["notStarted", "paused", "interrupted"]),
+          retry: new Set(["failed", "cancelled"]),
+          cancel: new Set(["notStarted", "waiting", "downloading", "paused", "interrupted", "failed"]),
+          forget: new Set(["completed", "cancelled", "failed"]),
+        };
+        const stateWords = {
+          notStarted: "not started", waiting: "waiting", downloading: "downloading", paused: "paused",
+          completed: "completed", cancelled: "cancelled", interrupted: "interrupted, will retry", failed: "failed",
+        };
+
+        function bytes(n) {
+          if (n == null) return "?";
+          const units = ["B", "KiB", "MiB", "GiB", "TiB"];
+          let i = 0;
+          while (n >= 1024 && i < units.length - 1) { n /= 1024; i++; }
+          return (i === 0 ? n.toFixed(0) : n.toFixed(n < 10 ? 2 : 1)) + " " + units[i];
+        }
+
+        function duration(s) {
+          if (s == null || !isFinite(s)) return "";
+          s = Math.round(s);
+          if (s < 60) return s + " s";
+          if (s < 3600) return Math.floor(s / 60) + " min " + (s % 60) + " s";
+          return Math.floor(s / 3600) + " h " + Math.floor((s % 3600) / 60) + " min";
+        }
+
+        async function api(method, path, body) {
+          const options = { method, credentials: "same-origin", headers: {} };
+          if (body !== undefined) {
+            options.headers["Content-Type"] = "application/json";
+            options.body = JSON.stringify(body);
+          }
+          const response = await fetch(path, options);
+          if (response.status === 204) return null;
+          let json = null;
+          try { json = await response.json(); } catch (e) { json = null; }
+          if (!response.ok) {
+            const error = new Error(json && json.message ? json.message : "the agent answered " + response.status);
+            error.status = response.status;
+            throw error;
+          }
+          return json;
+        }
+
+        function say(text) { message.textContent = text || ""; }
+
+        function button(label, action) {
+          const b = document.createElement("button");
+          b.type = "button";
+          b.textContent = label;
+          b.dataset.action = action;
+          b.addEventListener("click", () => act(action, b.closest("li").dataset.id));
+          return b;
+        }
+
+        function row(id) {
+          let li = list.querySelector('li[data-id="' + CSS.escape(id) + '"]');
+          if (li) return li;
+          li = document.createElement("li");
+          li.className = "download";
+          li.dataset.id = id;
+          li.innerHTML = '<div class="head"><span class="name"></span><span class="state"></span></div>' +
+            '<p class="url"></p><progress max="1"></progress>' +
+            '<div class="numbers"><span class="bytes"></span><span class="speed"></span><span class="eta"></span></div>' +
+            '<p class="error"></p><div class="actions"></div>';
+          li.querySelector(".name").textContent = id;
+          const actions = li.querySelector(".actions");
+          for (const [action, label] of [["pause", "Pause"], ["resume", "Resume"], ["retry", "Retry"], ["cancel", "Cancel"], ["forget", "Forget"]]) {
+            const b = button(label, action);
+            b.setAttribute("aria-label", label + " " + id);
+            actions.appendChild(b);
+          }
+          list.appendChild(li);
+          return li;
+        }
+
+        function render(info) {
+          const li = row(info.id);
+          const p = info.progress || {};
+          const hadFocus = li.contains(document.activeElement) ? document.activeElement : null;
+          li.className = "download state-" + info.state;
+          li.querySelector(".state").textContent = stateWords[info.state] || info.state;
+          li.querySelector(".url").textContent = info.url + "  →  " + info.destination;
+          const bar = li.querySelector("progress");
+          bar.setAttribute("aria-label", "progress of " + info.id);
+          if (p.expectedBytes) {
+            bar.max = p.expectedBytes;
+            bar.value = Math.min(p.receivedBytes || 0, p.expectedBytes);
+          } else if (info.state === "completed") {
+            bar.max = 1; bar.value = 1;
+          } else if (active.has(info.state)) {
+            bar.removeAttribute("value");
+          } else {
+            bar.max = 1; bar.value = 0;
+          }
+          li.querySelector(".bytes").textContent = bytes(p.receivedBytes || 0) + (p.expectedBytes ? " of " + bytes(p.expectedBytes) : "");
+          const running = info.state === "downloading";
+          const speed = running && p.bytesPerSecond ? p.bytesPerSecond : 0;
+          li.querySelector(".speed").textContent = speed ? bytes(speed) + "/s" : "";
+          let eta = p.secondsRemaining;
+          if (eta == null && speed && p.expectedBytes) eta = (p.expectedBytes - (p.receivedBytes || 0)) / speed;
+          li.querySelector(".eta").textContent = running && eta != null ? duration(eta) + " left" : "";
+          const error = li.querySelector(".error");
+          const showsError = info.lastError && ["failed", "interrupted"].includes(info.state);
+          error.textContent = showsError ? info.lastError : "";
+          error.hidden = !showsError;
+          for (const b of li.querySelectorAll(".actions button")) {
+            b.hidden = !actionsFor[b.dataset.action].has(info.state);
+          }
+          if (hadFocus && hadFocus.hidden) {
+            const next = li.querySelector(".actions button:not([hidden])");
+            if (next) next.focus();
+          }
+        }
+
+        function totals() {
+          let received = 0, expected = 0, speed = 0, running = 0, done = 0;
+          for (const info of downloads.values()) {
+            const p = info.progress || {};
+            received += p.receivedBytes || 0;
+            expected += p.expectedBytes || 0;
+            if (info.state === "downloading") { running++; speed += p.bytesPerSecond || 0; }
+            if (info.state === "completed") done++;
+          }
+          const n = downloads.size;
+          document.getElementById("empty").hidden = n > 0;
+          document.getElementById("totals").textContent = n === 0 ? "" :
+            n + (n === 1 ? " download" : " downloads") + " · " + running + " running · " + done + " completed · " +
+            bytes(received) + (expected ? " of " + bytes(expected) : "") + (speed ? " · " + bytes(speed) + "/s" : "");
+        }
+
+        function update(info) {
+          const known = downloads.get(info.id);
+          if (known && known.progress && info.progress && info.state === "downloading" &&
+              (info.progress.receivedBytes || 0) < (known.progress.receivedBytes || 0) && known.state === "downloading") {
+            info.progress = known.progress;
+          }
+          downloads.set(info.id, info);
+          render(info);
+          totals();
+        }
+
+        function drop(id) {
+          downloads.delete(id);
+          const li = list.querySelector('li[data-id="' + CSS.escape(id) + '"]');
+          if (li) li.remove();
+          totals();
+        }
+
+        async function loadAll() {
+          const answer = await api("GET", "/v1/downloads");
+          const seen = new Set();
+          for (const info of answer.downloads) { seen.add(info.id); update(info); }
+          for (const id of [...downloads.keys()]) if (!seen.has(id)) drop(id);
+        }
+
+        async function refresh(id) {
+          try {
+            update(await api("GET", "/v1/downloads/" + encodeURIComponent(id)));
+          } catch (e) {
+            if (e.status === 404) drop(id); else say(e.message);
+          }
+        }
+
+        async function act(action, id) {
+          const info = downloads.get(id);
+          const path = "/v1/downloads/" + encodeURIComponent(id);
+          say("");
+          try {
+            if (action === "forget") {
+              await api("DELETE", path);
+              drop(id);
+              return;
+            }
+            if (action === "retry" && info.state === "cancelled") {
+              await api("DELETE", path);
+              update(await api("POST", "/v1/downloads", { id: info.id, url: info.url, destination: info.destination }));
+              return;
+            }
+            update(await api("POST", path + "/" + (action === "retry" ? "resume" : action)));
+          } catch (e) {
+            say(action + " " + id + ": " + e.message);
+            refresh(id);
+          }
+        }
+
+        function idFor(url, name, index, count) {
+          let base = name.trim();
+          if (!base) {
+            try {
+              const u = new URL(url);
+              base = decodeURIComponent(u.pathname.split("/").filter(Boolean).pop() || u.hostname);
+            } catch (e) { base = "download"; }
+          } else if (count > 1) {
+            base = base + "-" + (index + 1);
+          }
+          base = base.replace(/[\/\r\n\0]/g, "_").slice(0, 200) || "download";
+          let id = base, n = 2;
+          while (downloads.has(id)) id = base + "-" + n++;
+          return id;
+        }
+
+        document.getElementById("add").addEventListener("submit", async (event) => {
+          event.preventDefault();
+          const result = document.getElementById("add-result");
+          const urls = document.getElementById("urls").value.split(/\s+/).filter(Boolean);
+          const name = document.getElementById("name").value;
+          const sha256 = document.getElementById("sha256").value.trim();
+          const destination = document.getElementById("destination").value.trim();
+          if (urls.length > 1 && (sha256 || destination)) {
+            result.textContent = "SHA-256 and Save as apply to one URL; add the URLs one by one.";
+            return;
+          }
+          const added = [], failed = [];
+          for (const [index, url] of urls.entries()) {
+            const body = { id: idFor(url, name, index, urls.length), url };
+            if (sha256) body.sha256 = sha256.toLowerCase();
+            if (destination) body.destination = destination;
+            try {
+              update(await api("POST", "/v1/downloads", body));
+              added.push(body.id);
+            } catch (e) {
+              failed.push(url + ": " + e.message);
+            }
+          }
+          result.textContent = (added.length ? "Added " + added.join(", ") + ". " : "") + failed.join(" ");
+          if (failed.length === 0) event.target.reset();
+        });
+
+        let source = null, retryDelay = 1000;
+
+        function connect() {
+          if (source) source.close();
+          source = new EventSource("/v1/events");
+          source.addEventListener("open", () => {
+            retryDelay = 1000;
+            connection.textContent = "live";
+            connection.className = "live";
+            loadAll().catch((e) => say(e.message));
+          });
+          source.addEventListener("download", (e) => {
+            const event = JSON.parse(e.data);
+            const info = downloads.get(event.id);
+            if (info && event.type === "stateChanged") { info.state = event.state; update(info); }
+            if (event.id) refresh(event.id);
+          });
+          source.addEventListener("progress", (e) => {
+            const event = JSON.parse(e.data);
+            const info = downloads.get(event.id);
+            if (event.type === "progress" && info) { info.progress = event.progress; update(info); }
+          });
+          source.addEventListener("gap", () => loadAll().catch((e) => say(e.message)));
+          source.addEventListener("error", () => {
+            connection.textContent = "agent unreachable, reconnecting…";
+            connection.className = "down";
+            if (source.readyState === EventSource.CLOSED) {
+              setTimeout(connect, retryDelay);
+              retryDelay = Math.min(retryDelay * 2, 10000);
+            }
+          });
+        }
+
+        connect();
+
+        """#
+}

@@ -1,0 +1,100 @@
+import FileDownload
+import FileDownloadAgentClient
+import Foundation
+
+/// `fdl add URL...` and `fdl get --background URL...`: hands the downloads to the user's download
+/// agent (starting one when none runs, see ``AgentLauncher``), prints their ids, and returns
+/// without waiting for them.
+///
+/// Each URL becomes one agent download whose id is its file name in DIR (as `fdl get` names
+/// files: `--name`/`-o`, else the URL's last path component, then `name.1.ext`, ... when the agent
+/// already has that id for another file, or a file fdl did not download is at that name). A URL
+/// the agent already has for the same file is reported, not added twice. Header fields, the
+/// SHA-256 and the destination go with the request; everything else (retries, timeouts,
+/// concurrency) is the agent's.
+struct BackgroundSubmission {
+    let settings: GetSettings
+    let socketPath: String
+
+    /// What `fdl get --background` cannot hand over, by option: the agent applies its own.
+    static func refusedOptions(_ settings: GetSettings, dryRun: Bool) -> [String] {
+        var refused: [String] = []
+        if dryRun { refused.append("--dry-run") }
+        if !settings.credentials.isEmpty { refused.append("--user/--netrc") }
+        if settings.proxy != nil || settings.noProxy != nil { refused.append("--proxy/--noproxy") }
+        if settings.maxBytesPerSecond != nil { refused.append("--limit-rate") }
+        if settings.mirrors.contains(where: { !$0.isEmpty }) { refused.append("--mirror") }
+        if settings.timestamping { refused.append("--timestamping") }
+        if settings.usesServerFileName { refused.append("--content-disposition") }
+        if !settings.identityFiles.isEmpty || settings.knownHostsFile != nil || settings.acceptNewHostKeys {
+            refused.append("--identity/--known-hosts/--accept-new-host-keys")
+        }
+        if settings.allowHTTPSDowngrade { refused.append("--insecure-allow-http-downgrade") }
+        if settings.maxTime != nil { refused.append("--max-time") }
+        return refused
+    }
+
+    func run() async throws -> ExitStatus {
+        let started = try await AgentLauncher.ensureRunning(socketPath: socketPath)
+        let client = DownloadAgentClient(socketPath: socketPath)
+        let json = settings.output == .json
+        if let started {
+            var line = JSONEventLine(event: "agentStarted")
+            line.file = started.logPath
+            say(json ? line.encoded() : "started the download agent (pid \(started.pid), socket \(socketPath), log \(started.logPath))",
+                quiet: false)
+        }
+        var status = ExitStatus.success
+        for (index, url) in settings.urls.enumerated() {
+            let name = index < settings.names.count ? settings.names[index] : nil
+            let digest = index < settings.sha256.count ? settings.sha256[index] : nil
+            do {
+                let (info, isNew) = try await submit(url, name: name, sha256: digest, client: client)
+                var line = JSONEventLine(event: isNew ? "added" : "known", id: info.id)
+                line.url = info.url.redactingPassword
+                line.destination = info.destination.path
+                line.state = info.state.rawValue
+                say(json ? line.encoded() : isNew ? "\(info.id): handed to the download agent -> \(info.destination.path)"
+                    : "\(info.id): the download agent already has it (\(info.state.rawValue)) -> \(info.destination.path)",
+                    quiet: settings.quiet)
+            } catch let error as DownloadAgentClientError {
+                Terminal.writeError("fdl: \(url.redactingPassword): the download agent refused it: \(error.message)")
+                status = .failure
+            }
+        }
+        if !json, !settings.quiet, status == .success {
+            say("`fdl watch --agent` follows them, `fdl list --agent` lists them", quiet: false)
+        }
+        return status
+    }
+
+    private func say(_ text: String, quiet: Bool) {
+        if !quiet { Terminal.write(text + "\n") }
+    }
+
+    /// Adds `url` under the first free name; a download of the agent with the same URL and
+    /// destination is returned as it is.
+    private func submit(_ url: URL, name: String?, sha256: String?, client: DownloadAgentClient) async throws -> (DownloadInfo, Bool) {
+        var options = DownloadOptions(transfer: settings.transferOptions)
+        options.sha256 = sha256
+        let base = FileNameSanitizer.sanitize(name ?? FileNameSanitizer.fileName(for: url))
+        for candidate in DownloadPlanner.candidates(base).prefix(1000) {
+            let destination = settings.outputDirectory.appendingPathComponent(candidate)
+            if FileManager.default.fileExists(atPath: destination.path) {
+                if let known = try await client.info(of: candidate), known.url == url, known.destination == destination {
+                    return (known, false)
+                }
+                if !settings.allowOverwrite { continue }
+            }
+            do {
+                return (try await client.start(id: candidate, url: url, destination: destination, options: options), true)
+            } catch let error as DownloadAgentClientError where error.status == 409 {
+                if let known = try await client.info(of: candidate), known.url == url, known.destination == destination {
+                    return (known, false)
+                }
+                continue
+            }
+        }
+        throw DownloadAgentClientError(status: 409, error: "duplicate-id", message: "every name from \(base) to 999 is taken in the agent")
+    }
+}

@@ -1,0 +1,21 @@
+import ArgumentParser
+import FileDownload
+import FileDownloadAgentClient
+import Foundation
+
+/// `fdl list --agent`: the download agent's downloads, in the same table (or JSON lines).
+extension ListCommand {
+    func listAgent() async throws {
+        let socketPath = agentOptions.socketPath
+        let downloads: [DownloadInfo]
+        do {
+            downloads = try await DownloadAgentClient(socketPath: socketPath).downloads()
+        } catch let error as DownloadAgentClientError {
+            throw ControlCommandRunner.agentFailure(error, socketPath: socketPath)
+        }
+        show(downloads.map { d in
+            Row(id: d.id, state: d.state, done: d.progress.receivedBytes, expected: d.progress.expectedBytes,
+                url: d.url, destination: d.destination, errors: d.lastError.map { [$0] } ?? [])
+        }, empty: "no downloads in the download agent at \(socketPath)")
+    }
+}

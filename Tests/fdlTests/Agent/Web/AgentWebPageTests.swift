@@ -1,0 +1,90 @@
+import FileDownloadAgentClient
+import FileDownloadTestSupport
+import Foundation
+import Testing
+
+/// The web page driven in a real headless Chromium (Debian's `chromium` and `chromium-driver`),
+/// by `drive_page.py` through WebDriver, as a person would: log in with the URL `--open`
+/// printed, add a slow download from nginx through the form, watch its bar move, pause it with
+/// the keyboard, resume it, see it complete, see a failed download's error in words. The file is
+/// then checked byte for byte.
+///
+/// The screenshots (1280x800, 400x800) go to a temporary directory, or, when the environment
+/// variable `FDL_UI_SCREENSHOTS` names a directory, there (`FDL_UI_SCREENSHOTS=$PWD/docs` makes
+/// the ones in docs/).
+@Suite("fdl agent: the web page in headless Chromium", .serialized)
+struct AgentWebPageTests {
+    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("drive_page.py").path
+
+    @Test("add a slow download in the page, watch it move, pause, resume, complete; the file is byte-exact")
+    func drivePage() async throws {
+        for tool in ["/usr/bin/chromium", "/usr/bin/chromedriver"] where !FileManager.default.isExecutableFile(atPath: tool) {
+            throw TestFailure("\(tool) is missing: run scripts/install-deps.sh (apt-get install -y chromium chromium-driver)")
+        }
+        try await NginxServer.withServer(slowRate: "256k") { server, _ in
+            let content = try server.serve("slow/big.bin", sampleBytes(3_000_000, seed: 15))
+            try await WebAgent.with { agent in
+                let scratch = try TemporaryDirectory("agent-web-shots")
+                defer { scratch.remove() }
+                let shots = ProcessInfo.processInfo.environment["FDL_UI_SCREENSHOTS"] ?? scratch.path
+                let (status, output, errors) = try await CommandRun.run([
+                    "/usr/bin/timeout", "300", "/usr/bin/env", "python3", Self.script,
+                    "--login", agent.loginURL, "--url", server.url("slow/big.bin"), "--id", "slow",
+                    "--missing", server.url("missing.bin"), "--shots", shots,
+                ])
+                #expect(status == 0, "drive_page.py: \(output) \(errors)")
+                guard status == 0 else { return }
+                let file = agent.downloads.appendingPathComponent("big.bin")
+                #expect(try Data(contentsOf: file) == content)
+                // The page paused the first transfer in the middle, and resumed it with a range.
+                let log = server.accessLog.filter { $0.contains("/slow/big.bin") }
+                #expect(log.count >= 2 && log.last?.contains("range=\"bytes=") == true, "\(log)")
+                for (name, width) in [("agent-ui-1280.png", 1280), ("agent-ui-400.png", 400)] {
+                    let png = try Data(contentsOf: URL(fileURLWithPath: shots + "/" + name))
+                    #expect(Self.size(ofPNG: png) == [width, 800], "\(name)")
+                }
+                #expect(agent.process?.stderr.contains(try agent.token) == false)
+            }
+        }
+    }
+
+    @Test("an open page reconnects after the agent restarts on the same port, and shows what happened since")
+    func reconnectsAfterRestart() async throws {
+        for tool in ["/usr/bin/chromium", "/usr/bin/chromedriver"] where !FileManager.default.isExecutableFile(atPath: tool) {
+            throw TestFailure("\(tool) is missing: run scripts/install-deps.sh (apt-get install -y chromium chromium-driver)")
+        }
+        try await WebAgent.with { agent in
+            let ready = agent.directory.path("page-ready")
+            let log = try agent.directory.createFile("drive.log")
+            let script = Process()
+            script.executableURL = URL(fileURLWithPath: "/usr/bin/timeout")
+            script.arguments = ["300", "/usr/bin/env", "python3", Self.script, "--login", agent.loginURL,
+                                "--id", "after-restart", "--ready", ready]
+            script.standardOutput = FileHandle(forWritingAtPath: log)
+            script.standardError = script.standardOutput
+            script.standardInput = FileHandle.nullDevice
+            let exits = try script.start()
+            let deadline = ContinuousClock.now + .seconds(180)
+            while !FileManager.default.fileExists(atPath: ready) && script.isRunning && ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            #expect(FileManager.default.fileExists(atPath: ready), "\((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")")
+            let port = agent.port
+            #expect(await agent.stop() == 0)
+            try await agent.start(port: port)
+            try await DownloadAgentClient(socketPath: agent.socket).submit(
+                AgentDownloadRequest(id: "after-restart", url: "http://127.0.0.1:9/x", start: false))
+            var status: Int32 = -1
+            for await code in exits { status = code }
+            #expect(status == 0, "drive_page.py: \((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")")
+        }
+    }
+
+    /// The width and height in a PNG's header.
+    static func size(ofPNG data: Data) -> [Int] {
+        guard data.count >= 24 else { return [] }
+        let bytes = [UInt8](data[16..<24])
+        func number(_ at: Int) -> Int { bytes[at..<at + 4].reduce(0) { $0 << 8 | Int($1) } }
+        return [number(0), number(4)]
+    }
+}

@@ -1,0 +1,75 @@
+import FileDownloadTestSupport
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `fdl add` hands downloads to the user's download agent, starting one when none runs, and
+/// returns; `fdl list|watch --agent` see them finish.
+@Suite struct FDLBackgroundTests {
+    @Test("fdl add starts an agent, returns at once; the files complete byte-exact, list --agent and watch --agent see them")
+    func addStartsAnAgent() async throws {
+        let home = try BackgroundAgentHome()
+        var agentPID: pid_t?
+        do {
+            // a.bin takes at least 20 s (2 MB at 100 KB/s): `fdl add` returns well before.
+            try await NginxServer.withServer(slowRate: "100k") { server, out in
+                let a = try server.serve("slow/a.bin", sampleBytes(2_000_000, seed: 31))
+                let b = try server.serve("slow/b.bin", sampleBytes(300_000, seed: 32))
+                #expect(!FileManager.default.fileExists(atPath: home.socket))
+                let add = try await FDLProcess.run(["add", server.url("slow/a.bin"), server.url("slow/b.bin"), "-d", out.path],
+                                                   environment: home.environment)
+                agentPID = BackgroundAgentHome.startedPID(in: add.stdout)
+                #expect(add.status == 0, "stdout: \(add.stdout) stderr: \(add.stderr)")
+                #expect(agentPID != nil, "\(add.stdout)")
+                #expect(add.stdout.contains("a.bin: handed to the download agent -> \(out.path("a.bin"))"), "\(add.stdout)")
+                #expect(add.stdout.contains("b.bin: handed to the download agent"), "\(add.stdout)")
+                // It returned while the (slow) downloads still run.
+                let listed = try await FDLProcess.run(["list", "--agent"], environment: home.environment)
+                #expect(listed.status == 0, "\(listed.stderr)")
+                #expect(listed.stdout.split(separator: "\n").contains { $0.hasPrefix("a.bin") && !$0.contains("completed") },
+                        "\(listed.stdout)")
+
+                let watch = try await FDLProcess.run(["watch", "--agent", "a.bin", "b.bin"], environment: home.environment)
+                #expect(watch.status == 0, "stdout: \(watch.stdout) stderr: \(watch.stderr)")
+                #expect(watch.stdout.contains("a.bin: done -> \(out.path("a.bin"))"), "\(watch.stdout)")
+                #expect(watch.stdout.contains("b.bin: done ->"), "\(watch.stdout)")
+                #expect(try Data(contentsOf: out.file("a.bin")) == a)
+                #expect(try Data(contentsOf: out.file("b.bin")) == b)
+
+                let list = try await FDLProcess.run(["list", "--agent"], environment: home.environment)
+                let rows = list.stdout.split(separator: "\n")
+                #expect(rows.contains { $0.hasPrefix("a.bin") && $0.contains("completed") }, "\(list.stdout)")
+                #expect(rows.contains { $0.hasPrefix("b.bin") && $0.contains("completed") }, "\(list.stdout)")
+                // Watching finished downloads reports them and ends.
+                let again = try await FDLProcess.run(["watch", "--agent", "a.bin", "--json"], environment: home.environment)
+                #expect(again.status == 0 && again.stdout.contains("\"event\":\"completed\""), "\(again.stdout)")
+
+                // The same URL again: the running agent already has it; no second agent.
+                let repeated = try await FDLProcess.run(["get", "--background", server.url("slow/a.bin"), "-d", out.path],
+                                                        environment: home.environment)
+                #expect(repeated.status == 0, "\(repeated.stderr)")
+                #expect(repeated.stdout.contains("a.bin: the download agent already has it (completed)"), "\(repeated.stdout)")
+                #expect(!repeated.stdout.contains("started the download agent"))
+                var info = stat()
+                #expect(stat(home.socket, &info) == 0 && info.st_mode & 0o777 == 0o600)
+                #expect(FileManager.default.fileExists(atPath: home.log))
+            }
+        } catch {
+            await home.stopAgent(pid: agentPID)
+            throw error
+        }
+        await home.stopAgent(pid: agentPID)
+    }
+
+    @Test("options the agent cannot apply are refused before anything starts")
+    func refusedOptions() async throws {
+        let home = try BackgroundAgentHome()
+        defer { home.directory.remove() }
+        let add = try await FDLProcess.run(["add", "http://127.0.0.1:9/x", "--limit-rate", "1M"], environment: home.environment)
+        #expect(add.status == 64, "\(add.stderr)")
+        #expect(add.stderr.contains("--limit-rate cannot go to the download agent"), "\(add.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: home.socket), "no agent was started")
+    }
+}
