@@ -374,6 +374,15 @@ extension Downloader {
             e.lastError = DownloadError(.cancelled, "the downloader shut down during the download")
             events += [.stateChanged(id: id, state: .interrupted),
                        .interrupted(id: id, error: e.lastError!, retryIn: nil)]
+        case (_, .switchURL?):
+            emitProgress(&e, now: now, force: false, events: &events)
+            e.state = .interrupted
+            e.retryAt = now
+            retrying.insert(id)
+            events += [.stateChanged(id: id, state: .interrupted),
+                       .interrupted(id: id, error: DownloadError(.cancelled, "the download continues at its new URL",
+                                                                 isRetryable: true), retryIn: .zero)]
+            ensureTicking()
         case (_, .fail(let error)?):
             emitProgress(&e, now: now, force: false, events: &events)
             failure(&e, error, now: now, events: &events)
@@ -413,6 +422,7 @@ extension Downloader {
         e.lastError = error
         let policy = e.options.retryPolicy ?? configuration.retryPolicy
         if holds(&e, after: error, now: now, events: &events) { return }
+        if refreshesURL(&e, after: error, now: now, events: &events) { return }
         if switchesToNextURL(&e, after: error, now: now, events: &events) {
             return
         }

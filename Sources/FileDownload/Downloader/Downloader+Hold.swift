@@ -10,8 +10,8 @@ extension Downloader {
         e.lastError = error
         e.retryAt = nil
         e.waitReason = reason
-        e.probeAt = reason == .waitingForNetwork ? now + configuration.networkProbeInterval : nil
-        e.freeAtHold = reason == .insufficientSpace ? fileSystem(of: e)?.free : nil
+        e.heldAt = now
+        e.freeAtHold = reason == .insufficientSpace ? freeSpaceAtHold(of: e) : nil
         retrying.insert(e.id)
         events += [.stateChanged(id: e.id, state: .interrupted), .interrupted(id: e.id, error: error, retryIn: nil),
                    .onHold(id: e.id, reason: reason)]
@@ -32,14 +32,14 @@ extension Downloader {
     /// The downloads on hold whose reason is gone go back to the queue, in queue order (priority,
     /// then start order): space ones when their file system has room for what they still need
     /// (after the running downloads on it and the ones let go before them), network ones a
-    /// moment after the network changed or when their slow probe is due. Called on every tick.
+    /// probe after the network changed or when the slow probe is due, and the others of a server
+    /// once it answers (``networkReleases(_:now:)``). Called on every tick.
     func releaseHeld(now: Duration) {
         let held = retrying.compactMap { entries[$0] }
             .filter { $0.state == .interrupted && $0.waitReason != nil }
             .sorted { $0.options.priority != $1.options.priority
                 ? $0.options.priority > $1.options.priority : $0.queueOrder < $1.queueOrder }
-        let networkChanged = networkChangedAt.map { now - $0 >= Self.networkSettleTime } ?? false
-        if networkChanged || held.isEmpty { networkChangedAt = nil }
+        let network = Set(networkReleases(held.filter { $0.waitReason == .waitingForNetwork }, now: now))
         var letGo: [UInt: Int64] = [:]
         var blocked: Set<UInt> = []
         for e in held {
@@ -54,13 +54,23 @@ extension Downloader {
                 }
                 letGo[fs.id, default: 0] += need
             case .waitingForNetwork?:
-                guard networkChanged || e.probeAt.map({ $0 <= now }) ?? true else { continue }
-            case nil:
+                guard network.contains(e.id) else { continue }
+            case .refreshingURL?, nil:  // a fresh URL ends that wait (Downloader+Refresh)
                 continue
             }
             retrying.remove(e.id)
             logger.debug("download '\(e.id)': no longer \(e.waitReason?.words ?? "on hold")")
             enqueue(e.id, events: [])
         }
+    }
+
+    /// The free space of `e`'s file system as it is put on hold for space; `Int64.max` when its
+    /// size is known and that free space already holds what it still needs (a full disk `statvfs`
+    /// does not show, such as a quota: the free space says nothing, so it waits for `resume`
+    /// instead of trying whenever some space is freed).
+    func freeSpaceAtHold(of e: DownloadEntry) -> Int64? {
+        guard let fs = fileSystem(of: e) else { return nil }
+        guard let need = stillNeeded(e) else { return fs.free }
+        return need + neededByRunning(on: fs.id, besides: e.id) <= fs.free ? .max : fs.free
     }
 }

@@ -73,6 +73,7 @@ extension Downloader {
             }
         }
         releaseHeld(now: now)
+        if !expiringURLs.isEmpty { askForExpiringURLs(now: now) }
         let total = emitTotal(now: now, force: false, events: &events)
         if !events.isEmpty { journal.post(.publish(events)) }
         refreshRootProgress(force: true, total: total)
@@ -98,6 +99,7 @@ extension Downloader {
     func absorbHead(_ e: inout DownloadEntry, sink: TransferSink, events: inout [DownloadEvent]) {
         guard !e.headSeen, let head = sink.head else { return }
         e.headSeen = true
+        serverAnswered(e)
         e.validator = head.validator
         if e.suggestedFileName == nil { e.suggestedFileName = head.suggestedFilename }
         if let total = head.expectedLength { e.expectedLength = total }

@@ -71,6 +71,12 @@ public actor Downloader {
     /// When the monitor last said the network may have changed, until the downloads waiting for
     /// it were let go (after ``networkSettleTime``, so a burst of changes is one retry).
     var networkChangedAt: Duration?
+    /// When each server (``hostKey(of:)``) that downloads wait for is probed next at the latest.
+    var networkProbeAt: [String: Duration] = [:]
+    /// When a server that downloads wait for last answered an attempt (sent a head).
+    var serverAnsweredAt: [String: Duration] = [:]
+    /// Downloads whose URL expires (``DownloadOptions/urlExpiresAt``), looked at on every tick.
+    var expiringURLs: Set<String> = []
     /// The file system (`statvfs` `f_fsid`) of each staging directory asked about, so the space
     /// that downloads still need is counted per file system without a system call each.
     var fileSystemIDs: [String: UInt] = [:]

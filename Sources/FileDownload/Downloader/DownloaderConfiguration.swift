@@ -47,6 +47,9 @@ public struct DownloaderConfiguration: Sendable {
     /// The longest time a download waiting for the network waits before it is tried again when
     /// no change was signalled (the slow probe). Default 30 s.
     public var networkProbeInterval: Duration
+    /// How long before ``DownloadOptions/urlExpiresAt`` a fresh URL is asked for (at most a
+    /// quarter of the URL's life). Default 30 s.
+    public var urlRefreshLead: Duration
     public var logger: Logger
 
     public init(
@@ -64,6 +67,7 @@ public struct DownloaderConfiguration: Sendable {
         waitsForNetwork: Bool = true,
         networkMonitor: (any NetworkChangeMonitor)? = nil,
         networkProbeInterval: Duration = .seconds(30),
+        urlRefreshLead: Duration = .seconds(30),
         logger: Logger = Logger(label: "FileDownload")
     ) {
         self.maxConcurrentDownloads = max(1, maxConcurrentDownloads)
@@ -80,6 +84,7 @@ public struct DownloaderConfiguration: Sendable {
         self.waitsForNetwork = waitsForNetwork
         self.networkMonitor = networkMonitor
         self.networkProbeInterval = networkProbeInterval
+        self.urlRefreshLead = urlRefreshLead
         self.logger = logger
     }
 }

@@ -12,8 +12,19 @@ import Glibc
 /// `poll(2)` for at most half a second at a time, so an ended iteration closes the socket soon).
 /// When the socket cannot be opened (not Linux, a sandbox without netlink) the sequence ends at
 /// once and the downloader relies on its slow probe.
+///
+/// ``hasDefaultRoute()`` asks the kernel's routing table through a UDP socket `connect(2)`ed to a
+/// public address (`1.1.1.1`, then `2606:4700:4700::1111`): a route lookup; no packet is sent.
 public struct NetlinkNetworkMonitor: NetworkChangeMonitor {
     public init() {}
+
+    public func hasDefaultRoute() -> Bool {
+        #if os(Linux)
+        Self.routes(to: "1.1.1.1", family: AF_INET) || Self.routes(to: "2606:4700:4700::1111", family: AF_INET6)
+        #else
+        true
+        #endif
+    }
 
     public func changes() -> AsyncStream<Void> {
         #if os(Linux)
@@ -48,6 +59,35 @@ public struct NetlinkNetworkMonitor: NetworkChangeMonitor {
     }
 
     #if os(Linux)
+    /// Whether the kernel has a route to `address`: a UDP socket's `connect(2)` looks the route
+    /// up (`ENETUNREACH` without one) and sends nothing.
+    private static func routes(to address: String, family: Int32) -> Bool {
+        if family == AF_INET {
+            var target = sockaddr_in()
+            target.sin_family = sa_family_t(AF_INET)
+            target.sin_port = UInt16(53).bigEndian
+            guard inet_pton(AF_INET, address, &target.sin_addr) == 1 else { return false }
+            return connects(&target, family: family)
+        }
+        var target = sockaddr_in6()
+        target.sin6_family = sa_family_t(AF_INET6)
+        target.sin6_port = UInt16(53).bigEndian
+        guard inet_pton(AF_INET6, address, &target.sin6_addr) == 1 else { return false }
+        return connects(&target, family: family)
+    }
+
+    /// Whether a UDP socket of `family` connects to `address` (a `sockaddr_in` or `sockaddr_in6`).
+    private static func connects<Address>(_ address: inout Address, family: Int32) -> Bool {
+        let fd = socket(family, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<Address>.size)) == 0
+            }
+        }
+    }
+
     /// `struct sockaddr_nl` of `<linux/netlink.h>`.
     private struct SockaddrNetlink {
         var family: sa_family_t = sa_family_t(16)  // AF_NETLINK

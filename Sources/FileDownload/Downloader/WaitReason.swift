@@ -12,14 +12,22 @@ public enum WaitReason: String, Sendable, Hashable, Codable, CaseIterable, Custo
     /// again shortly after the network changes (``NetworkChangeMonitor``), and otherwise at most
     /// once per ``DownloaderConfiguration/networkProbeInterval``.
     case waitingForNetwork
+    /// The server refused the URL after the download began (401, 403, 410) and a fresh one was
+    /// asked for (``DownloaderDelegate/freshURL(forID:current:reason:)``,
+    /// ``DownloadEvent/needsFreshURL(id:reason:)``). It continues from its bytes at the URL the
+    /// delegate gives, or at the one ``Downloader/updateURL(id:to:expiresAt:)`` sets; it fails
+    /// with the server's refusal when the delegate gives none.
+    case refreshingURL
 
     public var description: String { rawValue }
 
-    /// A few words for a person: "waiting for space", "waiting for the network".
+    /// A few words for a person: "waiting for space", "waiting for the network", "waiting for a
+    /// fresh link".
     public var words: String {
         switch self {
         case .insufficientSpace: "waiting for space"
         case .waitingForNetwork: "waiting for the network"
+        case .refreshingURL: "waiting for a fresh link"
         }
     }
 }

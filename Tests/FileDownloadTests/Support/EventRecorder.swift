@@ -104,6 +104,8 @@ extension DownloadEvent {
         case .cancelled: "cancelled"
         case .activityCountChanged(let n): "activity:\(n)"
         case .onHold(_, let r): "onHold:\(r)"
+        case .needsFreshURL(_, let r): "needsFreshURL:\(r)"
+        case .urlChanged(_, let url): "urlChanged:\(url.absoluteString)"
         }
     }
 }

@@ -1,9 +1,20 @@
 import FileDownload
 import Synchronization
 
-/// A ``NetworkChangeMonitor`` the test drives: ``signal()`` is one network change.
+/// A ``NetworkChangeMonitor`` the test drives: ``signal()`` is one network change;
+/// ``defaultRoute`` is its answer to ``hasDefaultRoute()``.
 final class TestNetworkMonitor: NetworkChangeMonitor {
     private let continuations = Mutex<[AsyncStream<Void>.Continuation]>([])
+    private let route: Mutex<Bool>
+
+    init(defaultRoute: Bool = true) { route = Mutex(defaultRoute) }
+
+    var defaultRoute: Bool {
+        get { route.withLock { $0 } }
+        set { route.withLock { $0 = newValue } }
+    }
+
+    func hasDefaultRoute() -> Bool { defaultRoute }
 
     func changes() -> AsyncStream<Void> {
         let (stream, continuation) = AsyncStream<Void>.makeStream()
