@@ -56,7 +56,7 @@ struct NetworkLossTests {
             try await downloader.start(id: id, url: server.baseURL.appending(path: "\(id).bin"))
         }
         // Every download under way (at least 1 MiB), then the cut.
-        try await poll("every download has 1 MiB", limit: .seconds(60)) {
+        try await poll("every download has 1 MiB", limit: .seconds(60), interval: .milliseconds(50)) {
             for id in ids where (await downloader.progress(of: id)?.receivedBytes ?? 0) < 1 << 20 { return false }
             return true
         }
@@ -65,7 +65,7 @@ struct NetworkLossTests {
         case .link: try namespace.setLink(up: false)
         case .route: try namespace.setRoute(present: false)
         }
-        try await poll("every download waits for the network", limit: .seconds(30)) {
+        try await poll("every download waits for the network", limit: .seconds(30), interval: .milliseconds(50)) {
             for id in ids where await downloader.info(of: id)?.waitReason != .waitingForNetwork { return false }
             return true
         }
@@ -97,14 +97,5 @@ struct NetworkLossTests {
         var result: [String: Int] = [:]
         for id in ids { result[id] = await downloader.info(of: id)?.attempts ?? -1 }
         return result
-    }
-
-    /// Polls `condition` every 50 ms until it holds, at most `limit`.
-    private func poll(_ what: String, limit: Duration, _ condition: () async -> Bool) async throws {
-        let deadline = ContinuousClock.now + limit
-        while await !condition() {
-            guard ContinuousClock.now < deadline else { throw TestFailure("timed out waiting until \(what)") }
-            try await Task.sleep(for: .milliseconds(50))
-        }
     }
 }

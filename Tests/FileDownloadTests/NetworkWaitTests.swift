@@ -32,11 +32,7 @@ struct NetworkWaitTests {
     /// Signals a change and waits (bounded) until the downloader took it in.
     func signal(_ monitor: TestNetworkMonitor, _ h: Harness) async throws {
         monitor.signal()
-        let deadline = ContinuousClock.now + .seconds(10)
-        while await !h.downloader.isNetworkChangePending {
-            guard ContinuousClock.now < deadline else { throw TestFailure("the downloader did not take the change in") }
-            try await Task.sleep(for: .milliseconds(5))
-        }
+        try await poll("the downloader took the change in") { await h.downloader.isNetworkChangePending }
     }
 
     /// How many onHold events of `id` were recorded.

@@ -375,14 +375,11 @@ extension Downloader {
             events += [.stateChanged(id: id, state: .interrupted),
                        .interrupted(id: id, error: e.lastError!, retryIn: nil)]
         case (_, .switchURL?):
+            // Back to the queue at once, in its place: the next attempt fetches the new URL.
             emitProgress(&e, now: now, force: false, events: &events)
-            e.state = .interrupted
-            e.retryAt = now
-            retrying.insert(id)
-            events += [.stateChanged(id: id, state: .interrupted),
-                       .interrupted(id: id, error: DownloadError(.cancelled, "the download continues at its new URL",
-                                                                 isRetryable: true), retryIn: .zero)]
-            ensureTicking()
+            e.state = .waiting
+            queue.push(id: id, priority: e.options.priority, order: e.queueOrder)
+            events.append(.stateChanged(id: id, state: .waiting))
         case (_, .fail(let error)?):
             emitProgress(&e, now: now, force: false, events: &events)
             failure(&e, error, now: now, events: &events)

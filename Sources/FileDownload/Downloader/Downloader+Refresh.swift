@@ -12,8 +12,8 @@ extension Downloader {
     /// URL the download fetches (its URL, or the mirror it is at), sets when the new URL expires
     /// (`expiresAt`, as ``DownloadOptions/urlExpiresAt``; `nil`: it does not), stores the
     /// download and announces ``DownloadEvent/urlChanged(id:url:)``. Then, by state:
-    /// - downloading: the running attempt is stopped and the download continues at once at `url`
-    ///   (interrupted with `retryIn` zero, then waiting; no retry is used);
+    /// - downloading: the running attempt is stopped and the download goes back to the queue at
+    ///   once, in its place (waiting, then downloading at `url`; no retry is used);
     /// - interrupted (a retry due, on hold, or waiting for a fresh URL): it goes back to the
     ///   queue at once;
     /// - not started, waiting, paused, failed: the state stays; the next attempt uses `url`.
