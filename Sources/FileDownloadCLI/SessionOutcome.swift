@@ -1,5 +1,5 @@
 /// How one download of an `fdl` session ended, as far as the exit status is concerned.
-public enum DownloadOutcome: String, Sendable, Hashable, Codable {
+public enum SessionOutcome: String, Sendable, Hashable, Codable {
     /// Completed (verified or not: see `CompletionChecks`), or already complete at
     /// the destination.
     case completed
