@@ -10,3 +10,9 @@ public enum SessionOutcome: String, Sendable, Hashable, Codable {
     /// Paused or cancelled on request.
     case stopped
 }
+
+extension SessionOutcome {
+    /// Whether the download failed, by verification or otherwise: what the summary and the
+    /// display count as failed.
+    var isFailure: Bool { self == .failed || self == .verificationFailed }
+}
