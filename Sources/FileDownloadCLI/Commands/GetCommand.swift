@@ -320,8 +320,7 @@ public struct GetCommand: AsyncParsableCommand {
         do {
             status = try await body()
         } catch let error as CLIError {
-            Terminal.writeError("fdl: \(error.message)")
-            throw ExitCode(error.status.rawValue)
+            throw ControlCommandRunner.fail(error.status, error.message)
         }
         if status != .success { throw ExitCode(status.rawValue) }
     }

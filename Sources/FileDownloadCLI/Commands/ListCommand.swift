@@ -22,8 +22,7 @@ public struct ListCommand: AsyncParsableCommand {
         do {
             stored = try await state.state.loadRecords()
         } catch let error as DownloadError {
-            Terminal.writeError("fdl: \(error.message)")
-            throw ExitCode(ExitStatus.stateUnavailable.rawValue)
+            throw ControlCommandRunner.fail(.stateUnavailable, error.message)
         }
         stored.warnAboutRefused()
         show(stored.all.map(Row.init), empty: "no downloads in \(state.url.path)")
