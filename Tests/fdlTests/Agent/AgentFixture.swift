@@ -93,28 +93,33 @@ final class AgentFixture: Sendable {
         throw TestFailure("timed out waiting until \(what); downloads: \(last.map { "\($0.id)=\($0.state)" })")
     }
 
+    /// Polls the agent's health until its count of open event streams satisfies `condition`, and
+    /// returns that count; fails after `seconds`. (A stream whose client went away is counted until
+    /// the agent's next write to it: an event, or the keep-alive within 15 s.)
+    @discardableResult
+    func waitForEventStreams(_ what: String, seconds: Double = 60, _ condition: (Int) -> Bool) async throws -> Int {
+        let deadline = ContinuousClock.now + .seconds(seconds)
+        var last = -1
+        while ContinuousClock.now < deadline {
+            last = try await client.status().eventStreams
+            if condition(last) { return last }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        throw TestFailure("timed out waiting until \(what); the agent counts \(last) event streams")
+    }
+
     /// Reads the agent's events after `since` until `stop` says so, and returns them; fails after
     /// `seconds`.
     func events(since: Int64?, seconds: Double = 120, until stop: @escaping @Sendable ([AgentEvent]) -> Bool) async throws -> [AgentEvent] {
         let stream = client.events(since: since, includeProgress: false)
-        return try await withThrowingTaskGroup(of: [AgentEvent]?.self) { group in
-            group.addTask {
-                var seen: [AgentEvent] = []
-                for try await event in stream {
-                    seen.append(event)
-                    if stop(seen) { return seen }
-                }
-                return seen
-            }
-            group.addTask {
-                try await Task.sleep(for: .seconds(seconds))
-                return nil
-            }
-            defer { group.cancelAll() }
-            guard let result = try await group.next(), let seen = result else {
-                throw TestFailure("timed out reading the agent's events after \(since.map(String.init) ?? "now")")
+        let reader = Task {
+            var seen: [AgentEvent] = []
+            for try await event in stream {
+                seen.append(event)
+                if stop(seen) { return seen }
             }
             return seen
         }
+        return try await reader.value(within: seconds, what: "the agent's events after \(since.map(String.init) ?? "now")")
     }
 }
