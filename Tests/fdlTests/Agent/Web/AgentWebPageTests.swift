@@ -64,6 +64,7 @@ struct AgentWebPageTests {
             script.standardError = script.standardOutput
             script.standardInput = FileHandle.nullDevice
             let exits = try script.start()
+            // Polled, bounded: the script announces that the page is up only by this file.
             let deadline = ContinuousClock.now + .seconds(180)
             while !FileManager.default.fileExists(atPath: ready) && script.isRunning && ContinuousClock.now < deadline {
                 try await Task.sleep(for: .milliseconds(100))
