@@ -90,7 +90,8 @@ public struct DownloadAgentClient: Sendable {
     /// The sequence ends when the task iterating it is cancelled. It throws
     /// ``DownloadAgentClientError`` `events-missed` when journalled events after the cursor are
     /// gone (the journal keeps the last 10,000): list the downloads, then follow on from the
-    /// sequence number the error's message gives.
+    /// sequence number the error's message gives; the agent's refusal (4xx); `bad-response` when an
+    /// event is not one this client can decode (reconnecting would get it again).
     public func events(since: Int64? = nil, includeProgress: Bool = true) -> AgentEventStream {
         AgentEventStream(connection: AgentConnection(socketPath: socketPath), since: since, includeProgress: includeProgress)
     }

@@ -45,7 +45,7 @@ struct AgentLoadTests {
                     }
                     try await group.waitForAll()
                 }
-                let since = try await Self.lastSequence(agent)
+                let since = try await agent.client.status().lastEventSequence
 
                 // 2. The clients: each follows the stream from `since` until it saw every running
                 //    download complete (half of them with live progress, half without), and lists
@@ -63,7 +63,7 @@ struct AgentLoadTests {
                     }
                 }
                 defer { followers.forEach { $0.cancel() } }
-                try await Self.waitForStreams(agent, count: clients)
+                try await agent.waitForEventStreams("\(clients) event streams are open", seconds: 120) { $0 >= clients }
 
                 // 3. The running downloads, and the lists while they run.
                 for (id, _) in files.sorted(by: { $0.key < $1.key }) {
@@ -76,7 +76,7 @@ struct AgentLoadTests {
                     }
                 }
                 // The first client's stream ends when every running download completed.
-                try await Self.value(of: followers[0], within: 180, what: "the running downloads to complete")
+                try await followers[0].value(within: 180, what: "the running downloads to complete")
 
                 // 4. What every client saw: the journal after `since`, as one reader gets it now.
                 let reference = try await agent.events(since: since) { seen in
@@ -84,13 +84,13 @@ struct AgentLoadTests {
                 }.map(Self.describe)
                 #expect(Set(reference.compactMap(\.id)).isSuperset(of: runningIDs))
                 for (n, follower) in followers.enumerated() {
-                    let seen = try await Self.value(of: follower, within: 120, what: "client \(n)'s stream")
+                    let seen = try await follower.value(within: 120, what: "client \(n)'s stream")
                     #expect(seen.map(\.sequence) == Array((since + 1)...(since + Int64(seen.count))),
                             "client \(n): sequence numbers after \(since) without gap or repeat")
                     #expect(seen == reference, "client \(n): the journal's events, in order")
                 }
                 for (n, lister) in listers.enumerated() {
-                    try await Self.value(of: lister, within: 120, what: "client \(n)'s list")
+                    try await lister.value(within: 120, what: "client \(n)'s list")
                 }
                 for (id, data) in files {
                     #expect(try Data(contentsOf: agent.downloads.appending(path: "\(id).bin")) == data, "\(id) byte-exact")
@@ -152,52 +152,6 @@ struct AgentLoadTests {
                     received[info.id] = info.progress.receivedBytes
                 }
             }
-        }
-    }
-
-    /// The journal's last sequence number, from `GET /v1/health`.
-    static func lastSequence(_ agent: AgentFixture) async throws -> Int64 {
-        try await health(agent).lastEventSequence
-    }
-
-    struct Health: Decodable {
-        var lastEventSequence: Int64
-        var eventStreams: Int
-    }
-
-    static func health(_ agent: AgentFixture) async throws -> Health {
-        let (status, body) = try await CommandRun.curl(socket: agent.socket, ["http://agent/v1/health"])
-        guard status == 200 else { throw TestFailure("health: \(status) \(body)") }
-        return try JSONDecoder().decode(Health.self, from: Data(body.utf8))
-    }
-
-    /// Waits until the agent counts `count` open event streams.
-    static func waitForStreams(_ agent: AgentFixture, count: Int) async throws {
-        let deadline = ContinuousClock.now + .seconds(120)
-        var last = 0
-        while ContinuousClock.now < deadline {
-            last = try await health(agent).eventStreams
-            if last >= count { return }
-            try await Task.sleep(for: .milliseconds(100))
-        }
-        throw TestFailure("only \(last) of \(count) event streams connected")
-    }
-
-    /// The task's value, or a failure after `seconds`.
-    @discardableResult
-    static func value<T: Sendable>(of task: Task<T, any Error>, within seconds: Double, what: String) async throws -> T {
-        try await withThrowingTaskGroup(of: T?.self) { group in
-            group.addTask { try await task.value }
-            group.addTask {
-                try await Task.sleep(for: .seconds(seconds))
-                return nil
-            }
-            defer { group.cancelAll() }
-            guard let result = try await group.next(), let value = result else {
-                task.cancel()
-                throw TestFailure("timed out waiting for \(what)")
-            }
-            return value
         }
     }
 }

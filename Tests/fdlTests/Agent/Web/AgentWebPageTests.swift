@@ -59,6 +59,7 @@ struct AgentWebPageTests {
             let script = try ChildProcess("/usr/bin/timeout", ["300", "/usr/bin/env", "python3", Self.script, "--login", agent.loginURL,
                                                                "--id", "after-restart", "--ready", ready],
                                           output: .file(log), error: .file(log))
+            // Polled, bounded: the script announces that the page is up only by this file.
             let deadline = ContinuousClock.now + .seconds(180)
             while !FileManager.default.fileExists(atPath: ready) && script.isRunning && ContinuousClock.now < deadline {
                 try await Task.sleep(for: .milliseconds(100))
