@@ -1,0 +1,31 @@
+extension Downloader {
+    /// The number of downloads the downloader knows (any state), without describing them.
+    public var downloadCount: Int { entries.count }
+
+    /// How many downloads are in each state (states without any are left out), without describing
+    /// them: what a summary needs when the queue holds thousands.
+    public func countsByState() -> [DownloadState: Int] {
+        var counts: [DownloadState: Int] = [:]
+        for entry in entries.values { counts[entry.state, default: 0] += 1 }
+        return counts
+    }
+
+    /// Up to `limit` downloads in queue order, after queue position `after` (`nil`: from the
+    /// first), in one of `states` (`nil`: any state). Only the downloads of the page are described,
+    /// so a page costs little however long the queue is; the page's ``DownloadPage/next`` is the
+    /// `after` of the next page. Reading every page one after the other names each download that
+    /// stayed known meanwhile exactly once.
+    public func downloads(in states: Set<DownloadState>? = nil, after position: Int64? = nil, limit: Int) -> DownloadPage {
+        let limit = Swift.max(0, limit)
+        var matching: [(order: Int64, id: String)] = []
+        for entry in entries.values {
+            if let position, entry.queueOrder <= position { continue }
+            if let states, !states.contains(entry.state) { continue }
+            matching.append((entry.queueOrder, entry.id))
+        }
+        matching.sort { $0.order < $1.order }
+        let page = matching.prefix(limit)
+        let infos = page.compactMap { entries[$0.id]?.info() }
+        return DownloadPage(downloads: infos, next: matching.count > limit ? page.last?.order : nil)
+    }
+}
