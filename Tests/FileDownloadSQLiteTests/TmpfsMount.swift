@@ -30,29 +30,15 @@ struct TmpfsMount {
     }
 
     func unmount() {
-        try? Self.run("/bin/umount", ["-l", directory.url.path])
+        _ = try? ChildProcess.runChecked(["/bin/umount", "-l", directory.url.path], limit: .seconds(60))
         directory.remove()
     }
 
     private static func mount(_ arguments: [String]) throws {
         do {
-            try run("/bin/mount", arguments)
+            try ChildProcess.runChecked(["/bin/mount"] + arguments, limit: .seconds(60))
         } catch {
             throw TestFailure("cannot mount a tmpfs (these tests need root, as in CI): \(error)")
-        }
-    }
-
-    private static func run(_ tool: String, _ arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        let errors = Pipe()
-        process.standardError = errors
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            throw TestFailure("\(tool) \(arguments.joined(separator: " ")) failed: \(text)")
         }
     }
 }

@@ -83,13 +83,18 @@ extension Downloader {
     @discardableResult
     func emitTotal(now: Duration, force: Bool, events: inout [DownloadEvent]) -> TotalProgress {
         let total = computeTotal(now: now)
-        let due = lastTotalAt.map { now - $0 >= configuration.progressInterval } ?? true
-        if total != lastTotal, due || force {
+        if total != lastTotal, force || totalIsDue(at: now) {
             lastTotal = total
             lastTotalAt = now
             events.append(.totalProgress(total))
         }
         return total
+    }
+
+    /// Whether a ``DownloadEvent/totalProgress(_:)`` may go out at `now`: none went out yet, or
+    /// the last one is at least ``DownloaderConfiguration/progressInterval`` old.
+    func totalIsDue(at now: Duration) -> Bool {
+        lastTotalAt.map { now - $0 >= configuration.progressInterval } ?? true
     }
 
     /// Takes what the head of the running attempt says (once per attempt): validator, size, restart.
