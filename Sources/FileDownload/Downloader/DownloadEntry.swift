@@ -80,6 +80,6 @@ struct DownloadEntry {
     func info() -> DownloadInfo {
         DownloadInfo(id: id, url: url.removingCredentials, destination: destination, state: state,
                      progress: progress(), lastError: lastError?.description, lastErrorCode: lastError?.code,
-                     attempts: attempts, checks: checks)
+                     attempts: attempts, checks: checks, mirrors: options.mirrors.map(\.removingCredentials))
     }
 }

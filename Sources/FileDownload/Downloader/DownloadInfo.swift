@@ -17,10 +17,13 @@ public struct DownloadInfo: Sendable, Hashable {
     /// before it was moved to its destination (set before the ``DownloadEvent/completed(id:file:)``
     /// event is sent); `nil` until then, and for downloads restored completed from a store.
     public var checks: CompletionChecks?
+    /// The download's mirrors (``DownloadOptions/mirrors``) without their passwords, in the order
+    /// they are tried; empty when it has none.
+    public var mirrors: [URL]
 
     public init(id: String, url: URL, destination: URL, state: DownloadState, progress: DownloadProgress,
                 lastError: String?, lastErrorCode: DownloadError.Code? = nil, attempts: Int,
-                checks: CompletionChecks? = nil) {
+                checks: CompletionChecks? = nil, mirrors: [URL] = []) {
         self.id = id
         self.url = url
         self.destination = destination
@@ -30,5 +33,6 @@ public struct DownloadInfo: Sendable, Hashable {
         self.lastErrorCode = lastErrorCode
         self.attempts = attempts
         self.checks = checks
+        self.mirrors = mirrors
     }
 }

@@ -132,7 +132,8 @@ extension Downloader {
     /// Σ over downloads that are not cancelled.
     func computeTotal(now: Duration) -> TotalProgress {
         var total = TotalProgress()
-        for e in entries.values where e.state != .cancelled {
+        forEachEntryInPlace { e in
+            guard e.state != .cancelled else { return }
             let p = e.progress()
             total.receivedBytes += p.receivedBytes
             if let expected = p.expectedBytes {

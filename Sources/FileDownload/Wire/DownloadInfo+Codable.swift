@@ -2,12 +2,12 @@ import Foundation
 
 /// The JSON form of a download's description, as the agent's API lists it: `id`, `url` (without
 /// its password, as ``DownloadInfo/url`` always is), `destination` (a file path), `state`,
-/// `progress`, `lastError`?, `lastErrorCode`?, `attempts`, and `checks`? (the names of the
+/// `progress`, `lastError`?, `lastErrorCode`?, `attempts`, `checks`? (the names of the
 /// ``CompletionChecks`` that confirmed a completed file: `announcedLength`, `expectedSize`,
-/// `sha256`).
+/// `sha256`), and `mirrors`? (their URLs without passwords; left out when there are none).
 extension DownloadInfo: Codable {
     private enum Key: String, CodingKey {
-        case id, url, destination, state, progress, lastError, lastErrorCode, attempts, checks
+        case id, url, destination, state, progress, lastError, lastErrorCode, attempts, checks, mirrors
     }
 
     private static let checkNames: [(String, CompletionChecks)] = [
@@ -27,6 +27,7 @@ extension DownloadInfo: Codable {
         if let checks {
             try c.encode(Self.checkNames.filter { checks.contains($0.1) }.map(\.0), forKey: .checks)
         }
+        if !mirrors.isEmpty { try c.encode(mirrors.map(\.absoluteString), forKey: .mirrors) }
     }
 
     public init(from decoder: any Decoder) throws {
@@ -38,12 +39,18 @@ extension DownloadInfo: Codable {
         let checks = try c.decodeIfPresent([String].self, forKey: .checks).map { names in
             CompletionChecks(Self.checkNames.filter { names.contains($0.0) }.map(\.1))
         }
+        let mirrors = try (c.decodeIfPresent([String].self, forKey: .mirrors) ?? []).map { text in
+            guard let mirror = URL(string: text) else {
+                throw DecodingError.dataCorruptedError(forKey: .mirrors, in: c, debugDescription: "\"\(text)\" is not a URL")
+            }
+            return mirror
+        }
         self.init(id: try c.decode(String.self, forKey: .id), url: url,
                   destination: URL(fileURLWithPath: try c.decode(String.self, forKey: .destination)),
                   state: try c.decode(DownloadState.self, forKey: .state),
                   progress: try c.decode(DownloadProgress.self, forKey: .progress),
                   lastError: try c.decodeIfPresent(String.self, forKey: .lastError),
                   lastErrorCode: try c.decodeIfPresent(DownloadError.Code.self, forKey: .lastErrorCode),
-                  attempts: try c.decode(Int.self, forKey: .attempts), checks: checks)
+                  attempts: try c.decode(Int.self, forKey: .attempts), checks: checks, mirrors: mirrors)
     }
 }

@@ -1,4 +1,5 @@
 public import FileDownload
+import FileDownloadAgent
 import FileDownloadSQLite
 import Foundation
 #if canImport(Glibc)

@@ -5,7 +5,8 @@ import Testing
 
 /// The web page driven in a real headless Chromium (Debian's `chromium` and `chromium-driver`),
 /// by `drive_page.py` through WebDriver, as a person would: log in with the URL `--open`
-/// printed, add a slow download from nginx through the form, watch its bar move, pause it with
+/// printed, add a slow download through the form (its first URL dead, nginx as the mirror typed
+/// into the form's mirrors field), watch its bar move, pause it with
 /// the keyboard, resume it, see it complete, see a failed download's error in words. The file is
 /// then checked byte for byte.
 ///
