@@ -5,18 +5,21 @@
 #
 #   swift build -c release --product fdl && swift build -c release --product bench-agent && Benchmarks/agent.sh
 #
-# 1. Submitting COUNT downloads: through the agent's API (8 requests at a time, each answered once
-#    the store has it) vs `Downloader.start` / `Downloader.add` in the process (then `settle()`),
-#    both with SQLite stores; once started (4 run, at 1 KiB/s, the rest wait) and once added only.
+# 1. Submitting COUNT downloads: through the agent's API in batches of 1,000 (`POST /v1/downloads`
+#    with an array, each answered once the store has it all) and one request per download (8 at a
+#    time, each answered once the store has it) vs `Downloader.start` / `Downloader.add` in the
+#    process (then `settle()`), all with SQLite stores; started (4 run, at 1 KiB/s, the rest wait)
+#    and added only.
 # 2. Event latency: from adding a download to its `notStarted` event at the same caller, through
 #    the agent (POST + server-sent event) and in-process (`add` + `events()`); median and p99.
 # 3. Memory with COUNT queued downloads (4 running at 1 KiB/s): the agent's RSS and peak RSS
 #    (VmRSS/VmHWM) against aria2c --enable-rpc given the same COUNT URLs through `aria2.addUri`
 #    (8 requests at a time, 4 running), both measured after the last answer.
-# 4. Throughput: RUNNING downloads of FILE_MIB MiB each (nginx unlimited) through the agent that
+# 4. Throughput: RUNNING downloads of FILE_MIB MiB each (nginx unlimited; FILE_MIB may list several
+#    sizes, one table each) through the agent that
 #    holds COUNT added downloads, with no client, with CLIENTS clients following the event stream
-#    (with live progress), and with those clients each listing every download once; ROUNDS rounds
-#    in rotating order, medians.
+#    (with live progress), and with those clients each also reading the summary and the first
+#    page of the list once (what the web page reads); ROUNDS rounds in rotating order, medians.
 #
 # Needs: nginx, aria2c, curl, python3. Everything lives in a temporary directory, removed at the
 # end; the agents, aria2c and nginx are stopped.
@@ -29,7 +32,7 @@ COUNT=${COUNT:-10000}
 LATENCY_COUNT=${LATENCY_COUNT:-1000}
 CLIENTS=${CLIENTS:-100}
 RUNNING=${RUNNING:-16}
-FILE_MIB=${FILE_MIB:-32}
+FILE_MIB=${FILE_MIB:-32 256}
 ROUNDS=${ROUNDS:-5}
 for binary in "$FDL" "$BENCH"; do
     [ -x "$binary" ] || { echo "build first: swift build -c release --product fdl && swift build -c release --product bench-agent" >&2; exit 1; }
@@ -52,18 +55,20 @@ cleanup() {
 }
 trap cleanup EXIT
 
-mkdir -p "$WORK/www/big"
-python3 - "$WORK/www" "$RUNNING" "$FILE_MIB" <<'EOF'
+mkdir -p "$WORK/www"
+python3 - "$WORK/www" "$RUNNING" $FILE_MIB <<'EOF'
 import os, sys
-root, files, mib = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+root, files, sizes = sys.argv[1], int(sys.argv[2]), [int(x) for x in sys.argv[3:]]
 with open(os.path.join(root, "f.bin"), "wb") as f:
     f.write(os.urandom(1 << 20))
-for i in range(files):
-    with open(os.path.join(root, "big", str(i)), "wb") as f:
-        for _ in range(mib):
-            f.write(os.urandom(1 << 20))
+for mib in sizes:
+    os.makedirs(os.path.join(root, "big%d" % mib), exist_ok=True)
+    for i in range(files):
+        with open(os.path.join(root, "big%d" % mib, str(i)), "wb") as f:
+            for _ in range(mib):
+                f.write(os.urandom(1 << 20))
 EOF
-# /slow/ serves f.bin at 1 KiB/s whatever the query string; /big/ the throughput files unlimited.
+# /slow/ serves f.bin at 1 KiB/s whatever the query string; /bigN/ the throughput files (N MiB) unlimited.
 LOCAL_NGINX_ACCESS_LOG=off start_local_nginx "$WORK" 0 "location /slow/ { alias $WORK/www/; limit_rate 1k; }"
 BASE="http://127.0.0.1:$port"
 SLOW="$BASE/slow/f.bin?n="
@@ -86,13 +91,17 @@ start_agent() {
     echo "the agent did not start:" >&2; cat "$dir/agent.log" >&2; exit 1
 }
 
-# 1-3 through the agent: COUNT started (4 at a time), its memory, then the latency.
+# 1-3 through the agent: COUNT started in batches (4 at a time), its memory, then the latency.
 start_agent started 4
 result agent_empty "$(memory "$agent_pid")"
-result agent_start "$("$BENCH" submit "$socket" "$COUNT" "$SLOW" "$WORK/started/out" start | value seconds)"
+result agent_start_batch "$("$BENCH" submit "$socket" "$COUNT" "$SLOW" "$WORK/started/out" start batch | value seconds)"
 read -r rss hwm <<< "$(memory "$agent_pid")"
 result agent_rss "$rss" "$hwm"
 result agent_latency "$("$BENCH" latency "$socket" "$LATENCY_COUNT" "$BASE/none" "$WORK/started/out")"
+stop_pid "$agent_pid"; agent_pid=""
+# the same COUNT started one request per download
+start_agent singles 4
+result agent_start "$("$BENCH" submit "$socket" "$COUNT" "$SLOW" "$WORK/singles/out" start | value seconds)"
 stop_pid "$agent_pid"; agent_pid=""
 
 # the same in-process
@@ -134,24 +143,27 @@ stop_pid "$aria_pid"; aria_pid=""
 
 # 4. throughput, with COUNT added (not started) downloads in the agent
 start_agent added "$RUNNING"
-result agent_add "$("$BENCH" submit "$socket" "$COUNT" "$SLOW" "$WORK/added/out" add | value seconds)"
+result agent_add_batch "$("$BENCH" submit "$socket" "$COUNT" "$SLOW" "$WORK/added/out" add batch | value seconds)"
 run=0
 throughput() {   # NAME CLIENTS LISTS
     run=$((run + 1))
-    result "tp_$1" "$("$BENCH" throughput "$socket" "$BASE/big/" "$RUNNING" "$((FILE_MIB << 20))" "$2" "$3" "$WORK/added/out" "r$run" | value bytes_per_second)"
+    result "tp_${mib}_$1" "$("$BENCH" throughput "$socket" "$BASE/big$mib/" "$RUNNING" "$((mib << 20))" "$2" "$3" "$WORK/added/out" "r$run" | value bytes_per_second)"
 }
 tp_none() { throughput none 0 0; }
 tp_streams() { throughput streams "$CLIENTS" 0; }
 tp_lists() { throughput lists "$CLIENTS" 1; }
-for round in $(seq 1 "$ROUNDS"); do
-    in_rotation "$round" tp_none tp_streams tp_lists
+for mib in $FILE_MIB; do
+    for round in $(seq 1 "$ROUNDS"); do
+        in_rotation "$round" tp_none tp_streams tp_lists
+    done
 done
 stop_pid "$agent_pid"; agent_pid=""
 
-python3 - "$WORK/results" "$COUNT" "$CLIENTS" "$RUNNING" "$FILE_MIB" <<'EOF'
+python3 - "$WORK/results" "$COUNT" "$CLIENTS" "$RUNNING" "$ROUNDS" $FILE_MIB <<'EOF'
 import statistics, sys
 rows = [line.split() for line in open(sys.argv[1])]
-count, clients, running, mib = (int(x) for x in sys.argv[2:6])
+count, clients, running, rounds = (int(x) for x in sys.argv[2:6])
+sizes = [int(x) for x in sys.argv[6:]]
 def get(name):
     return [r[1:] for r in rows if r[0] == name]
 def one(name, i=0):
@@ -161,9 +173,10 @@ def lat(name):
     return float(words[words.index("median") + 1]) * 1e3, float(words[words.index("p99") + 1]) * 1e3
 print(f"| submitting {count:,} downloads | seconds | per download | ÷ in-process |")
 print("|---|---|---|---|")
-for name, label, base in [("agent_start", "agent API, started (`POST /v1/downloads`, 8 at a time)", "inprocess_start"),
+for name, label, base in [("agent_start_batch", "agent API, started, batches of 1,000 (`POST /v1/downloads` with an array)", "inprocess_start"),
+                          ("agent_start", "agent API, started, one `POST /v1/downloads` each (8 at a time)", "inprocess_start"),
                           ("inprocess_start", "in-process `Downloader.start`", "inprocess_start"),
-                          ("agent_add", "agent API, `\"start\": false`", "inprocess_add"),
+                          ("agent_add_batch", "agent API, `\"start\": false`, batches of 1,000", "inprocess_add"),
                           ("inprocess_add", "in-process `Downloader.add`", "inprocess_add"),
                           ("aria_start", "aria2c `aria2.addUri` (JSON-RPC over HTTP, 8 at a time)", "inprocess_start")]:
     print(f"| {label} | {one(name):.2f} | {one(name) / count * 1e6:.0f} µs | {one(name) / one(base):.1f} |")
@@ -182,13 +195,14 @@ print("|---|---|---|---|---|")
 print(f"| fdl agent | {a[0] / 1024:.0f} | {a[1] / 1024:.0f} | {a0 / 1024:.0f} | {(a[0] - a0) / count:.1f} |")
 print(f"| aria2c --enable-rpc | {r[0] / 1024:.0f} | {r[1] / 1024:.0f} | {r0 / 1024:.0f} | {(r[0] - r0) / count:.1f} |")
 print(f"| ratio fdl ÷ aria2c | {a[0] / r[0]:.2f} | {a[1] / r[1]:.2f} | {a0 / r0:.2f} | {(a[0] - a0) / (r[0] - r0):.2f} |")
-print()
-def tp(name):
-    return statistics.median(float(r[0]) for r in get("tp_" + name))
-base = tp("none")
-print(f"| {running} downloads × {mib} MiB, agent holding {count:,} queued (median of rounds) | MB/s | ÷ no clients |")
-print("|---|---|---|")
-for name, label in [("none", "no client"), ("streams", f"{clients} clients following the event stream (with progress)"),
-                    ("lists", f"{clients} clients streaming, each listing all {count + running:,} downloads once")]:
-    print(f"| {label} | {tp(name) / 1e6:.0f} | {tp(name) / base:.2f} |")
+for mib in sizes:
+    def tp(name):
+        return statistics.median(float(r[0]) for r in get(f"tp_{mib}_{name}"))
+    base = tp("none")
+    print()
+    print(f"| {running} downloads × {mib} MiB, agent holding {count:,} queued (median of {rounds}) | MB/s | ÷ no clients |")
+    print("|---|---|---|")
+    for name, label in [("none", "no client"), ("streams", f"{clients} clients following the event stream (with progress)"),
+                        ("lists", f"{clients} clients streaming, each reading the summary and the list's first page once")]:
+        print(f"| {label} | {tp(name) / 1e6:.0f} | {tp(name) / base:.2f} |")
 EOF

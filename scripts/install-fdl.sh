@@ -20,10 +20,11 @@ bin=""
 manual=docs/fdl.1
 while [ $# -gt 0 ]; do
   case "$1" in
-    --prefix) prefix="$2"; shift 2 ;;
-    --bin) bin="$2"; shift 2 ;;
-    --manual) manual="$2"; shift 2 ;;
-    -h|--help) sed -n '2,13p' "$0" | cut -c3-; exit 0 ;;
+    --prefix|--bin|--manual)
+      [ $# -ge 2 ] || { echo "install-fdl.sh: $1 needs a value (see --help)" >&2; exit 64; }
+      case "$1" in --prefix) prefix="$2" ;; --bin) bin="$2" ;; --manual) manual="$2" ;; esac
+      shift 2 ;;
+    -h|--help) sed -n '2,/^[^#]/{/^#/p}' "$0" | cut -c3-; exit 0 ;;
     *) echo "install-fdl.sh: unknown argument '$1' (see --help)" >&2; exit 64 ;;
   esac
 done

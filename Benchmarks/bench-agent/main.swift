@@ -1,6 +1,7 @@
 // bench-agent: the download agent's costs, measured by Benchmarks/agent.sh. Not a test.
 //
-//   bench-agent submit SOCKET COUNT URL-PREFIX DIR start|add     -> seconds to submit COUNT downloads
+//   bench-agent submit SOCKET COUNT URL-PREFIX DIR start|add [batch]
+//                                                                -> seconds to submit COUNT downloads
 //   bench-agent inprocess COUNT URL-PREFIX DIR start|add         -> the same with an in-process Downloader
 //   bench-agent latency SOCKET COUNT URL DIR                     -> add-to-event times through the agent
 //   bench-agent inprocess-latency COUNT URL DIR                  -> the same in-process
@@ -10,8 +11,10 @@
 //
 // Submitting: download i is URL-PREFIX + i into DIR/i, `start` (started at once; the queue runs
 // the configured number) or `add` (`"start": false` / `Downloader.add`). Through the agent, 8
-// requests at a time, each answered once the store has it; in-process, the calls one after the
-// other, then `settle()` (every store write done). Both use SQLite stores with the same defaults.
+// requests at a time, each answered once the store has it, or with `batch` in batches of 1,000
+// (`POST /v1/downloads` with an array, one after the other, each answered once the store has all
+// of it); in-process, the calls one after the other, then `settle()` (every store write done).
+// Both use SQLite stores with the same defaults.
 //
 // Event latency: the time from the call that adds a download (not started) to the arrival of its
 // `stateChanged notStarted` event at the same caller, which follows the event stream: through the
@@ -20,7 +23,8 @@
 //
 // Throughput: the FILES downloads URL-PREFIX + 0..FILES-1 (BYTES each) started together; the time
 // from the first start to the last completion, while CLIENTS other connections follow the event
-// stream with live progress and each lists every download LISTS times (one after the other).
+// stream with live progress and each looks at the list LISTS times (one after the other) as the
+// web page does: `GET /v1/summary` and the first page (100) of `GET /v1/downloads`.
 
 import FileDownload
 import FileDownloadAgentClient
@@ -93,10 +97,17 @@ func inProcessDownloader(_ directory: String, concurrency: Int) async throws -> 
     return downloader
 }
 
-/// Submits `count` downloads through the agent, 8 requests at a time.
-func submit(socket: String, count: Int, prefix: String, directory: String, start: Bool) async throws -> Double {
+/// Submits `count` downloads through the agent, 8 requests at a time, or in batches of 1,000.
+func submit(socket: String, count: Int, prefix: String, directory: String, start: Bool, batch: Bool) async throws -> Double {
     let client = DownloadAgentClient(socketPath: socket)
     let began = ContinuousClock.now
+    if batch {
+        let results = try await client.submit((0..<count).map {
+            AgentDownloadRequest(id: "d\($0)", url: prefix + String($0), destination: directory + "/d\($0)", start: start)
+        })
+        if let refused = results.first(where: { $0.status != 201 }) { fail("\(refused.id): \(refused.message ?? "")") }
+        return seconds(ContinuousClock.now - began)
+    }
     try await withThrowingTaskGroup(of: Void.self) { group in
         for lane in 0..<8 {
             group.addTask {
@@ -194,7 +205,12 @@ func throughput(socket: String, prefix: String, files: Int, bytes: Int, clients:
         _ = try await client.start(id: id, url: URL(string: prefix + String(i))!, destination: URL(fileURLWithPath: directory + "/\(id)"))
     }
     let listers = (0..<(lists > 0 ? clients : 0)).map { _ in
-        Task { for _ in 0..<lists { _ = try await client.downloads() } }
+        Task {
+            for _ in 0..<lists {
+                _ = try await client.summary()
+                _ = try await client.page(limit: 100)
+            }
+        }
     }
     try await watcher.value
     let elapsed = seconds(ContinuousClock.now - began)
@@ -216,7 +232,8 @@ func argument(_ i: Int) -> String {
 switch arguments.count > 1 ? arguments[1] : "" {
 case "submit":
     let time = try await submit(socket: argument(2), count: Int(argument(3)) ?? 0, prefix: argument(4),
-                                directory: argument(5), start: argument(6) == "start")
+                                directory: argument(5), start: argument(6) == "start",
+                                batch: arguments.count > 7 && arguments[7] == "batch")
     print(String(format: "seconds %.6f", time))
 case "inprocess":
     let time = try await submitInProcess(count: Int(argument(2)) ?? 0, prefix: argument(3), directory: argument(4),

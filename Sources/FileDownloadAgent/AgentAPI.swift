@@ -7,12 +7,24 @@ import NIOCore
 
 /// The routes of the agent's HTTP API, version 1 (`docs/agent-api.md`).
 struct AgentAPI: Sendable {
-    /// The largest request body accepted (64 KiB); a larger one is a 413.
+    /// The largest body of one download request (64 KiB); a larger one is a 413.
     static let maxBodySize = 64 * 1024
+    /// The largest body of a batch add (an array; 4 MiB); a larger one is a 413.
+    static let maxBatchBodySize = 4 * 1024 * 1024
+    /// The most downloads one batch add may hold; more is a 413 `batch-too-large`.
+    static let maxBatchCount = 1000
+    /// The page size of `GET /v1/downloads` without `limit`.
+    static let defaultPageSize = 100
+    /// The largest `limit` of `GET /v1/downloads`; more is a 400 `bad-limit`.
+    static let maxPageSize = 1000
 
     let downloader: Downloader
     let log: AgentEventLog
     let defaultTransfer: TransferOptions
+    /// Where the first URL of each added download is recorded, for the delegate that sends secret
+    /// header fields to that origin only (`AgentDelegate`); `nil` when the downloader's owner keeps
+    /// its own record (`fdl get`).
+    var origins: DownloadOrigins?
 
     /// The routes for the Unix socket: every request's peer is checked with `SO_PEERCRED`.
     func router() -> Router<AgentRequestContext> {
@@ -28,12 +40,16 @@ struct AgentAPI: Sendable {
         v1.get("health") { _, _ in
             AgentAPIError.jsonResponse(status: .ok, body: AgentHealth(
                 status: "ok", api: "v1", lastEventSequence: await log.lastSequence,
-                eventStreams: await log.subscriberCount, downloads: await downloader.downloads().count))
+                eventStreams: await log.subscriberCount, downloads: await downloader.downloadCount))
+        }
+        v1.get("summary") { _, _ in
+            let counts = await downloader.countsByState()
+            return AgentAPIError.jsonResponse(status: .ok, body: AgentSummary(
+                downloads: counts.values.reduce(0, +),
+                states: Dictionary(uniqueKeysWithValues: counts.map { ($0.key.rawValue, $0.value) })))
         }
         v1.post("downloads") { request, context in try await add(request, context) }
-        v1.get("downloads") { _, _ in
-            AgentAPIError.jsonResponse(status: .ok, body: ["downloads": await downloader.downloads()])
-        }
+        v1.get("downloads") { request, _ in try await list(request) }
         v1.get("downloads/:id") { _, context in
             AgentAPIError.jsonResponse(status: .ok, body: try await info(of: try id(context)))
         }
@@ -41,6 +57,7 @@ struct AgentAPI: Sendable {
             let id = try id(context)
             try await library { try await downloader.remove(id) }
             try await log.forget(id)
+            origins?.forget(id)
             return Response(status: .noContent)
         }
         v1.post("downloads/:id/pause") { _, context in
@@ -69,37 +86,6 @@ struct AgentAPI: Sendable {
 
     // MARK: handlers
 
-    private func add(_ request: Request, _ context: AgentRequestContext) async throws -> Response {
-        var request = request
-        let body: ByteBuffer
-        do {
-            body = try await request.collectBody(upTo: Self.maxBodySize)
-        } catch {
-            throw AgentAPIError(.contentTooLarge, "body-too-large",
-                                "the request body is larger than \(Self.maxBodySize) bytes")
-        }
-        let decoded: AgentDownloadRequest
-        do {
-            decoded = try JSONDecoder().decode(AgentDownloadRequest.self, from: Data(body.readableBytesView))
-        } catch let error as DecodingError {
-            throw AgentAPIError(.badRequest, "bad-json", "the body is not a valid download request: \(Self.describe(error))")
-        } catch {
-            throw AgentAPIError(.badRequest, "bad-json", "the body is not JSON: \(error)")
-        }
-        let id = try decoded.validatedID()
-        let url = try decoded.parsedURL()
-        let destination = try decoded.parsedDestination()
-        let options = try decoded.options(defaults: defaultTransfer)
-        try await library {
-            if decoded.start ?? true {
-                _ = try await downloader.start(id: id, url: url, destination: destination, options: options)
-            } else {
-                _ = try await downloader.add(id: id, url: url, destination: destination, options: options)
-            }
-        }
-        return AgentAPIError.jsonResponse(status: .created, body: try await info(of: id))
-    }
-
     private func events(_ request: Request) async throws -> Response {
         let query = request.uri.queryParameters
         let given = request.headers[HTTPField.Name("Last-Event-ID")!] ?? query["since"].map(String.init)
@@ -123,11 +109,11 @@ struct AgentAPI: Sendable {
 
     // MARK: helpers
 
-    private func id(_ context: AgentRequestContext) throws -> String {
+    func id(_ context: AgentRequestContext) throws -> String {
         try context.parameters.require("id")
     }
 
-    private func info(of id: String) async throws -> DownloadInfo {
+    func info(of id: String) async throws -> DownloadInfo {
         guard let info = await downloader.info(of: id) else {
             throw AgentAPIError(.notFound, "unknown-id", "no download has the id '\(id)'")
         }
@@ -135,12 +121,12 @@ struct AgentAPI: Sendable {
     }
 
     /// Runs a library call, turning its ``DownloadError`` into the matching API error; when it
-    /// succeeds, waits until the downloader has written what it changed to the store, so that an
-    /// answer 2xx means the change survives a SIGKILL of the agent.
-    private func library<T>(_ body: () async throws -> T) async throws -> T {
+    /// succeeds and `settles`, waits until the downloader has written what it changed to the
+    /// store, so that an answer 2xx means the change survives a SIGKILL of the agent.
+    func library<T>(settles: Bool = true, _ body: () async throws -> T) async throws -> T {
         do {
             let result = try await body()
-            await downloader.settle()
+            if settles { await downloader.settle() }
             return result
         } catch let error as AgentAPIError {
             throw error

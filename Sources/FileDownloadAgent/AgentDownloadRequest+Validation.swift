@@ -3,7 +3,7 @@ import FileDownloadAgentClient
 import Foundation
 
 /// The checks the agent makes of a request before the downloader makes its own (the id, the URL,
-/// the destination's form, the digest, the size and the header fields); each failure is an
+/// the destination's form, the mirrors, the digest, the size and the header fields); each failure is an
 /// ``AgentAPIError`` (400) saying what to fix.
 extension AgentDownloadRequest {
     func validatedID() throws -> String {
@@ -18,6 +18,22 @@ extension AgentDownloadRequest {
             throw AgentAPIError(.badRequest, "bad-url", "\"\(url)\" is not an absolute URL (like https://host/file)")
         }
         return parsed
+    }
+
+    /// The mirrors as URLs: each absolute, at most ``AgentDownloadRequest/maxMirrors``. (The
+    /// downloader checks their schemes when it tries them.)
+    func parsedMirrors() throws -> [URL] {
+        let mirrors = self.mirrors ?? []
+        guard mirrors.count <= Self.maxMirrors else {
+            throw AgentAPIError(.badRequest, "bad-mirror", "\(mirrors.count) mirrors given; a download may have at most \(Self.maxMirrors)")
+        }
+        return try mirrors.map { text in
+            guard let parsed = URL(string: text), parsed.scheme != nil, parsed.host != nil else {
+                throw AgentAPIError(.badRequest, "bad-mirror",
+                                    "the mirror \"\(URL(string: text)?.removingCredentials.absoluteString ?? "(not a URL)")\" is not an absolute URL (like https://host/file)")
+            }
+            return parsed
+        }
     }
 
     /// The destination as a file URL, or `nil` when none was given. The downloader then checks it
@@ -52,6 +68,7 @@ extension AgentDownloadRequest {
             }
             transfer.headers.append(HeaderField(name: name, value: value, isSecret: secrets.contains(name.lowercased())))
         }
-        return DownloadOptions(transfer: transfer, expectedSize: expectedSize, sha256: sha256, priority: priority ?? 0)
+        return DownloadOptions(transfer: transfer, expectedSize: expectedSize, sha256: sha256, priority: priority ?? 0,
+                               mirrors: try parsedMirrors())
     }
 }

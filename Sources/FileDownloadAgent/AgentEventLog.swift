@@ -17,11 +17,29 @@ import Foundation
 /// the journal missed (the agent was killed after the store saved a change and before the
 /// journal appended its event).
 actor AgentEventLog {
-    /// One journalled event.
+    /// One journalled event, as every event stream sends it: `id: N`, `event: download`,
+    /// `data: <JSON>` (encoded once, shared by every stream).
     struct Entry: Sendable {
         var sequence: Int64
-        var event: DownloadEvent
+        /// The event's JSON, as journalled.
+        var json: Data
+        var frame: String
+
+        init(sequence: Int64, json: Data) {
+            self.sequence = sequence
+            self.json = json
+            self.frame = "id: \(sequence)\nevent: download\ndata: \(String(decoding: json, as: UTF8.self))\n\n"
+        }
+
+        /// The event, decoded from its JSON (`nil` if it does not decode).
+        var event: DownloadEvent? { try? JSONDecoder().decode(DownloadEvent.self, from: json) }
     }
+
+    /// How often, at most, subscribers are woken for live events alone (progress); journalled
+    /// events wake them at once. A stream then sends the newest progress of each download, so a
+    /// client gets progress at this rate however many downloads run and however many clients
+    /// listen.
+    static let liveInterval: Duration = .milliseconds(500)
 
     /// What a subscriber gets from one look: entries after its cursor, and whether entries it
     /// asked for were pruned (or the cursor is beyond the journal's end: a different journal).
@@ -33,7 +51,6 @@ actor AgentEventLog {
     }
 
     private let store: SQLiteDownloadStore
-    private let decoder = JSONDecoder()
     private let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -54,10 +71,14 @@ actor AgentEventLog {
     /// dropped too.
     private var suppressed: Set<String> = []
 
-    private var progress: [String: (version: UInt64, event: DownloadEvent)] = [:]
-    private var total: (version: UInt64, event: DownloadEvent)?
-    private var activity: (version: UInt64, event: DownloadEvent)?
+    /// The newest live event of each kind, as its `event: progress` frame (encoded once).
+    private var progress: [String: (version: UInt64, frame: String)] = [:]
+    private var total: (version: UInt64, frame: String)?
+    private var activity: (version: UInt64, frame: String)?
     private var version: UInt64 = 0
+    /// When subscribers were last woken, and whether a wake for live events is scheduled.
+    private var lastRing = ContinuousClock.now
+    private var liveRingScheduled = false
 
     private var bells: [UInt64: AsyncStream<Void>.Continuation] = [:]
     private var nextBell: UInt64 = 0
@@ -78,17 +99,21 @@ actor AgentEventLog {
     func record(_ events: [DownloadEvent]) async throws {
         var toJournal: [DownloadEvent] = []
         var intended = intendedStates()
+        var liveChanged = false
         for event in events {
             switch event {
             case .progress(let id, _):
                 version += 1
-                progress[id] = (version, event)
+                progress[id] = (version, try liveFrame(event))
+                liveChanged = true
             case .totalProgress:
                 version += 1
-                total = (version, event)
+                total = (version, try liveFrame(event))
+                liveChanged = true
             case .activityCountChanged:
                 version += 1
-                activity = (version, event)
+                activity = (version, try liveFrame(event))
+                liveChanged = true
             case .stateChanged(let id, let state):
                 if intended[id] == state {
                     suppressed.insert(id)
@@ -103,7 +128,38 @@ actor AgentEventLog {
                 toJournal.append(event)
             }
         }
+        let journalled = lastSequence
         try await journal(toJournal)
+        if lastSequence != journalled {
+            ring()
+        } else if liveChanged {
+            ringForLive()
+        }
+    }
+
+    /// The `event: progress` frame of a live event.
+    private func liveFrame(_ event: DownloadEvent) throws -> String {
+        "event: progress\ndata: \(String(decoding: try encoder.encode(event), as: UTF8.self))\n\n"
+    }
+
+    /// Wakes the subscribers for live events: at once when the last wake is ``liveInterval`` ago,
+    /// else once when it will be (later live events join that wake).
+    private func ringForLive() {
+        guard !liveRingScheduled else { return }
+        let due = lastRing + Self.liveInterval
+        if ContinuousClock.now >= due {
+            ring()
+            return
+        }
+        liveRingScheduled = true
+        Task { [weak self] in
+            try? await Task.sleep(until: due)
+            await self?.ringScheduled()
+        }
+    }
+
+    private func ringScheduled() {
+        liveRingScheduled = false
         ring()
     }
 
@@ -159,8 +215,9 @@ actor AgentEventLog {
         unjournalled = []
         guard !events.isEmpty else { return }
         let sequences: [Int64]
+        let rows: [SQLiteDownloadStore.JournalEvent]
         do {
-            let rows = try events.map { event -> SQLiteDownloadStore.JournalEvent in
+            rows = try events.map { event -> SQLiteDownloadStore.JournalEvent in
                 var state: DownloadState?
                 if case .stateChanged(_, let s) = event { state = s }
                 return SQLiteDownloadStore.JournalEvent(downloadID: event.id, state: state, payload: try encoder.encode(event))
@@ -171,8 +228,8 @@ actor AgentEventLog {
             throw error
         }
         for case .stateChanged(let id, let state) in events { announced[id] = state }
-        for (sequence, event) in zip(sequences, events) {
-            recent.append(Entry(sequence: sequence, event: event))
+        for (sequence, row) in zip(sequences, rows) {
+            recent.append(Entry(sequence: sequence, json: row.payload))
         }
         if recent.count > recentLimit { recent.removeFirst(recent.count - recentLimit) }
         lastSequence = sequences.last ?? lastSequence
@@ -196,15 +253,17 @@ actor AgentEventLog {
             return Page(entries: Array(recent[start..<min(recent.count, start + limit)]))
         }
         let rows = try await store.journal(after: cursor, limit: limit)
-        return Page(entries: try rows.map { Entry(sequence: $0.sequence, event: try decoder.decode(DownloadEvent.self, from: $0.payload)) })
+        return Page(entries: rows.map { Entry(sequence: $0.sequence, json: $0.payload) })
     }
 
-    /// The live (not journalled) events newer than `mark`, latest value of each, and the new mark.
-    func live(after mark: UInt64) -> (events: [DownloadEvent], mark: UInt64) {
+    /// The frames of the live (not journalled) events newer than `mark`, latest value of each, in
+    /// the order they came, and the new mark.
+    func live(after mark: UInt64) -> (frames: [String], mark: UInt64) {
+        guard version > mark else { return ([], version) }
         var changed = progress.values.filter { $0.version > mark }
         if let total, total.version > mark { changed.append(total) }
         if let activity, activity.version > mark { changed.append(activity) }
-        return (changed.sorted { $0.version < $1.version }.map(\.event), version)
+        return (changed.sorted { $0.version < $1.version }.map(\.frame), version)
     }
 
     // MARK: subscribers
@@ -236,6 +295,7 @@ actor AgentEventLog {
 
     /// Wakes every subscriber.
     func ring() {
+        lastRing = ContinuousClock.now
         for bell in bells.values { bell.yield() }
     }
 

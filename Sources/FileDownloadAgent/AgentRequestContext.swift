@@ -13,6 +13,7 @@ public struct AgentRequestContext: RequestContext {
         self.channel = source.channel
     }
 
-    /// Request bodies above this size are refused with 413 (`AgentAPIError.bodyTooLarge`).
-    public var maxUploadSize: Int { AgentAPI.maxBodySize }
+    /// The largest request body read (4 MiB, a batch add's); above it a request is refused with
+    /// 413 `body-too-large`. A single download request is refused above 64 KiB.
+    public var maxUploadSize: Int { AgentAPI.maxBatchBodySize }
 }

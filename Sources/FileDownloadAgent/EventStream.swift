@@ -10,7 +10,8 @@ import Hummingbird
 /// asked for the present), so a client that reconnects before any event came still sends a
 /// `Last-Event-ID` and misses nothing journalled meanwhile (as by a restart's reconciliation).
 /// Journalled events are written as `id: <sequence>`, `event: download`, `data: <JSON event>`;
-/// progress (when asked for) as `event: progress` without an id, so that a reconnecting client's
+/// progress (when asked for; the newest of each download, at most every
+/// ``AgentEventLog/liveInterval`` unless a journalled event comes sooner) as `event: progress` without an id, so that a reconnecting client's
 /// `Last-Event-ID` stays the last journalled event it got. When entries after the cursor were
 /// pruned (or the cursor is beyond the journal, as after the store was replaced) a `event: gap`
 /// with `data: {"resumesAt": N}` comes first: the client should list the downloads again. A
@@ -51,12 +52,13 @@ struct EventStream: Sendable {
         try await writer.finish(nil)
     }
 
+    /// Writes what is new at each wake. The frames come encoded from the log, once for every
+    /// stream; a stream only joins them.
     private func stream(to writer: inout any ResponseBodyWriter, bell: AsyncStream<Void>) async throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         var cursor = self.cursor
         var liveMark: UInt64 = 0
         var bells = bell.makeAsyncIterator()
+        var lastWrite = ContinuousClock.now - Self.keepAliveInterval
         while true {
             var text = ""
             while true {
@@ -67,22 +69,23 @@ struct EventStream: Sendable {
                     continue
                 }
                 for entry in page.entries {
-                    let json = String(decoding: try encoder.encode(entry.event), as: UTF8.self)
-                    text += "id: \(entry.sequence)\nevent: download\ndata: \(json)\n\n"
+                    text += entry.frame
                     cursor = entry.sequence
                 }
                 if page.entries.count < Self.pageSize { break }
                 try await writer.write(ByteBuffer(string: text))
+                lastWrite = .now
                 text = ""
             }
             if includesProgress {
-                let (events, mark) = await log.live(after: liveMark)
+                let (frames, mark) = await log.live(after: liveMark)
                 liveMark = mark
-                for event in events {
-                    text += "event: progress\ndata: \(String(decoding: try encoder.encode(event), as: UTF8.self))\n\n"
-                }
+                for frame in frames { text += frame }
             }
-            try await writer.write(ByteBuffer(string: text.isEmpty ? ": keep-alive\n\n" : text))
+            if !text.isEmpty || ContinuousClock.now - lastWrite >= Self.keepAliveInterval {
+                try await writer.write(ByteBuffer(string: text.isEmpty ? ": keep-alive\n\n" : text))
+                lastWrite = .now
+            }
             guard await bells.next() != nil else { return }
         }
     }

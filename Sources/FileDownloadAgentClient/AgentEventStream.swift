@@ -11,7 +11,9 @@ import NIOHTTP1
 /// the first connection) and, when the connection
 /// breaks (the agent restarted, say), connects again with `Last-Event-ID` set to it, waiting
 /// 0.1 s, then up to 2 s between attempts, for as long as the iterating task runs. So the events
-/// it yields are each journalled event once, in order, across reconnects.
+/// it yields are each journalled event once, in order, across reconnects. It ends, throwing, when
+/// reconnecting would not help: events missed (`events-missed`), a refusal (4xx), or an event it
+/// cannot decode (`bad-response`, as from a newer agent).
 public struct AgentEventStream: AsyncSequence, Sendable {
     public typealias Element = AgentEvent
 
@@ -39,7 +41,8 @@ public struct AgentEventStream: AsyncSequence, Sendable {
         while !Task.isCancelled {
             do {
                 try await stream(from: &cursor, continuation) { delay = .milliseconds(100) }
-            } catch let error as DownloadAgentClientError where error.error == "events-missed" || (400..<500).contains(error.status) {
+            } catch let error as DownloadAgentClientError
+                        where ["events-missed", "bad-response"].contains(error.error) || (400..<500).contains(error.status) {
                 throw error
             } catch {
                 // The connection broke or no agent listens: try again.
@@ -87,7 +90,14 @@ public struct AgentEventStream: AsyncSequence, Sendable {
                             // when this stream asked for the present and no event came yet.
                             if let sequence = message.id.flatMap({ Int64($0) }) { newCursor = sequence }
                         case "download", "progress":
-                            let event = try decoder.decode(DownloadEvent.self, from: Data(message.data.utf8))
+                            let event: DownloadEvent
+                            do {
+                                event = try decoder.decode(DownloadEvent.self, from: Data(message.data.utf8))
+                            } catch {
+                                // Final: a reconnect would get the same event again, for ever.
+                                throw DownloadAgentClientError(status: status, error: "bad-response", message:
+                                    "the agent's event \(message.id ?? "(progress)") is not what this client understands: \(error)")
+                            }
                             let sequence = message.event == "download" ? message.id.flatMap { Int64($0) } : nil
                             if let sequence { newCursor = sequence }
                             continuation.yield(AgentEvent(sequence: sequence, event: event))

@@ -61,16 +61,63 @@ public struct DownloadAgentClient: Sendable {
     @discardableResult
     public func cancel(_ id: String) async throws -> DownloadInfo { try await action("cancel", id) }
 
+    /// Sends several requests in one `POST /v1/downloads` (a JSON array; at most ``maxBatchCount``
+    /// each, so a longer list goes in several requests, one after the other). The agent adds them
+    /// in order, each as a single request would, and answers once the store has every one it
+    /// added; returns one result per request, in order: the download (status 201) or why it was
+    /// refused. A refused item does not stop the others.
+    ///
+    /// - Throws: ``DownloadAgentClientError`` when a whole request is refused (a body the agent
+    ///   cannot read) or no agent answers; items added by earlier requests stay added.
+    public func submit(_ requests: [AgentDownloadRequest]) async throws -> [AgentBatchResult] {
+        var results: [AgentBatchResult] = []
+        results.reserveCapacity(requests.count)
+        var start = requests.startIndex
+        while start < requests.endIndex {
+            let end = min(start + Self.maxBatchCount, requests.endIndex)
+            let answer: BatchAnswer = try await call(.POST, "/v1/downloads", body: try JSONEncoder().encode(Array(requests[start..<end])))
+            results += answer.results
+            start = end
+        }
+        return results
+    }
+
+    /// The most requests ``submit(_:)-([AgentDownloadRequest])`` puts in one batch (the agent's
+    /// limit).
+    public static let maxBatchCount = 1000
+
     /// Forgets a download that is not waiting or downloading (`DELETE /v1/downloads/{id}`).
     public func remove(_ id: String) async throws {
         let (status, body) = try await AgentConnection(socketPath: socketPath).exchange(.DELETE, "/v1/downloads/\(Self.escape(id))")
         guard status == 204 else { throw Self.refusal(status, body) }
     }
 
-    /// Every download the agent knows, in queue order.
-    public func downloads() async throws -> [DownloadInfo] {
-        let list: DownloadList = try await call(.GET, "/v1/downloads")
-        return list.downloads
+    /// Every download the agent knows (of `states`, when given), in queue order: the pages of
+    /// ``page(states:after:limit:)`` read one after the other (1,000 a request). A download added
+    /// meanwhile may be missed or listed; one that stays is listed once.
+    public func downloads(states: Set<DownloadState>? = nil) async throws -> [DownloadInfo] {
+        var all: [DownloadInfo] = []
+        var after: Int64?
+        repeat {
+            let page = try await page(states: states, after: after, limit: 1000)
+            all += page.downloads
+            after = page.next
+        } while after != nil
+        return all
+    }
+
+    /// One page of downloads in queue order (`GET /v1/downloads`): up to `limit` (1 to 1,000),
+    /// after the `next` of the page before (`nil`: from the first), of `states` (`nil`: any).
+    public func page(states: Set<DownloadState>? = nil, after: Int64? = nil, limit: Int = 100) async throws -> AgentDownloadPage {
+        var query = ["limit=\(limit)"]
+        if let after { query.append("after=\(after)") }
+        if let states { query.append("state=" + states.map(\.rawValue).sorted().joined(separator: ",")) }
+        return try await call(.GET, "/v1/downloads?" + query.joined(separator: "&"))
+    }
+
+    /// How many downloads the agent holds, by state (`GET /v1/summary`).
+    public func summary() async throws -> AgentSummary {
+        try await call(.GET, "/v1/summary")
     }
 
     /// Download `id`, or `nil` when the agent knows no download with that id.
@@ -90,15 +137,16 @@ public struct DownloadAgentClient: Sendable {
     /// The sequence ends when the task iterating it is cancelled. It throws
     /// ``DownloadAgentClientError`` `events-missed` when journalled events after the cursor are
     /// gone (the journal keeps the last 10,000): list the downloads, then follow on from the
-    /// sequence number the error's message gives.
+    /// sequence number the error's message gives; the agent's refusal (4xx); `bad-response` when an
+    /// event is not one this client can decode (reconnecting would get it again).
     public func events(since: Int64? = nil, includeProgress: Bool = true) -> AgentEventStream {
         AgentEventStream(connection: AgentConnection(socketPath: socketPath), since: since, includeProgress: includeProgress)
     }
 
     // MARK: private
 
-    private struct DownloadList: Decodable {
-        var downloads: [DownloadInfo]
+    private struct BatchAnswer: Decodable {
+        var results: [AgentBatchResult]
     }
 
     private func action(_ verb: String, _ id: String) async throws -> DownloadInfo {

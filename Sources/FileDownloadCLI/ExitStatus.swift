@@ -41,7 +41,7 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
     ///
     /// - Parameters:
     ///   - outcomes: one final outcome per requested download.
-    public static func combining(_ outcomes: [DownloadOutcome]) -> ExitStatus {
+    public static func combining(_ outcomes: [SessionOutcome]) -> ExitStatus {
         if outcomes.contains(.verificationFailed) { return .verificationFailed }
         if outcomes.contains(.failed) { return .failure }
         if outcomes.contains(.stopped) { return .stopped }

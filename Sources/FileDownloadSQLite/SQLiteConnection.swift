@@ -42,10 +42,10 @@ final class SQLiteConnection {
         SQLiteError(code: rc, message: "\(context): \(String(cString: sqlite3_errmsg(handle)))")
     }
 
-    /// Runs one or more statements that return no rows we need.
     /// The rowid of the last row inserted on this connection.
     var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(handle) }
 
+    /// Runs one or more statements that return no rows we need.
     func execute(_ sql: String) throws(SQLiteError) {
         let rc = sqlite3_exec(handle, sql, nil, nil, nil)
         guard rc == SQLITE_OK else { throw error(rc, "cannot run \"\(sql.prefix(60))\"") }

@@ -31,39 +31,21 @@ struct SampleRunTests {
     }
 
     /// Runs `name arguments...` in `directory` and waits for it to end; after ``limit`` it is
-    /// killed and the run reports status 137 (128 + SIGKILL).
+    /// killed, the test fails saying so, and the run reports status 137 (128 + SIGKILL).
     static func run(_ name: String, _ arguments: [String], in directory: TemporaryDirectory) async throws -> Run {
-        let process = Process()
-        process.executableURL = try executable(name)
-        process.arguments = arguments
-        process.currentDirectoryURL = directory.url
         var environment = ProxyFreeEnvironment.of()
         environment["TMPDIR"] = directory.path  // what a sample puts in "the temporary directory" stays in the test's
-        process.environment = environment
-        let log = directory.file("\(name).log")
-        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        let handle = try FileHandle(forWritingTo: log)
-        defer { try? handle.close() }
-        process.standardOutput = handle
-        process.standardError = handle
-        process.standardInput = FileHandle.nullDevice
-        let status: Int32 = try await withCheckedThrowingContinuation { continuation in
-            process.terminationHandler = { ended in
-                let code = ended.terminationStatus
-                continuation.resume(returning: ended.terminationReason == .uncaughtSignal ? 128 + code : code)
-            }
-            do { try process.run() } catch {
-                process.terminationHandler = nil
-                continuation.resume(throwing: error)
-                return
-            }
-            let pid = process.processIdentifier
-            Task {
-                try? await Task.sleep(for: limit)  // the bound, not a wait for something
-                kill(pid, SIGKILL)
-            }
+        let log = directory.path("\(name).log")
+        let process = try ChildProcess(try executable(name).path, arguments, environment: environment,
+                                       directory: directory.path, output: .file(log), error: .file(log))
+        let status: Int32
+        do {
+            status = try await process.wait(limit: limit)
+        } catch {
+            Issue.record("\(error)")
+            status = process.exitStatus ?? 128 + SIGKILL
         }
-        let output = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+        let output = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
         return Run(status: status, output: output)
     }
 

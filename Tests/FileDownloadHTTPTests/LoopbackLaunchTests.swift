@@ -45,26 +45,20 @@ struct LoopbackLaunchTests {
             // The first start is handed the stolen port, as if it had been taken in between.
             let port = starts.withLock { $0.isEmpty ? taken : ports[0] }
             starts.withLock { $0.append(port) }
-            let server = try ServerProcess("/usr/bin/python3", ["-c", Self.listener, String(port)],
-                                           stderrFile: directory.file("stderr-\(port)"))
-            return (server, LoopbackLaunch.Watch(
-                pid: { server.process.processIdentifier }, isRunning: { server.process.isRunning },
-                diagnostics: { server.stderrText }, stop: { Self.kill(server) }))
+            let server = try ChildProcess("/usr/bin/python3", ["-c", Self.listener, String(port)],
+                                          error: .file(directory.path("stderr-\(port)")))
+            return (server, LoopbackLaunch.Watch(server, diagnostics: {
+                (try? String(contentsOfFile: directory.path("stderr-\(port)"), encoding: .utf8)) ?? ""
+            }))
         }
-        defer { Self.kill(launched.server) }
+        defer { launched.server.kill() }
         let tried = starts.withLock { $0 }
         #expect(tried.count == 2)
         #expect(tried.first == taken)
         #expect(launched.ports == [tried[1]])
         #expect(launched.ports[0] != taken)
-        #expect(LoopbackLaunch.isListening(pid: launched.server.process.processIdentifier, port: launched.ports[0]))
-        #expect(!LoopbackLaunch.isListening(pid: launched.server.process.processIdentifier, port: taken))
+        #expect(LoopbackLaunch.isListening(pid: launched.server.processIdentifier, port: launched.ports[0]))
+        #expect(!LoopbackLaunch.isListening(pid: launched.server.processIdentifier, port: taken))
     }
 
-    /// SIGKILL: a child of the test process inherits its blocked SIGTERM.
-    static func kill(_ server: ServerProcess) {
-        guard server.process.isRunning else { return }
-        Glibc.kill(server.process.processIdentifier, SIGKILL)
-        server.process.waitUntilExit()
-    }
 }

@@ -67,7 +67,7 @@ struct SFTPKnownHostsTests {
         try server.serve("a.bin", Fixtures.bytes(1000))
         let key = try publicKey(server.hostKey)
         let otherFile = server.folder.appendingPathComponent("other_key").path
-        try Subprocess.run("/usr/bin/ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-f", otherFile])
+        try ChildProcess.runChecked(["/usr/bin/ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", otherFile])
         let other = try publicKey(otherFile)
         let path = server.folder.appendingPathComponent("known_hosts_case").path
         try c.file("[127.0.0.1]:\(server.port)", key, other).write(toFile: path, atomically: true, encoding: .utf8)

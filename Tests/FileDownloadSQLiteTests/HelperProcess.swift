@@ -12,9 +12,8 @@ final class HelperProcess {
         var message: String
     }
 
-    private let process = Process()
+    private let process: ChildProcess
     private let output: URL
-    private let exited: Task<Int32, Never>
 
     /// The helper built next to the test bundle (the test target depends on it).
     static var executable: URL {
@@ -28,46 +27,24 @@ final class HelperProcess {
             throw TestFailure("the helper \(Self.executable.path) is missing: build with `swift build --build-tests`")
         }
         self.output = output
-        guard FileManager.default.createFile(atPath: output.path, contents: nil) else {
-            throw TestFailure("cannot create \(output.path)")
-        }
-        let handle = try FileHandle(forWritingTo: output)
-        process.executableURL = Self.executable
-        process.arguments = arguments
-        process.environment = ProxyFreeEnvironment.of()
-        process.standardOutput = handle
-        process.standardError = handle
-        let (stream, continuation) = AsyncStream<Int32>.makeStream()
-        process.terminationHandler = { continuation.yield($0.terminationStatus); continuation.finish() }
-        try process.run()
-        try handle.close()
-        exited = Task { await stream.first { _ in true } ?? -1 }
+        process = try ChildProcess(Self.executable.path, arguments, environment: ProxyFreeEnvironment.of(),
+                                   output: .file(output.path), error: .file(output.path))
     }
 
     /// Sends SIGKILL: the process dies at once, without any chance to clean up.
     func killHard() {
-        kill(process.processIdentifier, SIGKILL)
+        process.send(SIGKILL)
     }
 
     /// Waits for the process to end, at most `limit`; kills it and throws when it runs longer.
     /// Returns the exit status (or the signal number for a killed process).
     @discardableResult
     func waitForExit(limit: Duration) async throws -> Int32 {
-        let exited = self.exited
-        return try await withThrowingTaskGroup(of: Int32?.self) { group in
-            group.addTask { await exited.value }
-            group.addTask {
-                try? await Task.sleep(for: limit) // an upper bound, not a wait for an event
-                return nil
-            }
-            let first = try await group.next() ?? nil
-            group.cancelAll()
-            guard let status = first else {
-                killHard()
-                _ = await exited.value
-                throw TestFailure("the helper ran longer than \(limit); output:\n\(outputText)")
-            }
-            return status
+        do {
+            let status = try await process.wait(limit: limit)
+            return process.endingSignal ?? status
+        } catch {
+            throw TestFailure("the helper ran longer than \(limit); output:\n\(outputText)")
         }
     }
 

@@ -4,36 +4,19 @@ public import Foundation
 /// binds port 0 and prints the port the kernel gave it, so two proxies never race for one. It
 /// forwards absolute-form `GET`s and tunnels `CONNECT`, and appends every request line to a log
 /// this class reads (``requests``).
-public final class ForwardProxy: @unchecked Sendable {
+public final class ForwardProxy: Sendable {
     public let port: Int
-    private let process = Process()
+    private let server: PortServer
     private let logPath: String
 
     /// Starts the proxy, logging into `directory`; with `credentials` (`user:password`) it answers
-    /// 407 to requests without them.
+    /// 407 to requests without them. It ends with ``stop()``, or when this object goes away.
     public init(logIn directory: URL, credentials: String? = nil) throws {
-        let tests = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         logPath = directory.appendingPathComponent("proxy-\(UUID().uuidString.prefix(8)).log").path
         _ = FileManager.default.createFile(atPath: logPath, contents: nil)
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", tests.appendingPathComponent("FileDownloadHTTPTests/Servers/forward_proxy.py").path,
-                             logPath] + (credentials.map { ["--auth", $0] } ?? [])
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        // "PORT n" once it listens; an empty read is the end of its output (it died).
-        var said = ""
-        while !said.contains("\n") {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            said += String(decoding: chunk, as: UTF8.self)
-        }
-        guard said.hasPrefix("PORT "), let port = Int(said.dropFirst(5).prefix(while: \.isNumber)) else {
-            process.terminate()
-            throw TestFailure("the forward proxy said '\(said)' instead of its port")
-        }
-        self.port = port
+        server = try PortServer("forward proxy", script: "FileDownloadHTTPTests/Servers/forward_proxy.py",
+                                [logPath] + (credentials.map { ["--auth", $0] } ?? []))
+        port = server.port
     }
 
     /// `http://127.0.0.1:PORT`.
@@ -45,8 +28,6 @@ public final class ForwardProxy: @unchecked Sendable {
         ((try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
     }
 
-    /// Stops the proxy (it exits on SIGTERM; Foundation reaps it).
-    public func stop() {
-        if process.isRunning { process.terminate() }
-    }
+    /// Stops the proxy (SIGKILL) and reaps it.
+    public func stop() { server.stop() }
 }

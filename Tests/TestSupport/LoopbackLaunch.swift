@@ -34,6 +34,12 @@ public enum LoopbackLaunch {
             self.diagnostics = diagnostics
             self.stop = stop
         }
+
+        /// The watch of a server that is `child` itself; ``stop`` kills it (SIGKILL) and reaps it.
+        public init(_ child: ChildProcess, diagnostics: @escaping @Sendable () -> String = { "" }) {
+            self.init(pid: { child.processIdentifier }, isRunning: { child.isRunning }, diagnostics: diagnostics,
+                      stop: { child.kill() })
+        }
     }
 
     /// Starts a server with `start` (see ``LoopbackLaunch``) and returns it with its ports once it

@@ -58,6 +58,6 @@ public final class NetworkNamespace: Sendable {
     }
 
     private static func ip(_ arguments: [String]) throws {
-        try SystemCommand.run("/usr/sbin/ip", arguments)
+        try ChildProcess.runChecked(["/usr/sbin/ip"] + arguments, limit: .seconds(60))
     }
 }

@@ -12,7 +12,7 @@ public final class NginxServer {
     /// `http://127.0.0.1:PORT/`.
     public let baseURL: URL
     private let prefix: URL
-    private let process: Process
+    private let process: ChildProcess
 
     /// Starts nginx serving `root`, each response limited to `bytesPerSecond`. Waits until nginx itself
     /// listens (``LoopbackLaunch``); throws with nginx's error log when it does not.
@@ -22,10 +22,9 @@ public final class NginxServer {
         let prefix = prefix
         let launched = try await LoopbackLaunch.start("nginx (Debian package nginx)") { ports in
             let process = try Self.start(root: root, bytesPerSecond: bytesPerSecond, prefix: prefix, port: ports[0])
-            return (process, LoopbackLaunch.Watch(
-                pid: { process.processIdentifier }, isRunning: { process.isRunning },
-                diagnostics: { (try? String(contentsOf: prefix.appending(path: "logs/error.log"), encoding: .utf8)) ?? "" },
-                stop: { Self.kill(process) }))
+            return (process, LoopbackLaunch.Watch(process, diagnostics: {
+                (try? String(contentsOf: prefix.appending(path: "logs/error.log"), encoding: .utf8)) ?? ""
+            }))
         }
         process = launched.server
         port = UInt16(launched.ports[0])
@@ -45,7 +44,7 @@ public final class NginxServer {
         let deadline = ContinuousClock.now + .seconds(20)
         while !Self.accepts(address: namespace.address, port: port) {
             guard process.isRunning, ContinuousClock.now < deadline else {
-                Self.kill(process)
+                process.kill()
                 let log = (try? String(contentsOf: prefix.appending(path: "logs/error.log"), encoding: .utf8)) ?? ""
                 throw TestFailure("nginx in \(namespace.name) did not start listening: \(log)")
             }
@@ -67,9 +66,10 @@ public final class NginxServer {
         }
     }
 
-    /// Writes the configuration for `port` and starts nginx (through `launcher`, a command prefix).
+    /// Writes the configuration for `port` and starts nginx (through `launcher`, a command
+    /// prefix such as `ip netns exec NAME`), listening on `address`.
     private static func start(root: URL, bytesPerSecond: Int, prefix: URL, port: Int,
-                              address: String = "127.0.0.1", launcher: [String] = []) throws -> Process {
+                              address: String = "127.0.0.1", launcher: [String] = []) throws -> ChildProcess {
         let config = """
             daemon off;
             master_process off;
@@ -94,31 +94,17 @@ public final class NginxServer {
             """
         let configURL = prefix.appending(path: "nginx.conf")
         try config.write(to: configURL, atomically: true, encoding: .utf8)
-        let process = Process()
-        let command = launcher + ["/usr/sbin/nginx", "-p", prefix.path, "-c", configURL.path]
-        process.executableURL = URL(fileURLWithPath: command[0])
-        process.arguments = Array(command.dropFirst())
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
         do {
-            try process.run()
+            let command = launcher + ["/usr/sbin/nginx", "-p", prefix.path, "-c", configURL.path]
+            return try ChildProcess(command[0], Array(command.dropFirst()))
         } catch {
             throw TestFailure("cannot run /usr/sbin/nginx (Debian package nginx): \(error)")
         }
-        return process
     }
 
-    /// Stops nginx and waits for it. SIGKILL, because a child of `Foundation.Process` inherits the
-    /// blocked signal mask of Swift's threads, so nginx never sees SIGQUIT or SIGTERM; its access
-    /// log is written line by line as each response ends, so nothing is lost.
-    public func stop() { Self.kill(process) }
-
-    private static func kill(_ process: Process) {
-        if process.isRunning {
-            Glibc.kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
-    }
+    /// Stops nginx (SIGKILL) and reaps it. Its access log is written line by line as each
+    /// response ends, so nothing is lost.
+    public func stop() { process.kill() }
 
     /// The access log, one line per response: `uri status body_bytes_sent "range"`.
     public func accessLog() throws -> [String] {

@@ -29,19 +29,15 @@ public struct TmpfsMount {
     }
 
     public func unmount() {
-        try? Self.run("/bin/umount", ["-l", directory.url.path])
+        _ = try? ChildProcess.runChecked(["/bin/umount", "-l", directory.url.path], limit: .seconds(60))
         directory.remove()
     }
 
     private static func mount(_ arguments: [String]) throws {
         do {
-            try run("/bin/mount", arguments)
+            try ChildProcess.runChecked(["/bin/mount"] + arguments, limit: .seconds(60))
         } catch {
             throw TestFailure("cannot mount a tmpfs (these tests need root, as in CI): \(error)")
         }
-    }
-
-    private static func run(_ tool: String, _ arguments: [String]) throws {
-        try SystemCommand.run(tool, arguments)
     }
 }

@@ -15,24 +15,12 @@ struct DownloadAssetsPluginTests {
     /// Runs `swift package ... download-assets` in `package` and returns its status and output.
     func runPlugin(in package: URL) async throws -> (status: Int32, output: String) {
         let swift = ProcessInfo.processInfo.environment["SWIFT_EXEC_FOR_TESTS"] ?? "swift"
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [swift, "package", "--package-path", package.path,
-                             "--scratch-path", Self.root.appendingPathComponent(".build/plugin-test-package").path,
-                             "--allow-network-connections", "all", "--allow-writing-to-package-directory",
-                             "download-assets"]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        process.standardInput = FileHandle.nullDevice
-        let exits = try process.start()
-        let reader = pipe.fileHandleForReading
-        let output = await withCheckedContinuation { (done: CheckedContinuation<Data, Never>) in
-            Thread { done.resume(returning: (try? reader.readToEnd()) ?? Data()) }.start()
-        }
-        var status: Int32 = -1
-        for await code in exits { status = code }
-        return (status, String(decoding: output, as: UTF8.self))
+        let run = try await ChildProcess.run(
+            ["/usr/bin/env", swift, "package", "--package-path", package.path,
+             "--scratch-path", Self.root.appendingPathComponent(".build/plugin-test-package").path,
+             "--allow-network-connections", "all", "--allow-writing-to-package-directory", "download-assets"],
+            limit: .seconds(1_080))
+        return (run.status, run.stdout + run.stderr)
     }
 
     @Test func thePluginFetchesMissingAndWrongAssetsAndSkipsGoodOnes() async throws {

@@ -63,6 +63,30 @@ import Glibc
         await home.stopAgent(pid: agentPID)
     }
 
+    @Test("fdl add --mirror hands the mirror to the agent: a dead URL with a good mirror completes byte-exact")
+    func addWithMirror() async throws {
+        let home = try BackgroundAgentHome()
+        let refusing = try RefusingPort()
+        var agentPID: pid_t?
+        do {
+            try await NginxServer.withServer { server, out in
+                let data = try server.serve("m/c.bin", sampleBytes(200_000, seed: 33))
+                let add = try await FDLProcess.run(["add", "http://127.0.0.1:\(refusing.port)/c.bin", "--mirror", server.url("m/c.bin"),
+                                                    "-d", out.path], environment: home.environment)
+                agentPID = BackgroundAgentHome.startedPID(in: add.stdout)
+                #expect(add.status == 0, "stdout: \(add.stdout) stderr: \(add.stderr)")
+                let watch = try await FDLProcess.run(["watch", "--agent", "c.bin"], environment: home.environment)
+                #expect(watch.status == 0 && watch.stdout.contains("c.bin: done"), "\(watch.stdout) \(watch.stderr)")
+                #expect(try Data(contentsOf: out.file("c.bin")) == data)
+            }
+        } catch {
+            await home.stopAgent(pid: agentPID)
+            throw error
+        }
+        await home.stopAgent(pid: agentPID)
+        withExtendedLifetime(refusing) {}
+    }
+
     @Test("options the agent cannot apply are refused before anything starts")
     func refusedOptions() async throws {
         let home = try BackgroundAgentHome()

@@ -172,7 +172,7 @@ import Glibc
 
     @Test func pauseAndResumeFromAnotherProcess() async throws {
         try await withServer(slowRate: "100k") { server, out in
-            let data = try server.serve("slow/p.bin", sampleBytes(2_400_000, seed: 11))
+            let data = try server.serve("slow/p.bin", sampleBytes(24_000_000, seed: 11))
             let running = try FDLProcess(["get", server.url("slow/p.bin"), "-d", out.path, "--json"])
             let pausing = Shared<FDLProcess?>(nil)
             running.whenOutput(contains: #""event":"progress""#) {
@@ -199,8 +199,8 @@ import Glibc
 
     @Test func withoutARunningFdlPauseAndCancelChangeTheStoredStateAndCancelDeletesTheBytes() async throws {
         try await withServer(slowRate: "100k") { server, out in
-            try server.serve("slow/a.bin", sampleBytes(3_000_000, seed: 13))
-            try server.serve("slow/b.bin", sampleBytes(3_000_000, seed: 14))
+            try server.serve("slow/a.bin", sampleBytes(30_000_000, seed: 13))
+            try server.serve("slow/b.bin", sampleBytes(30_000_000, seed: 14))
             let first = try FDLProcess(["get", server.url("slow/a.bin"), server.url("slow/b.bin"), "-d", out.path, "--json"])
             first.whenOutput(contains: #""event":"checkpoint""#) { first.send(SIGINT) }
             #expect(await first.exitStatus() == 130)

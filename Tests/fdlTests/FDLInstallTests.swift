@@ -13,16 +13,11 @@ import Testing
     /// Runs `script` with bash in `directory`; returns the exit status and what it printed.
     func bash(_ script: String, in directory: TemporaryDirectory) async throws -> (status: Int32, output: String) {
         let log = directory.file("bash-output.txt").path
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = ["-c", "(\(script)) > '\(log)' 2>&1"]
-        process.currentDirectoryURL = URL(fileURLWithPath: Self.packageRoot)
-        process.standardInput = FileHandle.nullDevice
         var environment = ProcessInfo.processInfo.environment
         environment["MANPAGER"] = "cat"
         environment["MANWIDTH"] = "120"
-        process.environment = environment
-        let status = try await process.runToEnd()
+        let status = try await ChildProcess.run(["/bin/bash", "-c", "(\(script)) > '\(log)' 2>&1"], environment: environment,
+                                                directory: Self.packageRoot).status
         return (status, (try? String(contentsOfFile: log, encoding: .utf8)) ?? "")
     }
 

@@ -10,7 +10,7 @@ import Glibc
 @Suite struct FDLRunLifetimeTests {
     @Test func pausingOneDownloadDoesNotEndTheRunAndResumingItFinishesIt() async throws {
         try await NginxServer.withServer(slowRate: "200k") { server, out in
-            let a = try server.serve("slow/a.bin", sampleBytes(3_000_000, seed: 21))
+            let a = try server.serve("slow/a.bin", sampleBytes(30_000_000, seed: 21))
             let b = try server.serve("slow/b.bin", sampleBytes(600_000, seed: 22))
             let running = try FDLProcess(["get", server.url("slow/a.bin"), server.url("slow/b.bin"), "-d", out.path])
             try await running.waitForOutput(containing: "a.bin: downloading")
@@ -36,7 +36,7 @@ import Glibc
 
     @Test func cancellingThePausedDownloadEndsTheRun() async throws {
         try await NginxServer.withServer(slowRate: "100k") { server, out in
-            try server.serve("slow/c.bin", sampleBytes(3_000_000, seed: 23))
+            try server.serve("slow/c.bin", sampleBytes(30_000_000, seed: 23))
             let running = try FDLProcess(["get", server.url("slow/c.bin"), "-d", out.path])
             try await running.waitForOutput(containing: "c.bin: downloading")
             #expect(try await FDLProcess.run(["pause", "c.bin", "-d", out.path]).status == 0)

@@ -29,28 +29,24 @@ import Testing
     }
 
     @Test func anOldStateFileIsImportedOnceAndItsBytesAreContinued() async throws {
-        let server = try await NginxServer()
-        let out = try TemporaryDirectory("fdl-import-out")
-        defer {
-            server.stop()
-            out.remove()
-        }
-        let data = try server.serve("old.bin", sampleBytes(200_000, seed: 33))
-        let etag = try Self.entityTag(of: server.root.appendingPathComponent("old.bin"))
-        try data.prefix(80_000).write(to: out.file("old.bin.part"))
-        try StateFixture.writeLegacyState([
-            DownloadRecord(id: "old.bin", url: URL(string: server.url("old.bin"))!, destination: out.file("old.bin"),
-                           partPath: out.path("old.bin.part"), state: .interrupted, validator: .entityTag(etag),
-                           checkpointedBytes: 80_000, expectedLength: Int64(data.count)),
-        ], outputDirectory: out)
+        try await NginxServer.withServer { server, out in
+            let data = try server.serve("old.bin", sampleBytes(200_000, seed: 33))
+            let etag = try Self.entityTag(of: server.root.appendingPathComponent("old.bin"))
+            try data.prefix(80_000).write(to: out.file("old.bin.part"))
+            try StateFixture.writeLegacyState([
+                DownloadRecord(id: "old.bin", url: URL(string: server.url("old.bin"))!, destination: out.file("old.bin"),
+                               partPath: out.path("old.bin.part"), state: .interrupted, validator: .entityTag(etag),
+                               checkpointedBytes: 80_000, expectedLength: Int64(data.count)),
+            ], outputDirectory: out)
 
-        let result = try await FDLProcess.run(["get", server.url("old.bin"), "-d", out.path, "--json"])
-        #expect(result.status == 0, "stdout: \(result.stdout) stderr: \(result.stderr)")
-        #expect(result.stdout.contains(#""resumeFrom":80000"#), "\(result.stdout)")
-        #expect(try Data(contentsOf: out.file("old.bin")) == data)
-        let state = try FileManager.default.contentsOfDirectory(atPath: out.path(".fdl"))
-        #expect(!state.contains("state.json") && state.contains("state.json.imported"), "\(state)")
-        #expect(server.accessLog.contains { $0.hasPrefix("206 ") && $0.contains("bytes=80000-") }, "\(server.accessLog)")
+            let result = try await FDLProcess.run(["get", server.url("old.bin"), "-d", out.path, "--json"])
+            #expect(result.status == 0, "stdout: \(result.stdout) stderr: \(result.stderr)")
+            #expect(result.stdout.contains(#""resumeFrom":80000"#), "\(result.stdout)")
+            #expect(try Data(contentsOf: out.file("old.bin")) == data)
+            let state = try FileManager.default.contentsOfDirectory(atPath: out.path(".fdl"))
+            #expect(!state.contains("state.json") && state.contains("state.json.imported"), "\(state)")
+            #expect(server.accessLog.contains { $0.hasPrefix("206 ") && $0.contains("bytes=80000-") }, "\(server.accessLog)")
+        }
     }
 
     @Test func aDamagedOldStateFileIsAClearErrorAndIsKept() async throws {

@@ -103,6 +103,7 @@ struct DownloadEntry {
     func info() -> DownloadInfo {
         DownloadInfo(id: id, url: url.removingCredentials, destination: destination, state: state,
                      progress: progress(), lastError: lastError?.description, lastErrorCode: lastError?.code,
-                     attempts: attempts, checks: checks, waitReason: state == .interrupted ? waitReason : nil)
+                     attempts: attempts, checks: checks, mirrors: options.mirrors.map(\.removingCredentials),
+                     waitReason: state == .interrupted ? waitReason : nil)
     }
 }

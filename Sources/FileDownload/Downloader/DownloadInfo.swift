@@ -17,13 +17,16 @@ public struct DownloadInfo: Sendable, Hashable {
     /// before it was moved to its destination (set before the ``DownloadEvent/completed(id:file:)``
     /// event is sent); `nil` until then, and for downloads restored completed from a store.
     public var checks: CompletionChecks?
-    /// For an ``DownloadState/interrupted`` download that continues by itself when free space or
-    /// the network comes back, what it waits for; `nil` otherwise.
+    /// The download's mirrors (``DownloadOptions/mirrors``) without their passwords, in the order
+    /// they are tried; empty when it has none.
+    public var mirrors: [URL]
+    /// For an ``DownloadState/interrupted`` download that continues by itself when free space,
+    /// the network or a fresh URL comes, what it waits for; `nil` otherwise.
     public var waitReason: WaitReason?
 
     public init(id: String, url: URL, destination: URL, state: DownloadState, progress: DownloadProgress,
                 lastError: String?, lastErrorCode: DownloadError.Code? = nil, attempts: Int,
-                checks: CompletionChecks? = nil, waitReason: WaitReason? = nil) {
+                checks: CompletionChecks? = nil, mirrors: [URL] = [], waitReason: WaitReason? = nil) {
         self.id = id
         self.url = url
         self.destination = destination
@@ -33,6 +36,7 @@ public struct DownloadInfo: Sendable, Hashable {
         self.lastErrorCode = lastErrorCode
         self.attempts = attempts
         self.checks = checks
+        self.mirrors = mirrors
         self.waitReason = waitReason
     }
 }

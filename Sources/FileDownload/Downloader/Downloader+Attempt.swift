@@ -28,7 +28,7 @@ extension Downloader {
         let roomCheck: RoomCheck?
 
         init(id: String, url: URL, partPath: String, destination: URL, options: DownloadOptions,
-             suggestedFileName: String? = nil, takenNames: Set<String> = [], stagingSuffix: String = ".part",
+             suggestedFileName: String?, takenNames: Set<String>, stagingSuffix: String,
              bytesOnDisk: Int64, validator: Validator?, expectedLength: Int64?, attempt: Int,
              capabilities: TransportCapabilities, synchronize: Bool, roomCheck: RoomCheck? = nil) {
             self.id = id
@@ -353,7 +353,7 @@ extension Downloader {
             // (A pass over every download: only when due, or when nothing runs or waits any more,
             // so a long queue run one at a time does not pay one pass per completion.)
             let last = running.isEmpty && queue.isEmpty
-            if last || lastTotalAt.map({ now - $0 >= configuration.progressInterval }) ?? true {
+            if last || totalIsDue(at: now) {
                 emitTotal(now: now, force: last, events: &events)
             }
             events += [.stateChanged(id: id, state: .completed), .completed(id: id, file: file)]

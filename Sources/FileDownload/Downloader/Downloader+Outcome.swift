@@ -33,10 +33,7 @@ extension Downloader {
     ///   was added and never started (it would never end by itself); `CancellationError` when the
     ///   waiting task is cancelled.
     public func outcome(of id: String) async throws -> DownloadOutcome {
-        let e = try entry(id)
-        if e.state == .notStarted {
-            throw DownloadError(.invalidState, "the download '\(id)' was added but not started; start it before awaiting its outcome")
-        }
+        let e = try awaitableEntry(id)
         if let outcome = settledOutcome(of: e) {
             await journal.drain()  // its events are out, as for an outcome that is waited for
             return outcome
@@ -52,7 +49,7 @@ extension Downloader {
                 waiters.add(token, id: id, continuation)
             }
         } onCancel: {
-            waiters.cancel(token)
+            waiters.cancel(token, id: id)
         }
     }
 
@@ -65,16 +62,22 @@ extension Downloader {
     /// - Throws: as ``outcome(of:)``.
     public func outcomes(of ids: some Sequence<String>) async throws -> [String: DownloadOutcome] {
         let ids = Array(ids)
-        for id in ids {
-            if try entry(id).state == .notStarted {
-                throw DownloadError(.invalidState, "the download '\(id)' was added but not started; start it before awaiting its outcome")
-            }
-        }
+        for id in ids { _ = try awaitableEntry(id) }
         var result: [String: DownloadOutcome] = [:]
         for id in ids where result[id] == nil {
             result[id] = try await outcome(of: id)
         }
         return result
+    }
+
+    /// The entry of `id` when its outcome can be awaited: known, and started (a download that was
+    /// added and never started would never end by itself).
+    private func awaitableEntry(_ id: String) throws -> DownloadEntry {
+        let e = try entry(id)
+        if e.state == .notStarted {
+            throw DownloadError(.invalidState, "the download '\(id)' was added but not started; start it before awaiting its outcome")
+        }
+        return e
     }
 
     /// How many ``outcome(of:)`` calls wait for `id` (for tests that must know a wait is
@@ -86,7 +89,7 @@ extension Downloader {
     /// The outcome of `e` when it has one: a state nothing but the caller changes. After
     /// ``shutdown()`` every download that no attempt runs has one.
     func settledOutcome(of e: DownloadEntry) -> DownloadOutcome? {
-        let kept: ResumeData? = e.bytesOnDisk > 0 ? e.resumeData() : nil
+        var kept: ResumeData? { e.bytesOnDisk > 0 ? e.resumeData() : nil }  // built only for the cases that carry it
         switch e.state {
         case .completed:
             return .completed(file: e.destination)

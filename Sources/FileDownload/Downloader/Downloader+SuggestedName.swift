@@ -35,9 +35,9 @@ extension Downloader {
         for n in 0..<10_000 {
             let candidate = n == 0 ? name : ext.isEmpty ? "\(stem).\(n)" : "\(stem).\(n).\(ext)"
             if candidate == stagingName || ctx.takenNames.contains(candidate) || excluding.contains(candidate) { continue }
-            let path = directory.appendingPathComponent(candidate).path
-            if FileValidation.exists(path) || FileValidation.exists(path + ctx.stagingSuffix) { continue }
-            return directory.appendingPathComponent(candidate)
+            let target = directory.appendingPathComponent(candidate)
+            if FileValidation.exists(target.path) || FileValidation.exists(target.path + ctx.stagingSuffix) { continue }
+            return target
         }
         return ctx.destination
     }

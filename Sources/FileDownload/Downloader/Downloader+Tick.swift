@@ -86,13 +86,18 @@ extension Downloader {
     @discardableResult
     func emitTotal(now: Duration, force: Bool, events: inout [DownloadEvent]) -> TotalProgress {
         let total = computeTotal(now: now)
-        let due = lastTotalAt.map { now - $0 >= configuration.progressInterval } ?? true
-        if total != lastTotal, due || force {
+        if total != lastTotal, force || totalIsDue(at: now) {
             lastTotal = total
             lastTotalAt = now
             events.append(.totalProgress(total))
         }
         return total
+    }
+
+    /// Whether a ``DownloadEvent/totalProgress(_:)`` may go out at `now`: none went out yet, or
+    /// the last one is at least ``DownloaderConfiguration/progressInterval`` old.
+    func totalIsDue(at now: Duration) -> Bool {
+        lastTotalAt.map { now - $0 >= configuration.progressInterval } ?? true
     }
 
     /// Takes what the head of the running attempt says (once per attempt): validator, size, restart.
@@ -131,7 +136,8 @@ extension Downloader {
     /// Σ over downloads that are not cancelled.
     func computeTotal(now: Duration) -> TotalProgress {
         var total = TotalProgress()
-        for e in entries.values where e.state != .cancelled {
+        forEachEntryInPlace { e in
+            guard e.state != .cancelled else { return }
             let p = e.progress()
             total.receivedBytes += p.receivedBytes
             if let expected = p.expectedBytes {

@@ -50,17 +50,15 @@ final class OutcomeWaiters: Sendable {
         if cancelled { waiter.resume(throwing: CancellationError()) }
     }
 
-    /// Ends the wait of `token` with `CancellationError`, if it still waits.
-    func cancel(_ token: UInt64) {
+    /// Ends the wait of `token` (for `id`) with `CancellationError`, if it still waits.
+    func cancel(_ token: UInt64, id: String) {
         let waiter: Waiter? = state.withLock { s in
-            for (id, waiters) in s.waiting {
-                guard let waiter = waiters[token] else { continue }
-                s.waiting[id]?[token] = nil
-                if s.waiting[id]?.isEmpty == true { s.waiting[id] = nil }
-                return waiter
+            guard let waiter = s.waiting[id]?.removeValue(forKey: token) else {
+                s.cancelledEarly.insert(token)
+                return nil
             }
-            s.cancelledEarly.insert(token)
-            return nil
+            if s.waiting[id]?.isEmpty == true { s.waiting[id] = nil }
+            return waiter
         }
         waiter?.resume(throwing: CancellationError())
     }

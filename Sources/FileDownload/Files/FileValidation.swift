@@ -107,8 +107,7 @@ package enum FileValidation {
 
     /// Whether anything (a file, a directory, a dangling symbolic link) is at `path` (one `lstat`).
     static func exists(_ path: String) -> Bool {
-        var st = stat()
-        return lstat(path, &st) == 0
+        size(ofFileAt: path) != nil
     }
 
     /// Whether `path` is a directory (one `stat`).

@@ -59,10 +59,8 @@ public enum RemoteFileCheck {
         let sink = try TransferSink(path: scratch, requestedOffset: max(0, length)) { head in
             seen.withLock { $0 = head }
             if Self.isUnchanged(head, length: length, validator: validator) { return }
-            if let status = head.statusCode, !(200..<300).contains(status), head.disposition != .complete {
-                throw DownloadError.forStatus(status, retryAfter: head.retryAfter)
-                    ?? DownloadError(.badStatus, "the server answered \(status)", statusCode: status)
-            }
+            // A refused status is the error of the status, as for a download.
+            try Downloader.checkHead(head, id: "check", expectedSize: nil, delegate: nil)
             throw DownloadError(.cancelled, "the remote file changed; the check stops before the body")
         }
         defer { sink.seal() }
@@ -74,7 +72,7 @@ public enum RemoteFileCheck {
             try await transport.transfer(request, into: sink)
         } catch {
             guard let head = seen.withLock({ $0 }), !isUnchanged(head, length: length, validator: validator),
-                  head.statusCode.map({ (200..<300).contains($0) }) ?? true else { throw error }
+                  Downloader.acceptsByDefault(head.statusCode) else { throw error }
             return .changed(head)
         }
         guard let head = seen.withLock({ $0 }) else {
@@ -88,7 +86,7 @@ public enum RemoteFileCheck {
     /// validator (an empty file has no range to ask for).
     static func isUnchanged(_ head: TransferHead, length: Int64, validator: Validator?) -> Bool {
         if head.disposition == .complete { return true }
-        guard length == 0, head.statusCode.map({ (200..<300).contains($0) }) ?? true else { return false }
+        guard length == 0, Downloader.acceptsByDefault(head.statusCode) else { return false }
         return head.expectedLength == 0 && head.validator == validator
     }
 }

@@ -2,12 +2,13 @@ import Foundation
 
 /// The JSON form of a download's description, as the agent's API lists it: `id`, `url` (without
 /// its password, as ``DownloadInfo/url`` always is), `destination` (a file path), `state`,
-/// `progress`, `lastError`?, `lastErrorCode`?, `attempts`, and `checks`? (the names of the
+/// `progress`, `lastError`?, `lastErrorCode`?, `attempts`, `checks`? (the names of the
 /// ``CompletionChecks`` that confirmed a completed file: `announcedLength`, `expectedSize`,
-/// `sha256`), and `waitReason`? (`insufficientSpace` or `waitingForNetwork`).
+/// `sha256`), `mirrors`? (their URLs without passwords; left out when there are none), and
+/// `waitReason`? (`insufficientSpace`, `waitingForNetwork` or `refreshingURL`).
 extension DownloadInfo: Codable {
     private enum Key: String, CodingKey {
-        case id, url, destination, state, progress, lastError, lastErrorCode, attempts, checks, waitReason
+        case id, url, destination, state, progress, lastError, lastErrorCode, attempts, checks, mirrors, waitReason
     }
 
     private static let checkNames: [(String, CompletionChecks)] = [
@@ -27,6 +28,7 @@ extension DownloadInfo: Codable {
         if let checks {
             try c.encode(Self.checkNames.filter { checks.contains($0.1) }.map(\.0), forKey: .checks)
         }
+        if !mirrors.isEmpty { try c.encode(mirrors.map(\.absoluteString), forKey: .mirrors) }
         try c.encodeIfPresent(waitReason, forKey: .waitReason)
     }
 
@@ -39,13 +41,19 @@ extension DownloadInfo: Codable {
         let checks = try c.decodeIfPresent([String].self, forKey: .checks).map { names in
             CompletionChecks(Self.checkNames.filter { names.contains($0.0) }.map(\.1))
         }
+        let mirrors = try (c.decodeIfPresent([String].self, forKey: .mirrors) ?? []).map { text in
+            guard let mirror = URL(string: text) else {
+                throw DecodingError.dataCorruptedError(forKey: .mirrors, in: c, debugDescription: "\"\(text)\" is not a URL")
+            }
+            return mirror
+        }
         self.init(id: try c.decode(String.self, forKey: .id), url: url,
                   destination: URL(fileURLWithPath: try c.decode(String.self, forKey: .destination)),
                   state: try c.decode(DownloadState.self, forKey: .state),
                   progress: try c.decode(DownloadProgress.self, forKey: .progress),
                   lastError: try c.decodeIfPresent(String.self, forKey: .lastError),
                   lastErrorCode: try c.decodeIfPresent(DownloadError.Code.self, forKey: .lastErrorCode),
-                  attempts: try c.decode(Int.self, forKey: .attempts), checks: checks,
+                  attempts: try c.decode(Int.self, forKey: .attempts), checks: checks, mirrors: mirrors,
                   waitReason: try c.decodeIfPresent(WaitReason.self, forKey: .waitReason))
     }
 }

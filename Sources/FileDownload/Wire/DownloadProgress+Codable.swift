@@ -18,6 +18,6 @@ extension DownloadProgress: Codable {
         self.init(receivedBytes: try c.decode(Int64.self, forKey: .receivedBytes),
                   expectedBytes: try c.decodeIfPresent(Int64.self, forKey: .expectedBytes),
                   bytesPerSecond: try c.decodeIfPresent(Double.self, forKey: .bytesPerSecond) ?? 0,
-                  estimatedTimeRemaining: try c.decodeIfPresent(Double.self, forKey: .secondsRemaining).map { Duration.seconds($0) })
+                  estimatedTimeRemaining: try c.decodeSecondsIfPresent(forKey: .secondsRemaining))
     }
 }

@@ -23,7 +23,7 @@ extension TotalProgress: Codable {
                   expectedBytes: try c.decode(Int64.self, forKey: .expectedBytes),
                   receivedOfKnownSize: try c.decode(Int64.self, forKey: .receivedOfKnownSize),
                   bytesPerSecond: try c.decode(Double.self, forKey: .bytesPerSecond),
-                  estimatedTimeRemaining: try c.decodeIfPresent(Double.self, forKey: .secondsRemaining).map { Duration.seconds($0) },
+                  estimatedTimeRemaining: try c.decodeSecondsIfPresent(forKey: .secondsRemaining),
                   activeCount: try c.decode(Int.self, forKey: .activeCount),
                   unknownSizeCount: try c.decode(Int.self, forKey: .unknownSizeCount))
     }

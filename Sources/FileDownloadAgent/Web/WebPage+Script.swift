@@ -1,11 +1,14 @@
 extension WebPage {
-    /// The script: lists the downloads (`GET /v1/downloads`), follows `GET /v1/events` with an
-    /// EventSource (reconnecting after the agent restarts), adds downloads from the form and sends
-    /// pause, resume, cancel, retry and forget. Rows are updated in place, so a focused button
-    /// keeps its focus.
+    /// The script: lists the downloads (`GET /v1/downloads`, a page of 200 at a time, more on
+    /// "Show more") with the counts of `GET /v1/summary`, follows `GET /v1/events` with an
+    /// EventSource (reconnecting after the agent restarts), adds downloads from the form (with
+    /// mirrors) and sends pause, resume, cancel, retry and forget. Rows are updated in place, so a
+    /// focused button keeps its focus.
     static let script = #"""
         "use strict";
         const downloads = new Map();
+        const PAGE = 200;
+        let wanted = PAGE, summary = null, summaryTimer = null;
         const list = document.getElementById("downloads");
         const connection = document.getElementById("connection");
         const message = document.getElementById("message");
@@ -94,7 +97,8 @@ extension WebPage {
           const hadFocus = li.contains(document.activeElement) ? document.activeElement : null;
           li.className = "download state-" + info.state;
           li.querySelector(".state").textContent = stateWords[info.state] || info.state;
-          li.querySelector(".url").textContent = info.url + "  →  " + info.destination;
+          const mirrors = info.mirrors && info.mirrors.length ? "  (mirrors: " + info.mirrors.join(", ") + ")" : "";
+          li.querySelector(".url").textContent = info.url + mirrors + "  →  " + info.destination;
           const bar = li.querySelector("progress");
           bar.setAttribute("aria-label", "progress of " + info.id);
           if (p.expectedBytes) {
@@ -136,7 +140,12 @@ extension WebPage {
             if (info.state === "downloading") { running++; speed += p.bytesPerSecond || 0; }
             if (info.state === "completed") done++;
           }
-          const n = downloads.size;
+          let n = downloads.size;
+          if (summary) {
+            n = Math.max(n, summary.downloads);
+            running = summary.states.downloading || 0;
+            done = summary.states.completed || 0;
+          }
           document.getElementById("empty").hidden = n > 0;
           document.getElementById("totals").textContent = n === 0 ? "" :
             n + (n === 1 ? " download" : " downloads") + " · " + running + " running · " + done + " completed · " +
@@ -161,12 +170,37 @@ extension WebPage {
           totals();
         }
 
-        async function loadAll() {
-          const answer = await api("GET", "/v1/downloads");
-          const seen = new Set();
-          for (const info of answer.downloads) { seen.add(info.id); update(info); }
-          for (const id of [...downloads.keys()]) if (!seen.has(id)) drop(id);
+        async function loadSummary() {
+          summary = await api("GET", "/v1/summary");
+          totals();
         }
+
+        // The summary again after journalled events, at most twice a second.
+        function summaryLater() {
+          if (summaryTimer) return;
+          summaryTimer = setTimeout(() => { summaryTimer = null; loadSummary().catch((e) => say(e.message)); }, 500);
+        }
+
+        // The first `wanted` downloads, a page at a time; rows of downloads gone are dropped once
+        // every page was read.
+        async function loadAll() {
+          const seen = new Set();
+          let after = null, count = 0;
+          do {
+            const answer = await api("GET", "/v1/downloads?limit=" + PAGE + (after == null ? "" : "&after=" + after));
+            for (const info of answer.downloads) { seen.add(info.id); update(info); }
+            count += answer.downloads.length;
+            after = answer.next == null ? null : answer.next;
+          } while (after != null && count < wanted);
+          if (after == null) for (const id of [...downloads.keys()]) if (!seen.has(id)) drop(id);
+          document.getElementById("more").hidden = after == null;
+          await loadSummary();
+        }
+
+        document.getElementById("more").addEventListener("click", () => {
+          wanted += PAGE;
+          loadAll().catch((e) => say(e.message));
+        });
 
         async function refresh(id) {
           try {
@@ -188,7 +222,9 @@ extension WebPage {
             }
             if (action === "retry" && info.state === "cancelled") {
               await api("DELETE", path);
-              update(await api("POST", "/v1/downloads", { id: info.id, url: info.url, destination: info.destination }));
+              const again = { id: info.id, url: info.url, destination: info.destination };
+              if (info.mirrors && info.mirrors.length) again.mirrors = info.mirrors;
+              update(await api("POST", "/v1/downloads", again));
               return;
             }
             update(await api("POST", path + "/" + (action === "retry" ? "resume" : action)));
@@ -221,8 +257,9 @@ extension WebPage {
           const name = document.getElementById("name").value;
           const sha256 = document.getElementById("sha256").value.trim();
           const destination = document.getElementById("destination").value.trim();
-          if (urls.length > 1 && (sha256 || destination)) {
-            result.textContent = "SHA-256 and Save as apply to one URL; add the URLs one by one.";
+          const mirrors = document.getElementById("mirrors").value.split(/\s+/).filter(Boolean);
+          if (urls.length > 1 && (sha256 || destination || mirrors.length)) {
+            result.textContent = "SHA-256, Save as and mirrors apply to one URL; add the URLs one by one.";
             return;
           }
           const added = [], failed = [];
@@ -230,6 +267,7 @@ extension WebPage {
             const body = { id: idFor(url, name, index, urls.length), url };
             if (sha256) body.sha256 = sha256.toLowerCase();
             if (destination) body.destination = destination;
+            if (mirrors.length) body.mirrors = mirrors;
             try {
               update(await api("POST", "/v1/downloads", body));
               added.push(body.id);
@@ -257,6 +295,7 @@ extension WebPage {
             const info = downloads.get(event.id);
             if (info && event.type === "stateChanged") { info.state = event.state; update(info); }
             if (event.id) refresh(event.id);
+            summaryLater();
           });
           source.addEventListener("progress", (e) => {
             const event = JSON.parse(e.data);

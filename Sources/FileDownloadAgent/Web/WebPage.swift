@@ -6,7 +6,7 @@
 /// travel beside it (on Linux `Bundle.module` stops the process when the bundle is missing).
 /// There is no build step and nothing from a CDN; the script is a file of its own so the
 /// Content-Security-Policy `default-src 'self'` holds (no inline script or style). The page uses
-/// only the documented API (`/v1/downloads`, `/v1/events`), with the session cookie.
+/// only the documented API (`/v1/downloads`, `/v1/summary`, `/v1/events`), with the session cookie.
 enum WebPage {
     static let html = #"""
         <!doctype html>
@@ -34,6 +34,8 @@ enum WebPage {
                 <label>SHA-256 <input id="sha256" pattern="[0-9a-fA-F]{64}" placeholder="optional, 64 hex digits"></label>
                 <label>Save as <input id="destination" placeholder="optional, absolute path"></label>
               </div>
+              <label for="mirrors">Mirrors, one URL per line (other places of the same file, tried in turn)</label>
+              <textarea id="mirrors" rows="1" placeholder="optional: https://mirror.example.org/file.iso"></textarea>
               <button type="submit">Add</button>
               <p id="add-result" role="status" aria-live="polite"></p>
             </form>
@@ -44,6 +46,7 @@ enum WebPage {
             <p id="message" role="alert"></p>
             <ul id="downloads"></ul>
             <p id="empty">No downloads yet.</p>
+            <button type="button" id="more" hidden>Show more</button>
           </section>
         </main>
         </body>

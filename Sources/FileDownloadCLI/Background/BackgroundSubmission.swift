@@ -10,8 +10,12 @@ import Foundation
 /// files: `--name`/`-o`, else the URL's last path component, then `name.1.ext`, ... when the agent
 /// already has that id for another file, or a file fdl did not download is at that name). A URL
 /// the agent already has for the same file is reported, not added twice. Header fields, the
-/// SHA-256 and the destination go with the request; everything else (retries, timeouts,
-/// concurrency) is the agent's.
+/// SHA-256, the mirrors (`--mirror`, `-i`) and the destination go with the request; everything
+/// else (retries, timeouts, concurrency) is the agent's.
+///
+/// The URLs go to the agent in batches (`POST /v1/downloads` with an array, 1,000 a request),
+/// each under its first free name; a URL whose name the agent already uses is then tried one by
+/// one under the next names.
 struct BackgroundSubmission {
     let settings: GetSettings
     let socketPath: String
@@ -23,7 +27,6 @@ struct BackgroundSubmission {
         if !settings.credentials.isEmpty { refused.append("--user/--netrc") }
         if settings.proxy != nil || settings.noProxy != nil { refused.append("--proxy/--noproxy") }
         if settings.maxBytesPerSecond != nil { refused.append("--limit-rate") }
-        if settings.mirrors.contains(where: { !$0.isEmpty }) { refused.append("--mirror") }
         if settings.timestamping { refused.append("--timestamping") }
         if settings.usesServerFileName { refused.append("--content-disposition") }
         if !settings.identityFiles.isEmpty || settings.knownHostsFile != nil || settings.acceptNewHostKeys {
@@ -45,11 +48,18 @@ struct BackgroundSubmission {
                 quiet: false)
         }
         var status = ExitStatus.success
+        let batch = try await submitBatch(client: client)
         for (index, url) in settings.urls.enumerated() {
-            let name = index < settings.names.count ? settings.names[index] : nil
-            let digest = index < settings.sha256.count ? settings.sha256[index] : nil
             do {
-                let (info, isNew) = try await submit(url, name: name, sha256: digest, client: client)
+                let (info, isNew): (DownloadInfo, Bool)
+                switch batch[index] {
+                case .some(.success(let added)):
+                    (info, isNew) = (added, true)
+                case .some(.failure(let error)):
+                    throw error
+                case nil:
+                    (info, isNew) = try await submit(url, index: index, client: client)
+                }
                 var line = JSONEventLine(event: isNew ? "added" : "known", id: info.id)
                 line.url = info.url.redactingPassword
                 line.destination = info.destination.path
@@ -72,12 +82,53 @@ struct BackgroundSubmission {
         if !quiet { Terminal.write(text + "\n") }
     }
 
-    /// Adds `url` under the first free name; a download of the agent with the same URL and
-    /// destination is returned as it is.
-    private func submit(_ url: URL, name: String?, sha256: String?, client: DownloadAgentClient) async throws -> (DownloadInfo, Bool) {
+    /// The options of URL number `index`: the command's header fields, its SHA-256 and mirrors.
+    private func options(_ index: Int) -> DownloadOptions {
         var options = DownloadOptions(transfer: settings.transferOptions)
-        options.sha256 = sha256
-        let base = FileNameSanitizer.sanitize(name ?? FileNameSanitizer.fileName(for: url))
+        options.sha256 = index < settings.sha256.count ? settings.sha256[index] : nil
+        options.mirrors = index < settings.mirrors.count ? settings.mirrors[index] : []
+        return options
+    }
+
+    /// The name URL number `index` is saved under before a free one is looked for.
+    private func baseName(_ index: Int) -> String {
+        let name = index < settings.names.count ? settings.names[index] : nil
+        return FileNameSanitizer.sanitize(name ?? FileNameSanitizer.fileName(for: settings.urls[index]))
+    }
+
+    /// Sends every URL whose first name is free in DIR in batches; returns, by URL index, the
+    /// download added or the agent's refusal, and `nil` for the URLs to go one by one (no batch
+    /// was tried, or the agent already uses the name).
+    private func submitBatch(client: DownloadAgentClient) async throws -> [Result<DownloadInfo, DownloadAgentClientError>?] {
+        var outcome = [Result<DownloadInfo, DownloadAgentClientError>?](repeating: nil, count: settings.urls.count)
+        var indices: [Int] = []
+        var requests: [AgentDownloadRequest] = []
+        var names = Set<String>()
+        for index in settings.urls.indices {
+            let name = baseName(index)
+            let destination = settings.outputDirectory.appendingPathComponent(name)
+            guard !FileManager.default.fileExists(atPath: destination.path), names.insert(name).inserted else { continue }
+            indices.append(index)
+            requests.append(AgentDownloadRequest(id: name, url: settings.urls[index], destination: destination,
+                                                 options: options(index), start: true))
+        }
+        guard requests.count > 1 else { return outcome }
+        for (index, result) in zip(indices, try await client.submit(requests)) {
+            if let download = result.download, result.status == 201 {
+                outcome[index] = .success(download)
+            } else if result.status != 409 {
+                outcome[index] = .failure(DownloadAgentClientError(status: result.status, error: result.error ?? "http-\(result.status)",
+                                                                   message: result.message ?? "refused"))
+            }
+        }
+        return outcome
+    }
+
+    /// Adds URL number `index` under the first free name; a download of the agent with the same
+    /// URL and destination is returned as it is.
+    private func submit(_ url: URL, index: Int, client: DownloadAgentClient) async throws -> (DownloadInfo, Bool) {
+        let options = options(index)
+        let base = baseName(index)
         for candidate in DownloadPlanner.candidates(base).prefix(1000) {
             let destination = settings.outputDirectory.appendingPathComponent(candidate)
             if FileManager.default.fileExists(atPath: destination.path) {

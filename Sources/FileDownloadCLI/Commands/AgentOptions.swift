@@ -21,7 +21,10 @@ public struct AgentOptions: ParsableArguments {
     public var usesAgent: Bool { agent || socket != nil }
 
     /// The agent's socket, absolute.
-    public var socketPath: String {
+    public var socketPath: String { Self.socketPath(socket) }
+
+    /// `socket` made absolute, or the default socket (`AgentSocketPath.default()`) when `nil`.
+    static func socketPath(_ socket: String?) -> String {
         socket.map { StateOptions.absolute($0).path } ?? AgentSocketPath.default()
     }
 

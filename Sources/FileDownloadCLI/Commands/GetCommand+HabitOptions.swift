@@ -2,8 +2,6 @@ import ArgumentParser
 import Foundation
 
 extension GetCommand {
-    /// The seconds `--connect-timeout` accepts (as `--timeout`).
-    static let connectTimeoutRange = 0.001...604_800.0
     /// The seconds `--max-time` accepts: one millisecond to a year.
     static let maxTimeRange = 0.001...31_536_000.0
     /// The seconds `--retry-wait` accepts: no wait up to the longest backoff, 5 minutes.
@@ -26,7 +24,7 @@ extension GetCommand {
             settings.maxBytesPerSecond = rate > 0 ? rate : nil
         }
         if let connectTimeout {
-            settings.connectTimeout = try Self.duration(connectTimeout, option: "--connect-timeout", range: Self.connectTimeoutRange)
+            settings.connectTimeout = try Self.duration(connectTimeout, option: "--connect-timeout", range: Self.timeoutRange)
         }
         if let maxTime {
             settings.maxTime = try Self.duration(maxTime, option: "--max-time", range: Self.maxTimeRange)
@@ -35,7 +33,7 @@ extension GetCommand {
             settings.retryWait = try Self.duration(retryWait, option: "--retry-wait", range: Self.retryWaitRange)
         }
         if let userAgent {
-            guard !userAgent.unicodeScalars.contains(where: { $0 != "\t" && $0.properties.generalCategory == .control }) else {
+            guard !Self.containsControlCharacter(userAgent) else {
                 throw ValidationError("the -U/--user-agent value contains a line break or another control character")
             }
             settings.userAgent = userAgent

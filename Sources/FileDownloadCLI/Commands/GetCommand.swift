@@ -1,6 +1,5 @@
 public import ArgumentParser
 import FileDownload
-import FileDownloadAgentClient
 import Foundation
 
 /// `fdl get URL...`: downloads, or continues downloading, the given URLs.
@@ -205,16 +204,12 @@ public struct GetCommand: AsyncParsableCommand {
         guard Self.retryRange.contains(retry) else {
             throw ValidationError("--retry must be between 0 and \(Self.retryRange.upperBound), not \(retry)")
         }
-        // Checked before it becomes a Duration: a conversion of a huge or odd number would trap.
-        guard Self.timeoutRange.contains(timeout) else {
-            throw ValidationError("--timeout must be between \(Self.timeoutRange.lowerBound) and "
-                                  + "\(Int(Self.timeoutRange.upperBound)) seconds, not \(timeout)")
-        }
+        let requestTimeout = try Self.duration(timeout, option: "--timeout", range: Self.timeoutRange)
         let headerFields = try headers.map { try Self.parseHeader($0, option: "--header", isSecret: false) }
             + secretHeaders.map { try Self.parseHeader($0, option: "--header-secret", isSecret: true) }
         var settings = GetSettings(
             urls: all.urls, outputDirectory: state.url, concurrency: jobs, sha256: all.sha256,
-            retries: retry, requestTimeout: .milliseconds(Int64((timeout * 1000).rounded())), headers: headerFields,
+            retries: retry, requestTimeout: requestTimeout, headers: headerFields,
             output: json ? .json : (Terminal.isTerminal ? .terminal : .plain),
             allowHTTPSDowngrade: insecureAllowHttpDowngrade, identityFiles: identity,
             knownHostsFile: knownHosts, acceptNewHostKeys: acceptNewHostKeys, names: all.names,
@@ -272,10 +267,16 @@ public struct GetCommand: AsyncParsableCommand {
         guard !name.isEmpty, name.unicodeScalars.allSatisfy(Self.isTokenCharacter) else {
             throw ValidationError("\(option) needs a field name of letters, digits and !#$%&'*+-.^_`|~ before ':'")
         }
-        guard !value.unicodeScalars.contains(where: { $0 != "\t" && $0.properties.generalCategory == .control }) else {
+        guard !Self.containsControlCharacter(value) else {
             throw ValidationError("the value of the \(option) field '\(name)' contains a line break or another control character")
         }
         return HeaderField(name: name, value: value, isSecret: isSecret)
+    }
+
+    /// Whether `text` has a control character other than tab: a CR or LF in a header value
+    /// would end the field and start another one.
+    static func containsControlCharacter(_ text: String) -> Bool {
+        text.unicodeScalars.contains { $0 != "\t" && $0.properties.generalCategory == .control }
     }
 
     /// Whether `scalar` may appear in an HTTP field name (RFC 9110 `tchar`).
@@ -310,8 +311,7 @@ public struct GetCommand: AsyncParsableCommand {
             throw CLIError(.usage, "\(refused.joined(separator: ", ")) cannot go to the download agent "
                            + "(it uses its own settings); run `fdl get` without --background for them")
         }
-        let socketPath = socket.map { StateOptions.absolute($0).path } ?? AgentSocketPath.default()
-        return try await BackgroundSubmission(settings: settings, socketPath: socketPath).run()
+        return try await BackgroundSubmission(settings: settings, socketPath: AgentOptions.socketPath(socket)).run()
     }
 
     /// Runs `body`, prints a ``CLIError``'s message, and exits with the status.
@@ -320,8 +320,7 @@ public struct GetCommand: AsyncParsableCommand {
         do {
             status = try await body()
         } catch let error as CLIError {
-            Terminal.writeError("fdl: \(error.message)")
-            throw ExitCode(error.status.rawValue)
+            throw ControlCommandRunner.fail(error.status, error.message)
         }
         if status != .success { throw ExitCode(status.rawValue) }
     }

@@ -22,15 +22,10 @@ public struct ListCommand: AsyncParsableCommand {
         do {
             stored = try await state.state.loadRecords()
         } catch let error as DownloadError {
-            Terminal.writeError("fdl: \(error.message)")
-            throw ExitCode(ExitStatus.stateUnavailable.rawValue)
+            throw ControlCommandRunner.fail(.stateUnavailable, error.message)
         }
         stored.warnAboutRefused()
-        let records = stored.all
-        show(records.map { r in
-            Row(id: r.id, state: r.state, done: r.bytesDone, expected: r.expectedLength, url: r.url,
-                destination: r.destination, errors: r.errorMessages)
-        }, empty: "no downloads in \(state.url.path)")
+        show(stored.all.map(Row.init), empty: "no downloads in \(state.url.path)")
     }
 
     /// Prints the rows as the table, or as JSON lines; `empty` when there are none.
@@ -55,14 +50,6 @@ public struct ListCommand: AsyncParsableCommand {
         Terminal.write(Self.table(rows).joined(separator: "\n") + "\n")
     }
 
-    /// The rows of the table: ID, STATE, BYTES, URL.
-    static func table(_ records: [DownloadRecord]) -> [String] {
-        table(records.map { r in
-            Row(id: r.id, state: r.state, done: r.bytesDone, expected: r.expectedLength, url: r.url,
-                destination: r.destination, errors: r.errorMessages)
-        })
-    }
-
     /// One row of the table.
     struct Row {
         var id: String
@@ -74,6 +61,8 @@ public struct ListCommand: AsyncParsableCommand {
         var errors: [String]
     }
 
+    /// The lines of the table: ID, STATE, BYTES, URL (and the first error of a failed or
+    /// interrupted download).
     static func table(_ rows: [Row]) -> [String] {
         let idWidth = max(2, rows.map(\.id.count).max() ?? 2)
         var lines = [Formatting.fit("ID", width: idWidth) + "  " + Formatting.fit("STATE", width: 11) + "  "
@@ -86,5 +75,13 @@ public struct ListCommand: AsyncParsableCommand {
             lines.append(line)
         }
         return lines
+    }
+}
+
+extension ListCommand.Row {
+    /// The row of a stored download.
+    init(_ r: DownloadRecord) {
+        self.init(id: r.id, state: r.state, done: r.bytesDone, expected: r.expectedLength, url: r.url,
+                  destination: r.destination, errors: r.errorMessages)
     }
 }

@@ -36,9 +36,10 @@ public enum ProgressRenderer {
         budget -= shownActive.count
         let shownPaused = Array(paused.prefix(budget))
 
-        let listed = shownActive + shownPaused
-        let layout = FrameLayout.fitting((listed + [snapshot.total]).map(RowCells.init), width: width)
-        var lines = listed.map { layout.line(RowCells($0)) }
+        let listed = (shownActive + shownPaused).map(RowCells.init)
+        let total = RowCells(snapshot.total)
+        let layout = FrameLayout.fitting(listed + [total], width: width)
+        var lines = listed.map(layout.line)
         if summarises {
             var parts: [String] = []
             if active.count > shownActive.count { parts.append("+\(active.count - shownActive.count) more active") }
@@ -47,7 +48,7 @@ public enum ProgressRenderer {
             lines.append(Formatting.fitWords(parts.joined(separator: ", "), width: width))
         }
         if let note { lines.append(Formatting.fitWords(note, width: width)) }
-        lines.append(totalLine(snapshot, layout: layout, width: width))
+        lines.append(totalLine(snapshot, cells: total, layout: layout, width: width))
         return lines
     }
 
@@ -58,12 +59,12 @@ public enum ProgressRenderer {
             : "\(paused.count) paused — `fdl resume ID` from another terminal continues one; Ctrl-C ends"
     }
 
-    /// The total line, aligned with the rows when the files count fits after it; otherwise laid
-    /// out on its own around the files count (the count outlasts every other column).
-    static func totalLine(_ snapshot: DisplaySnapshot, layout: FrameLayout, width: Int) -> String {
+    /// The total line (`total`, the cells of the snapshot's total row), aligned with the rows
+    /// when the files count fits after it; otherwise laid out on its own around the files count
+    /// (the count outlasts every other column).
+    static func totalLine(_ snapshot: DisplaySnapshot, cells total: RowCells, layout: FrameLayout, width: Int) -> String {
         let done = "\(snapshot.completedCount)/\(snapshot.fileCount)"
         let failed = snapshot.failedCount > 0 ? ", \(snapshot.failedCount) failed" : ""
-        let total = RowCells(snapshot.total)
         let aligned = layout.line(total)
         for files in [done + " files done" + failed, done + failed, done] {
             let text = aligned + FrameLayout.separator + files

@@ -1,4 +1,5 @@
 import FileDownload
+import FileDownloadAgent
 import Foundation
 import Logging
 

@@ -28,10 +28,9 @@ extension GetSession {
             total.expectedBytes = expected
             total.estimatedTimeRemaining = speed > 0 ? .seconds(Double(max(0, expected - received)) / speed) : nil
         }
+        let finals = self.finals
         printer.redraw(DisplaySnapshot(
-            rows: rows, total: total,
-            completedCount: ids.filter { outcomes[$0] == .completed }.count,
-            failedCount: ids.filter { outcomes[$0] == .failed || outcomes[$0] == .verificationFailed }.count,
-            fileCount: ids.count))
+            rows: rows, total: total, completedCount: finals.count(where: { $0 == .completed }),
+            failedCount: finals.count(where: \.isFailure), fileCount: ids.count))
     }
 }

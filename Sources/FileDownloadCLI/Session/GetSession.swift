@@ -1,4 +1,5 @@
 public import FileDownload
+import FileDownloadAgent
 import FileDownloadSQLite
 import Foundation
 #if canImport(Glibc)
@@ -30,9 +31,10 @@ public actor GetSession {
     var outcomes = OutcomeTable()
     /// Completed downloads whose file nothing confirmed (`CompletionChecks`).
     var unverified: Set<String> = []
-    var interruptedBySignal = false
-    /// The signal that stopped the session (SIGINT or SIGTERM).
+    /// The signal that stopped the session (SIGINT or SIGTERM); `nil` while none did.
     var stopSignal: Int32?
+    /// Whether SIGINT or SIGTERM stopped the session.
+    var interruptedBySignal: Bool { stopSignal != nil }
     /// Downloads paused by `fdl pause`: they keep the session running until resumed or cancelled.
     var paused: Set<String> = []
     /// The shutdown a signal started; the session waits for it before it reports and exits.
@@ -154,7 +156,7 @@ public actor GetSession {
         if let signalShutdown { await signalShutdown.value }
         await downloader.shutdown()
         finishRun()
-        let status = interruptedBySignal ? ExitStatus.interrupted : ExitStatus.combining(ids.compactMap { outcomes[$0] })
+        let status = interruptedBySignal ? ExitStatus.interrupted : ExitStatus.combining(finals)
         summarize(status)
         return status
     }
@@ -250,6 +252,9 @@ public actor GetSession {
 
     var isSettled: Bool { outcomes.allSettled }
 
+    /// The outcomes of the session's downloads that have one, in start order.
+    var finals: [SessionOutcome] { ids.compactMap { outcomes[$0] } }
+
     /// Redraws the display.
     func tick() async {
         guard !interruptedBySignal else { return }
@@ -258,11 +263,11 @@ public actor GetSession {
 
     /// The last words: a summary line (or JSON `summary` event).
     func summarize(_ status: ExitStatus) {
-        let finals = ids.compactMap { outcomes[$0] }
+        let finals = self.finals
         var line = JSONEventLine(event: "summary")
-        line.completed = finals.filter { $0 == .completed }.count
-        line.failed = finals.filter { $0 == .failed || $0 == .verificationFailed }.count
-        line.stopped = finals.filter { $0 == .stopped }.count
+        line.completed = finals.count(where: { $0 == .completed })
+        line.failed = finals.count(where: \.isFailure)
+        line.stopped = finals.count(where: { $0 == .stopped })
         line.unverified = unverified.count
         line.exitCode = status.rawValue
         printer.emit(line)
@@ -283,7 +288,6 @@ public actor GetSession {
     /// Stops every download, keeping its bytes and state; the shutdown ends the event loop.
     func interrupt(signal: Int32) {
         guard !interruptedBySignal, let downloader else { return }
-        interruptedBySignal = true
         stopSignal = signal
         signalShutdown = Task { await downloader.shutdown() }
     }

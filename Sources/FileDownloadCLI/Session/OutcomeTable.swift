@@ -3,7 +3,7 @@
 /// an outcome? (With 2,000 downloads and eight events each, scanning the ids per event cost more
 /// than the downloads.)
 struct OutcomeTable {
-    private var outcomes: [String: DownloadOutcome] = [:]
+    private var outcomes: [String: SessionOutcome] = [:]
     private var members: Set<String> = []
     /// How many members have an outcome.
     private var settled = 0
@@ -21,10 +21,10 @@ struct OutcomeTable {
     var allSettled: Bool { settled == members.count }
 
     /// The outcome of `id`; setting `nil` makes it unsettled again (a resumed download).
-    subscript(id: String) -> DownloadOutcome? {
+    subscript(id: String) -> SessionOutcome? {
         get { outcomes[id] }
         set {
-            let before: DownloadOutcome?
+            let before: SessionOutcome?
             if let newValue { before = outcomes.updateValue(newValue, forKey: id) } else { before = outcomes.removeValue(forKey: id) }
             guard members.contains(id) else { return }
             settled += (newValue == nil ? 0 : 1) - (before == nil ? 0 : 1)

@@ -4,6 +4,7 @@
 Usage: fault_server.py ROOT [--cert CERT --key KEY]
 
 Binds 127.0.0.1 on a free port and prints "PORT <n>" on stdout once it accepts connections.
+Exits when its standard input reaches end of file (the test process holds the pipe), or on SIGTERM.
 Serves the files under ROOT with ETag, Last-Modified, Range and If-Range like nginx, plus faults
 chosen by query parameters. Every distinct request target (path + query) has its own request
 counter k (0, 1, 2, ...), so a test isolates its state with a unique query (e.g. &t=<uuid>).
@@ -283,10 +284,15 @@ class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
 
 
 def main():
-    # The test process blocks most signals and children inherit the mask: unblock SIGTERM and
-    # exit on it explicitly.
+    # Exit on SIGTERM, and once standard input is closed: the test process holds the pipe, so
+    # the server ends with its test, even one killed with SIGKILL.
     signal.signal(signal.SIGTERM, lambda *_: os._exit(0))
     signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGTERM])
+
+    def watch():
+        sys.stdin.buffer.read()
+        os._exit(0)
+    threading.Thread(target=watch, daemon=True).start()
     server = Server(("127.0.0.1", 0), Handler)
     if "--cert" in sys.argv:
         context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)

@@ -4,6 +4,8 @@
 Usage: forward_proxy.py LOG [--auth USER:PASS]
 
 Binds 127.0.0.1 on a free port and prints "PORT <n>" on stdout once it accepts connections.
+Exits when its standard input reaches end of file (the test process holds the pipe: the proxy
+ends with its test, even one killed with SIGKILL), or on SIGTERM.
 - `GET http://host:port/path` (absolute form) is forwarded to the origin with HTTP/1.0 semantics
   (one request per upstream connection) and the answer is relayed as it comes;
 - `CONNECT host:port` opens a tunnel: bytes are copied both ways, so TLS stays end to end
@@ -15,6 +17,7 @@ With --auth, a request without `Proxy-Authorization: Basic base64(USER:PASS)` ge
 """
 import base64
 import http.server
+import os
 import select
 import socket
 import socketserver
@@ -129,7 +132,16 @@ class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
     allow_reuse_address = True
 
 
+def exit_at_end_of_input():
+    """Exits the process once standard input is closed (see the module's documentation)."""
+    def watch():
+        sys.stdin.buffer.read()
+        os._exit(0)
+    threading.Thread(target=watch, daemon=True).start()
+
+
 def main():
+    exit_at_end_of_input()
     server = Server(("127.0.0.1", 0), Handler)
     print("PORT %d" % server.server_address[1], flush=True)
     server.serve_forever()

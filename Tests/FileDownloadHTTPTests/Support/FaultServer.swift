@@ -6,26 +6,18 @@ import Foundation
 final class FaultServer: Sendable {
     let port: Int
     let scheme: String
-    private let process: ServerProcess
+    private let server: PortServer
 
     /// Starts the server over HTTP, or over HTTPS with `certificates`.
     init(root: URL, certificates: TestCertificates? = nil) throws {
-        let script = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Servers/fault_server.py").path
-        var arguments = [script, root.path]
+        var arguments = [root.path]
         if let certificates {
             arguments += ["--cert", certificates.serverCertificate.path, "--key", certificates.serverKey.path]
         }
         self.scheme = certificates == nil ? "http" : "https"
-        let process = try ServerProcess("/usr/bin/env", ["python3"] + arguments,
-                                        stderrFile: root.appendingPathComponent("fault-server-\(scheme).log"))
-        let line = try process.firstLine()
-        guard line.hasPrefix("PORT "), let port = Int(line.dropFirst(5)) else {
-            throw TestFailure("the fault server said '\(line)' instead of its port: \(process.stderrText)")
-        }
-        self.port = port
-        self.process = process
+        server = try PortServer("fault server", script: "FileDownloadHTTPTests/Servers/fault_server.py", arguments,
+                                errorLog: root.appendingPathComponent("fault-server-\(scheme).log").path)
+        port = server.port
     }
 
     /// `scheme://127.0.0.1:port/path?query`, with a unique `t=` so request counters are per test.
@@ -37,18 +29,12 @@ final class FaultServer: Sendable {
 
     /// The connections, requests and `Range` headers the server has seen since it started.
     func stats() throws -> (connections: Int, requests: Int, ranges: [String]) {
-        let curl = Process()
-        let output = Pipe()
-        curl.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-        curl.arguments = ["-sk", "\(scheme)://127.0.0.1:\(port)/_stats"]
-        curl.standardOutput = output
-        curl.environment = ProxyFreeEnvironment.of()
-        try curl.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        curl.waitUntilExit()
+        let curl = try ChildProcess.runBlocking(["/usr/bin/curl", "-sk", "\(scheme)://127.0.0.1:\(port)/_stats"],
+                                                environment: ProxyFreeEnvironment.of(), limit: .seconds(60))
+        let data = Data(curl.stdout.utf8)
         let object = try JSONSerialization.jsonObject(with: data) as? [String: Any] ?? [:]
         return (object["connections"] as? Int ?? -1, object["requests"] as? Int ?? -1, object["ranges"] as? [String] ?? [])
     }
 
-    func stop() { process.stop() }
+    func stop() { server.stop() }
 }

@@ -11,14 +11,15 @@ final class NginxServer: Sendable {
     let httpsPort: Int
     /// HTTPS that requires a client certificate signed by the test CA.
     let mutualTLSPort: Int
-    private let process: ServerProcess
+    private let process: ChildProcess
 
     init(root: URL, certificates: TestCertificates, prefix: URL) throws {
         let (process, ports) = try LoopbackLaunch.startBlocking("nginx", ports: 3) { ports in
             let process = try Self.start(root: root, certificates: certificates, prefix: prefix, ports: ports)
-            return (process, LoopbackLaunch.Watch(
-                pid: { process.process.processIdentifier }, isRunning: { process.process.isRunning },
-                diagnostics: { process.stderrText + ((try? String(contentsOfFile: prefix.path + "/error.log", encoding: .utf8)) ?? "") }, stop: { process.stop() }))
+            return (process, LoopbackLaunch.Watch(process, diagnostics: {
+                ((try? String(contentsOfFile: prefix.path + "/nginx.stderr", encoding: .utf8)) ?? "")
+                    + ((try? String(contentsOfFile: prefix.path + "/error.log", encoding: .utf8)) ?? "")
+            }))
         }
         self.httpPort = ports[0]
         self.httpsPort = ports[1]
@@ -27,7 +28,7 @@ final class NginxServer: Sendable {
     }
 
     /// Writes the configuration for `ports` (HTTP, HTTPS, mutual TLS) and starts nginx.
-    private static func start(root: URL, certificates: TestCertificates, prefix: URL, ports: [Int]) throws -> ServerProcess {
+    private static func start(root: URL, certificates: TestCertificates, prefix: URL, ports: [Int]) throws -> ChildProcess {
         let (httpPort, httpsPort, mutualTLSPort) = (ports[0], ports[1], ports[2])
         let p = prefix.path
         let user = geteuid() == 0 ? "user root;" : ""
@@ -69,13 +70,18 @@ final class NginxServer: Sendable {
         """
         let file = prefix.appendingPathComponent("nginx.conf")
         try config.write(to: file, atomically: true, encoding: .utf8)
-        return try ServerProcess("/usr/sbin/nginx", ["-c", file.path, "-p", p, "-e", "\(p)/error.log"],
-                                 stderrFile: prefix.appendingPathComponent("nginx.stderr"))
+        return try ChildProcess("/usr/sbin/nginx", ["-c", file.path, "-p", p, "-e", "\(p)/error.log"],
+                                error: .file(p + "/nginx.stderr"))
     }
 
     func url(_ path: String, https: Bool = false) -> URL {
         URL(string: https ? "https://127.0.0.1:\(httpsPort)/\(path)" : "http://127.0.0.1:\(httpPort)/\(path)")!
     }
 
-    func stop() { process.stop() }
+    /// Stops nginx with SIGTERM (its master stops its worker) and reaps it, killing it when it
+    /// takes longer than 30 s.
+    func stop() {
+        process.send(SIGTERM)
+        _ = try? process.waitBlocking(limit: .seconds(30))
+    }
 }

@@ -37,17 +37,6 @@ struct TestCertificates: Sendable {
     }
 
     private static func openssl(_ arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-        process.arguments = arguments
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw TestFailure("openssl \(arguments.first ?? "") failed: \(text)")
-        }
+        try ChildProcess.runChecked(["/usr/bin/openssl"] + arguments, limit: .seconds(120))
     }
 }

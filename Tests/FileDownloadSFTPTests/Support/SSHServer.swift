@@ -28,7 +28,7 @@ final class SSHServer: @unchecked Sendable {
     let knownHosts: String
     let hostKey: String
     let user: String
-    private let pid: pid_t
+    private let process: ChildProcess
     private var stopped = false
     private let log: URL
 
@@ -44,9 +44,9 @@ final class SSHServer: @unchecked Sendable {
         hostKey = folder.appendingPathComponent("host_key").path
         clientKey = folder.appendingPathComponent("id_ed25519").path
         encryptedClientKey = folder.appendingPathComponent("id_ecdsa_encrypted").path
-        try Subprocess.run("/usr/bin/ssh-keygen", ["-q", "-t", options.hostKeyType, "-N", "", "-f", hostKey])
-        try Subprocess.run("/usr/bin/ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-f", clientKey])
-        try Subprocess.run("/usr/bin/ssh-keygen", ["-q", "-t", "ecdsa", "-N", Self.encryptedKeyPassphrase, "-f", encryptedClientKey])
+        try ChildProcess.runChecked(["/usr/bin/ssh-keygen", "-q", "-t", options.hostKeyType, "-N", "", "-f", hostKey])
+        try ChildProcess.runChecked(["/usr/bin/ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", clientKey])
+        try ChildProcess.runChecked(["/usr/bin/ssh-keygen", "-q", "-t", "ecdsa", "-N", Self.encryptedKeyPassphrase, "-f", encryptedClientKey])
         let authorized = try String(contentsOfFile: clientKey + ".pub", encoding: .utf8)
             + String(contentsOfFile: encryptedClientKey + ".pub", encoding: .utf8)
         try authorized.write(toFile: folder.appendingPathComponent("authorized_keys").path, atomically: true, encoding: .utf8)
@@ -55,21 +55,19 @@ final class SSHServer: @unchecked Sendable {
         log = folder.appendingPathComponent("sshd.log")
         let (folder, hostKey, knownHosts, log) = (folder, hostKey, knownHosts, log)
         let launched = try LoopbackLaunch.startBlocking("/usr/sbin/sshd (Debian package openssh-server)") { ports in
-            let pid = try Self.start(port: ports[0], options: options, folder: folder, hostKey: hostKey,
-                                     knownHosts: knownHosts, log: log)
-            let ended = ProcessEnd(pid: pid)
-            return (pid, LoopbackLaunch.Watch(
-                pid: { pid }, isRunning: { !ended.check() },
-                diagnostics: { "its log:\n" + ((try? String(contentsOf: log, encoding: .utf8)) ?? "") },
-                stop: { ended.kill() }))
+            let process = try Self.start(port: ports[0], options: options, folder: folder, hostKey: hostKey,
+                                         knownHosts: knownHosts, log: log)
+            return (process, LoopbackLaunch.Watch(process, diagnostics: {
+                "its log:\n" + ((try? String(contentsOf: log, encoding: .utf8)) ?? "")
+            }))
         }
-        pid = launched.server
+        process = launched.server
         port = launched.ports[0]
     }
 
     /// Writes `known_hosts` and the configuration for `port`, and starts sshd (`-D -e`).
     private static func start(port: Int, options: Options, folder: URL, hostKey: String, knownHosts: String,
-                              log: URL) throws -> pid_t {
+                              log: URL) throws -> ChildProcess {
         try Self.knownHostsLine(port: port, publicKeyFile: hostKey + ".pub")
             .write(toFile: knownHosts, atomically: true, encoding: .utf8)
 
@@ -93,8 +91,7 @@ final class SSHServer: @unchecked Sendable {
         """
         let configFile = folder.appendingPathComponent("sshd_config").path
         try config.write(toFile: configFile, atomically: true, encoding: .utf8)
-        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        return try Subprocess.spawn("/usr/sbin/sshd", ["-f", configFile, "-D", "-e"], stderrPath: log.path)
+        return try ChildProcess("/usr/sbin/sshd", ["-f", configFile, "-D", "-e"], error: .file(log.path))
     }
 
     deinit { stop() }
@@ -104,8 +101,8 @@ final class SSHServer: @unchecked Sendable {
         if !stopped {
             stopped = true
             killChildren()
-            kill(pid, SIGTERM)
-            Subprocess.wait(pid)
+            process.send(SIGTERM)
+            _ = try? process.waitBlocking(limit: .seconds(30))
         }
         try? FileManager.default.removeItem(at: folder)
     }
@@ -152,7 +149,7 @@ final class SSHServer: @unchecked Sendable {
     /// Sends `signal` to the per-connection sshd processes (SIGSTOP freezes every open session,
     /// SIGCONT lets it go on).
     func signalChildren(_ signal: Int32) {
-        for pid in Self.children(of: pid) {
+        for pid in Self.children(of: process.processIdentifier) {
             for grandchild in Self.children(of: pid) { kill(grandchild, signal) }
             kill(pid, signal)
         }
@@ -163,7 +160,7 @@ final class SSHServer: @unchecked Sendable {
     func changeHostKey() throws {
         try FileManager.default.removeItem(atPath: hostKey)
         try FileManager.default.removeItem(atPath: hostKey + ".pub")
-        try Subprocess.run("/usr/bin/ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-f", hostKey])
+        try ChildProcess.runChecked(["/usr/bin/ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", hostKey])
     }
 
     /// A known_hosts line for this server's current host key: `[127.0.0.1]:port type base64`.
@@ -176,7 +173,7 @@ final class SSHServer: @unchecked Sendable {
     func hashedKnownHostsLine() throws -> String {
         let file = folder.appendingPathComponent("hashed_known_hosts").path
         try Self.knownHostsLine(port: port, publicKeyFile: hostKey + ".pub").write(toFile: file, atomically: true, encoding: .utf8)
-        try Subprocess.run("/usr/bin/ssh-keygen", ["-q", "-H", "-f", file])
+        try ChildProcess.runChecked(["/usr/bin/ssh-keygen", "-q", "-H", "-f", file])
         return try String(contentsOfFile: file, encoding: .utf8)
     }
 

@@ -82,6 +82,17 @@ struct DownloadEventCodingTests {
         #expect(error.retryAfter == .zero)
     }
 
+    @Test("an absurd or negative time remaining (a download's or the total's) decodes bounded instead of trapping")
+    func absurdTimeRemaining() throws {
+        let progress = try JSONDecoder().decode(DownloadProgress.self, from: Data(
+            #"{"receivedBytes":1,"bytesPerSecond":1,"secondsRemaining":1e300}"#.utf8))
+        #expect(progress.estimatedTimeRemaining == .seconds(1_000_000_000))
+        let total = try JSONDecoder().decode(TotalProgress.self, from: Data(
+            #"{"receivedBytes":1,"expectedBytes":2,"receivedOfKnownSize":1,"bytesPerSecond":1,"secondsRemaining":-3,"#
+                .appending(#""activeCount":1,"unknownSizeCount":0}"#).utf8))
+        #expect(total.estimatedTimeRemaining == .zero)
+    }
+
     @Test("a download's description round-trips, its completion checks by name")
     func infoRoundTrip() throws {
         let info = DownloadInfo(id: "a", url: URL(string: "https://example.com/a")!, destination: URL(fileURLWithPath: "/tmp/a"),

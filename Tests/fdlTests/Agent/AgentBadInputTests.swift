@@ -74,14 +74,7 @@ struct AgentBadInputTests {
             }
             // Each stream notices that its client is gone at its next write: make one.
             try await agent.client.add(id: "b", url: URL(string: "http://127.0.0.1:9/b")!, destination: agent.downloads.appending(path: "b"))
-            let deadline = ContinuousClock.now + .seconds(30)
-            var streams = -1
-            while ContinuousClock.now < deadline {
-                let (_, body) = try await CommandRun.curl(socket: agent.socket, ["http://agent/v1/health"])
-                streams = (try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any])?["eventStreams"] as? Int ?? -1
-                if streams == 0 { break }
-                try await Task.sleep(for: .milliseconds(100))
-            }
+            let streams = try? await agent.waitForEventStreams("the streams of clients that left are released", seconds: 30) { $0 == 0 }
             #expect(streams == 0, "event streams of clients that left are released")
             #expect(try await agent.client.downloads().count == 2)
         }

@@ -38,7 +38,7 @@ struct AgentDocumentationTests {
                     #expect(!output.isEmpty || block.contains("DELETE"), "\(block)")
                     outputs.append(output)
                 }
-                #expect(outputs[1].contains("\"id\":\"example\""))
+                #expect(outputs[1].contains("\"id\":\"example\"") && outputs[1].contains("\"results\":[{\"download\""), "\(outputs[1])")
                 #expect(outputs[4].contains("event: download") && outputs[4].contains("\"type\":\"cancelled\""), "\(outputs[4])")
                 #expect(outputs[5].contains("\"error\":\"bad-url\""))
                 #expect(try await agent.client.info(of: "example") == nil, "forgotten by the DELETE example")
@@ -75,6 +75,7 @@ struct AgentDocumentationTests {
             // In an order in which each succeeds; then each with an unknown id.
             let plan: [(method: String, path: String, arguments: [String])] = [
                 ("get", "/v1/health", []),
+                ("get", "/v1/summary", []),
                 ("post", "/v1/downloads", ["-d", body]),
                 ("get", "/v1/downloads", []),
                 ("get", "/v1/downloads/{id}", []),

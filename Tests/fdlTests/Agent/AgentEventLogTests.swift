@@ -22,7 +22,7 @@ struct AgentEventLogTests {
         }
         try await sqlite(path, "DROP TRIGGER fail_once;")
         try await log.record([.stateChanged(id: "a", state: .downloading), .stateChanged(id: "b", state: .waiting)])
-        let journalled = try await log.entries(after: 0, limit: 10).entries.map { String(describing: $0.event) }
+        let journalled = try await log.entries(after: 0, limit: 10).entries.compactMap(\.event).map { String(describing: $0) }
         #expect(journalled == [DownloadEvent.stateChanged(id: "a", state: .downloading),
                                DownloadEvent.stateChanged(id: "b", state: .waiting)].map { String(describing: $0) })
         await store.close()

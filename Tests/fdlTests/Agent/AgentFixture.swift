@@ -79,42 +79,78 @@ final class AgentFixture: Sendable {
         await fixture.remove()
     }
 
-    /// Polls the agent's list until `condition` holds for it; fails after `seconds`.
+    /// Returns the agent's list once `condition` holds for it; fails after `seconds`. The list is
+    /// read at once and again after each of the agent's events (progress included; a burst is one
+    /// read), which a change of the list comes with: no polling. The events are followed from the
+    /// journal's last sequence number before the first read, so no journalled change is missed.
     @discardableResult
     func waitUntil(_ what: String, seconds: Double = 120,
                    _ condition: ([DownloadInfo]) -> Bool) async throws -> [DownloadInfo] {
-        let deadline = ContinuousClock.now + .seconds(seconds)
+        let client = self.client
+        let since = try await client.status().lastEventSequence
+        let (changes, changed) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        let failure = Shared<String?>(nil)
+        let follower = Task {
+            do {
+                for try await _ in client.events(since: since, includeProgress: true) { changed.yield() }
+            } catch {
+                failure.withLock { $0 = "; the agent's events ended with \(error)" }
+                changed.finish()
+            }
+        }
+        let deadline = Task {
+            try? await Task.sleep(for: .seconds(seconds))
+            changed.finish()
+        }
+        defer {
+            follower.cancel()
+            deadline.cancel()
+        }
+        changed.yield()
         var last: [DownloadInfo] = []
-        while ContinuousClock.now < deadline {
+        for await _ in changes {
             last = try await client.downloads()
             if condition(last) { return last }
-            try await Task.sleep(for: .milliseconds(100))
         }
-        throw TestFailure("timed out waiting until \(what); downloads: \(last.map { "\($0.id)=\($0.state)" })")
+        throw TestFailure("timed out waiting until \(what)\(failure.withLock { $0 } ?? ""); downloads: \(last.map { "\($0.id)=\($0.state)" })")
     }
 
-    /// Reads the agent's events after `since` until `stop` says so, and returns them; fails after
-    /// `seconds`.
+    /// Polls the agent's health until its count of open event streams satisfies `condition`, and
+    /// returns that count; fails after `seconds`. Polled: the agent announces no event when a
+    /// stream opens or ends. (A stream whose client went away is counted until the agent's next
+    /// write to it: an event, or the keep-alive within 15 s.)
+    @discardableResult
+    func waitForEventStreams(_ what: String, seconds: Double = 60, _ condition: (Int) -> Bool) async throws -> Int {
+        let deadline = ContinuousClock.now + .seconds(seconds)
+        var last = -1
+        while ContinuousClock.now < deadline {
+            last = try await client.status().eventStreams
+            if condition(last) { return last }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        throw TestFailure("timed out waiting until \(what); the agent counts \(last) event streams")
+    }
+
+    /// Reads the agent's events after `since` (`nil`: from the present, as the stream's `ready`
+    /// names it) until `stop` says so, and returns them; fails after `seconds`, naming the events
+    /// seen, and with the stream's error when it ends first.
     func events(since: Int64?, seconds: Double = 120, until stop: @escaping @Sendable ([AgentEvent]) -> Bool) async throws -> [AgentEvent] {
         let stream = client.events(since: since, includeProgress: false)
-        return try await withThrowingTaskGroup(of: [AgentEvent]?.self) { group in
-            group.addTask {
-                var seen: [AgentEvent] = []
-                for try await event in stream {
+        let seen = Shared<[AgentEvent]>([])
+        let reader = Task {
+            for try await event in stream {
+                let all = seen.withLock { seen in
                     seen.append(event)
-                    if stop(seen) { return seen }
+                    return seen
                 }
-                return seen
+                if stop(all) { return all }
             }
-            group.addTask {
-                try await Task.sleep(for: .seconds(seconds))
-                return nil
-            }
-            defer { group.cancelAll() }
-            guard let result = try await group.next(), let seen = result else {
-                throw TestFailure("timed out reading the agent's events after \(since.map(String.init) ?? "now")")
-            }
-            return seen
+            return seen.withLock { $0 }
+        }
+        do {
+            return try await reader.value(within: seconds, what: "the agent's events after \(since.map(String.init) ?? "the present")")
+        } catch let failure as TestFailure {
+            throw TestFailure("\(failure); seen: \(seen.withLock { $0 }.map { "\($0.sequence.map(String.init) ?? "-") \($0.event)" })")
         }
     }
 }

@@ -4,17 +4,16 @@ import FileDownloadTestSupport
 import Foundation
 import Testing
 
-/// The agent under load: a queue of downloads added through the API, 100 clients following the
-/// event stream and listing every download at once while 16 downloads run. No timing is asserted
+/// The agent under load: a queue of downloads added through the API (in batches), 100 clients
+/// following the event stream and listing at once while 16 downloads run. No timing is asserted
 /// (the throughput with and without clients is measured by `Benchmarks/agent.sh`); what must hold
 /// is that every client gets every journalled event, in order, that every list is whole, that the
 /// downloads finish byte-exact and that the agent still serves.
 ///
-/// `FDL_AGENT_LOAD_QUEUED` (default 2,000), `FDL_AGENT_LOAD_CLIENTS` (100),
-/// `FDL_AGENT_LOAD_RUNNING` (16) and `FDL_AGENT_LOAD_LISTS` (lists per client, 1) scale it. The
-/// issue's 10,000 queued downloads take about 150 s with the debug build on a busy 2-core machine
-/// (each add is answered once the store has it: about 4.5 ms; each list of 10,000 about 1 s), so
-/// the default queue is 2,000 (about 40 s); run `FDL_AGENT_LOAD_QUEUED=10000` for the full size.
+/// Each client lists as a UI does: the summary, the first page, and the running downloads
+/// (`state=waiting,downloading,completed`); every tenth also reads every page of the whole list.
+/// `FDL_AGENT_LOAD_QUEUED` (default 10,000, the figure), `FDL_AGENT_LOAD_CLIENTS` (100),
+/// `FDL_AGENT_LOAD_RUNNING` (16) and `FDL_AGENT_LOAD_LISTS` (lists per client, 1) scale it.
 @Suite("fdl agent: under load", .serialized)
 struct AgentLoadTests {
     static func setting(_ name: String, _ fallback: Int) -> Int {
@@ -23,29 +22,21 @@ struct AgentLoadTests {
 
     @Test("a queue of downloads; 100 clients list and stream while 16 downloads run: no event lost, every list whole, every file byte-exact")
     func queuedListedAndStreamed() async throws {
-        let queued = Self.setting("FDL_AGENT_LOAD_QUEUED", 2_000)
+        let queued = Self.setting("FDL_AGENT_LOAD_QUEUED", 10_000)
         let clients = Self.setting("FDL_AGENT_LOAD_CLIENTS", 100)
         let running = Self.setting("FDL_AGENT_LOAD_RUNNING", 16)
         // 1 MB each at 256 KiB/s: about 4 s a download, so the clients list and stream while the
         // downloads run.
         try await NginxServer.withServer(slowRate: "256k") { nginx, _ in
             try await AgentFixture.with(maxConcurrent: running, journalCapacity: queued + 10_000) { agent in
-                // 1. The queue: added with start: false, 8 submitters at once.
+                // 1. The queue: added with start: false, in batches of 1,000.
                 let queuedIDs = (0..<queued).map { String(format: "q%05d", $0) }
-                try await withThrowingTaskGroup(of: Void.self) { group in
-                    for submitter in 0..<8 {
-                        group.addTask { [client = agent.client, downloads = agent.downloads] in
-                            for index in stride(from: submitter, to: queued, by: 8) {
-                                let id = queuedIDs[index]
-                                _ = try await client.submit(AgentDownloadRequest(
-                                    id: id, url: nginx.url("queued/\(id)"),
-                                    destination: downloads.appending(path: "queued/\(id)").path, start: false))
-                            }
-                        }
-                    }
-                    try await group.waitForAll()
-                }
-                let since = try await Self.lastSequence(agent)
+                let results = try await agent.client.submit(queuedIDs.map { id in
+                    AgentDownloadRequest(id: id, url: nginx.url("queued/\(id)"),
+                                         destination: agent.downloads.appending(path: "queued/\(id)").path, start: false)
+                })
+                #expect(results.map(\.id) == queuedIDs && results.allSatisfy { $0.status == 201 })
+                let since = try await agent.client.status().lastEventSequence
 
                 // 2. The clients: each follows the stream from `since` until it saw every running
                 //    download complete (half of them with live progress, half without), and lists
@@ -63,20 +54,21 @@ struct AgentLoadTests {
                     }
                 }
                 defer { followers.forEach { $0.cancel() } }
-                try await Self.waitForStreams(agent, count: clients)
+                try await agent.waitForEventStreams("\(clients) event streams are open", seconds: 120) { $0 >= clients }
 
                 // 3. The running downloads, and the lists while they run.
                 for (id, _) in files.sorted(by: { $0.key < $1.key }) {
                     try await agent.client.start(id: id, url: URL(string: nginx.url("slow/\(id).bin"))!,
                                                  destination: agent.downloads.appending(path: "\(id).bin"))
                 }
-                let listers = (0..<clients).map { _ in
+                let listers = (0..<clients).map { n in
                     Task { [client = agent.client] in
-                        try await Self.listWhileRunning(client, expected: expectedIDs, running: runningIDs, queued: Set(queuedIDs))
+                        try await Self.listWhileRunning(client, expected: expectedIDs, running: runningIDs, queued: queuedIDs,
+                                                        whole: n % 10 == 0)
                     }
                 }
                 // The first client's stream ends when every running download completed.
-                try await Self.value(of: followers[0], within: 180, what: "the running downloads to complete")
+                try await followers[0].value(within: 180, what: "the running downloads to complete")
 
                 // 4. What every client saw: the journal after `since`, as one reader gets it now.
                 let reference = try await agent.events(since: since) { seen in
@@ -84,13 +76,13 @@ struct AgentLoadTests {
                 }.map(Self.describe)
                 #expect(Set(reference.compactMap(\.id)).isSuperset(of: runningIDs))
                 for (n, follower) in followers.enumerated() {
-                    let seen = try await Self.value(of: follower, within: 120, what: "client \(n)'s stream")
+                    let seen = try await follower.value(within: 120, what: "client \(n)'s stream")
                     #expect(seen.map(\.sequence) == Array((since + 1)...(since + Int64(seen.count))),
                             "client \(n): sequence numbers after \(since) without gap or repeat")
                     #expect(seen == reference, "client \(n): the journal's events, in order")
                 }
                 for (n, lister) in listers.enumerated() {
-                    try await Self.value(of: lister, within: 120, what: "client \(n)'s list")
+                    try await lister.value(within: 120, what: "client \(n)'s list")
                 }
                 for (id, data) in files {
                     #expect(try Data(contentsOf: agent.downloads.appending(path: "\(id).bin")) == data, "\(id) byte-exact")
@@ -132,72 +124,34 @@ struct AgentLoadTests {
         return seen
     }
 
-    /// Lists the downloads `FDL_AGENT_LOAD_LISTS` times, one after the other, while the running
-    /// ones run: every list names each download once, the queued ones not started, the running
-    /// ones in a state of a running download, with no fewer bytes than the list before.
+    /// Lists `FDL_AGENT_LOAD_LISTS` times, one after the other, while the running downloads run:
+    /// the summary counts every download and the queued ones not started; the first page is the
+    /// head of the queue; the running ones (`state=waiting,downloading,completed`) are exactly the
+    /// started ones, with no fewer bytes than the list before. With `whole`, every page of the
+    /// list too: together they name each download once, the queued ones not started.
     static func listWhileRunning(_ client: DownloadAgentClient, expected: Set<String>, running: Set<String>,
-                                 queued: Set<String>) async throws {
+                                 queued: [String], whole: Bool) async throws {
         var received: [String: Int64] = [:]
         for _ in 0..<Self.setting("FDL_AGENT_LOAD_LISTS", 1) {
+            let summary = try await client.summary()
+            #expect(summary.downloads == expected.count && summary.states["notStarted"] == queued.count, "\(summary)")
+            let first = try await client.page(limit: 100)
+            #expect(first.downloads.map(\.id) == Array(queued.prefix(100)), "the first page is the head of the queue")
+            let active = try await client.downloads(states: [.waiting, .downloading, .completed])
+            #expect(Set(active.map(\.id)) == running && active.count == running.count, "the running ones, each once")
+            for info in active {
+                let before = received[info.id] ?? 0
+                #expect(info.state == .completed || info.progress.receivedBytes >= before, "\(info.id)'s bytes only grow")
+                received[info.id] = info.progress.receivedBytes
+            }
+            guard whole else { continue }
             let list = try await client.downloads()
             let ids = list.map(\.id)
-            #expect(ids.count == expected.count && Set(ids) == expected, "a list names every download once")
-            for info in list {
-                if queued.contains(info.id) {
-                    #expect(info.state == .notStarted, "\(info.id) stays queued: \(info.state)")
-                } else {
-                    #expect([.notStarted, .waiting, .downloading, .completed].contains(info.state), "\(info.id): \(info.state)")
-                    let before = received[info.id] ?? 0
-                    #expect(info.state == .completed || info.progress.receivedBytes >= before, "\(info.id)'s bytes only grow")
-                    received[info.id] = info.progress.receivedBytes
-                }
+            #expect(ids.count == expected.count && Set(ids) == expected, "the pages name every download once")
+            let queuedSet = Set(queued)
+            for info in list where queuedSet.contains(info.id) {
+                #expect(info.state == .notStarted, "\(info.id) stays queued: \(info.state)")
             }
-        }
-    }
-
-    /// The journal's last sequence number, from `GET /v1/health`.
-    static func lastSequence(_ agent: AgentFixture) async throws -> Int64 {
-        try await health(agent).lastEventSequence
-    }
-
-    struct Health: Decodable {
-        var lastEventSequence: Int64
-        var eventStreams: Int
-    }
-
-    static func health(_ agent: AgentFixture) async throws -> Health {
-        let (status, body) = try await CommandRun.curl(socket: agent.socket, ["http://agent/v1/health"])
-        guard status == 200 else { throw TestFailure("health: \(status) \(body)") }
-        return try JSONDecoder().decode(Health.self, from: Data(body.utf8))
-    }
-
-    /// Waits until the agent counts `count` open event streams.
-    static func waitForStreams(_ agent: AgentFixture, count: Int) async throws {
-        let deadline = ContinuousClock.now + .seconds(120)
-        var last = 0
-        while ContinuousClock.now < deadline {
-            last = try await health(agent).eventStreams
-            if last >= count { return }
-            try await Task.sleep(for: .milliseconds(100))
-        }
-        throw TestFailure("only \(last) of \(count) event streams connected")
-    }
-
-    /// The task's value, or a failure after `seconds`.
-    @discardableResult
-    static func value<T: Sendable>(of task: Task<T, any Error>, within seconds: Double, what: String) async throws -> T {
-        try await withThrowingTaskGroup(of: T?.self) { group in
-            group.addTask { try await task.value }
-            group.addTask {
-                try await Task.sleep(for: .seconds(seconds))
-                return nil
-            }
-            defer { group.cancelAll() }
-            guard let result = try await group.next(), let value = result else {
-                task.cancel()
-                throw TestFailure("timed out waiting for \(what)")
-            }
-            return value
         }
     }
 }

@@ -116,17 +116,8 @@ struct AgentReattachTests {
                 }
                 #expect(completions.sorted() == files.keys.sorted())
                 // The follower saw the same journal, each entry once, in order, across the restarts.
-                let followed = try await withThrowingTaskGroup(of: [AgentEvent]?.self) { group in
-                    group.addTask { try await follower.value }
-                    group.addTask {
-                        try await Task.sleep(for: .seconds(60))
-                        return nil
-                    }
-                    defer { group.cancelAll() }
-                    return try await group.next() ?? nil
-                }
-                follower.cancel()
-                let sequences = try #require(followed, "the follower reached the end").compactMap(\.sequence)
+                let followed = try await follower.value(within: 60, what: "the follower reaching the end")
+                let sequences = followed.compactMap(\.sequence)
                 #expect(sequences == all.compactMap(\.sequence), "a reconnecting client misses and repeats nothing")
             }
         }

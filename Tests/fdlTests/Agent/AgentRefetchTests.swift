@@ -54,7 +54,8 @@ struct AgentRefetchTests {
                 }
 
                 // What nginx sent for each file, once every request has been logged (a request cut
-                // by a kill is logged when nginx next writes to the dead connection).
+                // by a kill is logged when nginx next writes to the dead connection). Polled,
+                // bounded: nothing announces that nginx appended to its log.
                 var sent: [String: Int] = [:]
                 let deadline = ContinuousClock.now + .seconds(30)
                 repeat {

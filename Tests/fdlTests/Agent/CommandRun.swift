@@ -20,22 +20,9 @@ enum CommandRun {
         return (Int(lines.last ?? "") ?? 0, lines.dropLast().joined(separator: "\n"))
     }
 
-    /// Runs `command` and returns its exit status, standard output and standard error (collected
-    /// in files, so no thread of the small cooperative pool blocks on a pipe).
+    /// Runs `command` to its end (``ChildProcess/run(_:environment:directory:limit:)``) and returns
+    /// its exit status, standard output and standard error.
     static func run(_ command: [String], environment: [String: String]? = nil) async throws -> (Int32, String, String) {
-        let scratch = try TemporaryDirectory("cmd")
-        defer { scratch.remove() }
-        let outPath = try scratch.createFile("out"), errPath = try scratch.createFile("err")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: command[0])
-        process.arguments = Array(command.dropFirst())
-        if let environment { process.environment = environment }
-        process.standardOutput = FileHandle(forWritingAtPath: outPath)
-        process.standardError = FileHandle(forWritingAtPath: errPath)
-        process.standardInput = FileHandle.nullDevice
-        let status = try await process.runToEnd()
-        let output = (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? ""
-        let errors = (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? ""
-        return (status, output, errors)
+        try await ChildProcess.run(command, environment: environment)
     }
 }

@@ -35,6 +35,8 @@ final class BackgroundAgentHome: Sendable {
     func stopAgent(pid: pid_t?) async {
         if let pid, pid > 0 {
             kill(pid, SIGTERM)
+            // Polled, bounded: the agent is not this process's child (`fdl add` started it
+            // detached), so its end cannot be awaited; it removes its socket as it stops.
             let deadline = ContinuousClock.now + .seconds(30)
             while FileManager.default.fileExists(atPath: socket), ContinuousClock.now < deadline {
                 try? await Task.sleep(for: .milliseconds(50))

@@ -1,6 +1,7 @@
 import FileDownloadTestSupport
 import Foundation
 import Synchronization
+import Testing
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -12,13 +13,24 @@ import Glibc
 /// (``resize(columns:rows:)`` changes its size). Output is collected as it
 /// comes; ``waitForOutput(containing:)`` awaits a piece of it without polling.
 final class FDLProcess: Sendable {
-    let process: Process
-    private let output = Shared<(text: String, waiters: [(String, CheckedContinuation<Void, any Error>)], ended: Bool)>(("", [], false))
+    let process: ChildProcess
+    private let output = Shared(OutputState())
     private let errors = Shared<String>("")
     private let reactions = Shared<[(String, @Sendable () -> Void)]>([])
-    private let finished: Task<Int32, Never>
+    private let finished: Task<Result<Int32, any Error>, Never>
     /// The pseudo-terminal's primary side (with `terminal: true`), for resizing it.
     let terminalDescriptor: Int32?
+    /// How long `fdl` may run, and a wait for its output may last: past it, `fdl` is killed and
+    /// the waiting test fails.
+    static let limit: Duration = .seconds(600)
+
+    /// Standard output so far, and who awaits a piece of it.
+    private struct OutputState {
+        var text = ""
+        var waiters: [(id: Int, text: String, continuation: CheckedContinuation<Void, any Error>)] = []
+        var nextID = 0
+        var ended = false
+    }
 
     /// The path of the `fdl` built next to the test bundle.
     static var executable: String {
@@ -40,59 +52,43 @@ final class FDLProcess: Sendable {
     /// /dev/null).
     init(_ arguments: [String], terminal: Bool = false, columns: Int = 100, rows: Int = 40, environment changes: [String: String?] = [:],
          input: Data? = nil) throws {
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: try Self.executable)
-        process.arguments = arguments
         // Without the runner's proxy variables (tests that want a proxy set one).
         var environment = ProxyFreeEnvironment.of()
         environment["COLUMNS"] = nil
         for (name, value) in changes { environment[name] = value }
-        process.environment = environment
-        let inputPipe = input.map { _ in Pipe() }
-        process.standardInput = inputPipe ?? FileHandle.nullDevice
-        let errorPipe = Pipe()
-        process.standardError = errorPipe
-        let reader: FileHandle
-        var keepOpen: FileHandle?
+        var secondary: Int32 = -1
         if terminal {
-            var primary: Int32 = -1, secondary: Int32 = -1
+            var primary: Int32 = -1
             var size = winsize(ws_row: UInt16(rows), ws_col: UInt16(columns), ws_xpixel: 0, ws_ypixel: 0)
             guard openpty(&primary, &secondary, nil, nil, &size) == 0 else {
                 throw TestFailure("openpty failed: errno \(errno)")
             }
-            process.standardOutput = FileHandle(fileDescriptor: secondary, closeOnDealloc: true)
-            reader = FileHandle(fileDescriptor: primary, closeOnDealloc: true)
-            keepOpen = nil
             terminalDescriptor = primary
         } else {
-            let pipe = Pipe()
-            process.standardOutput = pipe
-            reader = pipe.fileHandleForReading
-            keepOpen = pipe.fileHandleForWriting
             terminalDescriptor = nil
         }
-        let exits = try process.start()
-        try? keepOpen?.close()
-        if let inputPipe, let input {
-            try? inputPipe.fileHandleForReading.close()
-            let writer = inputPipe.fileHandleForWriting
+        defer { if terminal { close(secondary) } }
+        let process = try ChildProcess(try Self.executable, arguments, environment: environment,
+                                       input: input == nil ? .null : .pipe,
+                                       output: terminal ? .descriptor(secondary) : .pipe, error: .pipe)
+        self.process = process
+        let reader = terminalDescriptor.map { FileHandle(fileDescriptor: $0, closeOnDealloc: true) } ?? process.standardOutput!
+        if let writer = process.standardInput, let input {
             // On a thread: more than a pipe's buffer would block until fdl reads it.
             Thread {
                 try? writer.write(contentsOf: input)
                 try? writer.close()
             }.start()
         }
-        if terminal, let secondary = process.standardOutput as? FileHandle { try? secondary.close() }
         let output = self.output
         let errors = self.errors
-        let errorReader = errorPipe.fileHandleForReading
         let reactions = self.reactions
         let outputDone = Self.drain(reader) { chunk in
             let (ready, text) = output.withLock { state -> ([CheckedContinuation<Void, any Error>], String) in
                 state.text += chunk
-                let (met, waiting) = state.waiters.partitioned { state.text.contains($0.0) }
+                let (met, waiting) = state.waiters.partitioned { state.text.contains($0.text) }
                 state.waiters = waiting
-                return (met.map(\.1), state.text)
+                return (met.map(\.continuation), state.text)
             }
             for continuation in ready { continuation.resume() }
             let due = reactions.withLock { pending -> [@Sendable () -> Void] in
@@ -102,22 +98,30 @@ final class FDLProcess: Sendable {
             }
             for action in due { action() }
         }
-        let errorDone = Self.drain(errorReader) { chunk in errors.withLock { $0 += chunk } }
+        let errorDone = Self.drain(process.standardError!) { chunk in errors.withLock { $0 += chunk } }
         finished = Task.detached {
-            // Awaited, not waitUntilExit(): blocking would starve the 2-thread cooperative pool.
-            var status: Int32 = -1
-            for await code in exits { status = code }
+            // Reaped on a thread of its own (ChildProcess), never by blocking the cooperative pool.
+            let status: Result<Int32, any Error>
+            do {
+                status = .success(try await process.wait(limit: Self.limit))
+            } catch {
+                status = .failure(error)
+            }
             await outputDone.value
             await errorDone.value
             let left = output.withLock { state -> [CheckedContinuation<Void, any Error>] in
                 state.ended = true
                 defer { state.waiters = [] }
-                return state.waiters.map(\.1)
+                return state.waiters.map(\.continuation)
             }
             for continuation in left { continuation.resume(throwing: TestFailure("fdl ended before printing the awaited text")) }
             return status
         }
     }
+
+    /// Kills `fdl` (SIGKILL) and reaps it if it still runs when the test lets go of this object
+    /// (a test that threw before it awaited ``exitStatus()``).
+    deinit { process.kill() }
 
     /// Reads `handle` on a thread of its own until end of file (or EIO, the end of a pseudo-terminal).
     private static func drain(_ handle: FileHandle, _ body: @escaping @Sendable (String) -> Void) -> Task<Void, Never> {
@@ -144,13 +148,25 @@ final class FDLProcess: Sendable {
     /// Everything written to standard error so far.
     var stderr: String { errors.withLock { $0 } }
 
-    /// Returns once standard output contains `text`; throws if `fdl` ends first.
+    /// Returns once standard output contains `text`; throws if `fdl` ends first, or when
+    /// ``limit`` passes.
     func waitForOutput(containing text: String) async throws {
+        let output = self.output
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             let immediate: Result<Void, any Error>? = output.withLock { state in
                 if state.text.contains(text) { return .success(()) }
                 if state.ended { return .failure(TestFailure("fdl ended without printing '\(text)'")) }
-                state.waiters.append((text, continuation))
+                let id = state.nextID
+                state.nextID += 1
+                state.waiters.append((id, text, continuation))
+                DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(Int(Self.limit.components.seconds))) {
+                    let expired = output.withLock { state in
+                        let (gone, rest) = state.waiters.partitioned { $0.id == id }
+                        state.waiters = rest
+                        return gone.first?.continuation
+                    }
+                    expired?.resume(throwing: TestFailure("fdl did not print '\(text)' within \(Self.limit)"))
+                }
                 return nil
             }
             if let immediate { continuation.resume(with: immediate) }
@@ -169,13 +185,19 @@ final class FDLProcess: Sendable {
         if now { action() }
     }
 
-    /// Sends `signal` to the process.
-    func send(_ signal: Int32) { kill(process.processIdentifier, signal) }
+    /// Sends `signal` to the process (unless it has ended).
+    func send(_ signal: Int32) { process.send(signal) }
 
     /// Waits for the process to end and returns its exit status (128 + n when killed by signal n).
+    /// When it runs longer than ``limit`` it is killed, and the test fails saying so.
     func exitStatus() async -> Int32 {
-        let status = await finished.value
-        return process.terminationReason == .uncaughtSignal ? 128 + status : status
+        switch await finished.value {
+        case .success(let status):
+            return status
+        case .failure(let error):
+            Issue.record("\(error); stderr: \(stderr)")
+            return process.exitStatus ?? -1
+        }
     }
 
     /// Runs `fdl arguments...` to the end.

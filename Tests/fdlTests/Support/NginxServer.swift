@@ -1,8 +1,5 @@
 import FileDownloadTestSupport
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// A real nginx on 127.0.0.1 and a free port, serving a directory the test fills.
 ///
@@ -15,7 +12,7 @@ import Glibc
 final class NginxServer: @unchecked Sendable {
     let directory: TemporaryDirectory
     let port: Int
-    private let process: Process
+    private let process: ChildProcess
 
     /// The directory the server serves.
     var root: URL { directory.file("www") }
@@ -39,10 +36,9 @@ final class NginxServer: @unchecked Sendable {
         do {
             let launched = try await LoopbackLaunch.start("nginx") { ports in
                 let process = try Self.start(nginx, prefix: prefix, port: ports[0], slowRate: slowRate, locations: locations)
-                return (process, LoopbackLaunch.Watch(
-                    pid: { process.processIdentifier }, isRunning: { process.isRunning },
-                    diagnostics: { "nginx said: " + ((try? String(contentsOfFile: "\(prefix)/logs/error.log", encoding: .utf8)) ?? "") },
-                    stop: { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }))
+                return (process, LoopbackLaunch.Watch(process, diagnostics: {
+                    "nginx said: " + ((try? String(contentsOfFile: "\(prefix)/logs/error.log", encoding: .utf8)) ?? "")
+                }))
             }
             process = launched.server
             port = launched.ports[0]
@@ -54,7 +50,7 @@ final class NginxServer: @unchecked Sendable {
 
     /// Writes the configuration for `port` and starts nginx.
     /// `locations` is more of the server block (e.g. `location` blocks with `add_header`).
-    private static func start(_ nginx: String, prefix: String, port: Int, slowRate: String, locations: String = "") throws -> Process {
+    private static func start(_ nginx: String, prefix: String, port: Int, slowRate: String, locations: String = "") throws -> ChildProcess {
         let config = """
             daemon off;
             master_process off;
@@ -89,13 +85,7 @@ final class NginxServer: @unchecked Sendable {
             """
         try config.write(toFile: "\(prefix)/nginx.conf", atomically: true, encoding: .utf8)
         try Self.htpasswd.write(toFile: "\(prefix)/htpasswd", atomically: true, encoding: .utf8)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: nginx)
-        process.arguments = ["-p", prefix, "-c", "\(prefix)/nginx.conf", "-e", "\(prefix)/logs/error.log"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        _ = try process.start()
-        return process
+        return try ChildProcess(nginx, ["-p", prefix, "-c", "\(prefix)/nginx.conf", "-e", "\(prefix)/logs/error.log"])
     }
 
     /// Runs `body` with a fresh nginx and output directory, and stops both afterwards.
@@ -125,11 +115,10 @@ final class NginxServer: @unchecked Sendable {
             .split(separator: "\n").map(String.init)
     }
 
-    /// Stops nginx and removes its directory. SIGKILL, because a child of the test process
-    /// inherits its blocked signal mask (libdispatch blocks SIGTERM in its threads); no waiting,
-    /// Foundation reaps it.
+    /// Stops nginx (SIGKILL; it writes its access log line by line, so nothing is lost), reaps it,
+    /// and removes its directory.
     func stop() {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.kill()
         directory.remove()
     }
 }

@@ -69,12 +69,7 @@ final class SSHDaemon: @unchecked Sendable {
 
             """
         try config.write(toFile: directory.path + "/sshd_config", atomically: true, encoding: .utf8)
-        let starter = Process()
-        starter.executableURL = URL(fileURLWithPath: "/usr/sbin/sshd")
-        starter.arguments = ["-f", directory.path + "/sshd_config"]
-        starter.standardOutput = FileHandle.nullDevice
-        starter.standardError = FileHandle.nullDevice
-        return try await starter.runToEnd() == 0
+        return try await ChildProcess.run(["/usr/sbin/sshd", "-f", directory.path + "/sshd_config"]).status == 0
     }
 
     /// The pid sshd wrote in its PidFile, once it has.
@@ -112,9 +107,6 @@ final class SSHDaemon: @unchecked Sendable {
     }
 
     static func keygen(_ file: String) async throws {
-        let keygen = Process()
-        keygen.executableURL = URL(fileURLWithPath: "/usr/bin/ssh-keygen")
-        keygen.arguments = ["-q", "-t", "ed25519", "-N", "", "-f", file]
-        guard try await keygen.runToEnd() == 0 else { throw TestFailure("ssh-keygen failed for \(file)") }
+        guard try await ChildProcess.run(["/usr/bin/ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", file]).status == 0 else { throw TestFailure("ssh-keygen failed for \(file)") }
     }
 }

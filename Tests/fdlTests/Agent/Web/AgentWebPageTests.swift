@@ -5,7 +5,8 @@ import Testing
 
 /// The web page driven in a real headless Chromium (Debian's `chromium` and `chromium-driver`),
 /// by `drive_page.py` through WebDriver, as a person would: log in with the URL `--open`
-/// printed, add a slow download from nginx through the form, watch its bar move, pause it with
+/// printed, add a slow download through the form (its first URL dead, nginx as the mirror typed
+/// into the form's mirrors field), watch its bar move, pause it with
 /// the keyboard, resume it, see it complete, see a failed download's error in words. The file is
 /// then checked byte for byte.
 ///
@@ -56,14 +57,10 @@ struct AgentWebPageTests {
         try await WebAgent.with { agent in
             let ready = agent.directory.path("page-ready")
             let log = try agent.directory.createFile("drive.log")
-            let script = Process()
-            script.executableURL = URL(fileURLWithPath: "/usr/bin/timeout")
-            script.arguments = ["300", "/usr/bin/env", "python3", Self.script, "--login", agent.loginURL,
-                                "--id", "after-restart", "--ready", ready]
-            script.standardOutput = FileHandle(forWritingAtPath: log)
-            script.standardError = script.standardOutput
-            script.standardInput = FileHandle.nullDevice
-            let exits = try script.start()
+            let script = try ChildProcess("/usr/bin/timeout", ["300", "/usr/bin/env", "python3", Self.script, "--login", agent.loginURL,
+                                                               "--id", "after-restart", "--ready", ready],
+                                          output: .file(log), error: .file(log))
+            // Polled, bounded: the script announces that the page is up only by this file.
             let deadline = ContinuousClock.now + .seconds(180)
             while !FileManager.default.fileExists(atPath: ready) && script.isRunning && ContinuousClock.now < deadline {
                 try await Task.sleep(for: .milliseconds(100))
@@ -74,8 +71,7 @@ struct AgentWebPageTests {
             try await agent.start(port: port)
             try await DownloadAgentClient(socketPath: agent.socket).submit(
                 AgentDownloadRequest(id: "after-restart", url: "http://127.0.0.1:9/x", start: false))
-            var status: Int32 = -1
-            for await code in exits { status = code }
+            let status = try await script.wait(limit: .seconds(360))
             #expect(status == 0, "drive_page.py: \((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")")
         }
     }

@@ -171,10 +171,16 @@ def run(arguments):
         driver.wait("the event stream is live", 'return document.getElementById("connection").textContent === "live";')
         log("page open and live at " + address)
 
-        driver.type("#urls", arguments.url)
+        # The slow file through its mirror: the first URL refuses connections (nothing listens
+        # on port 9), so every byte comes from the mirror typed into the form's mirrors field.
+        dead = "http://127.0.0.1:9/" + arguments.url.rstrip("/").split("/")[-1]
+        driver.type("#urls", dead)
+        driver.type("#mirrors", arguments.url)
         driver.type("#name", arguments.id)
         driver.click('#add button[type="submit"]')
         driver.wait("the download appears", ROW, arguments.id)
+        driver.wait("its row names the mirror", 'const li = document.querySelector(\'li[data-id="\' + arguments[0] + \'"]\');'
+                    'return li && li.querySelector(".url").textContent.includes(arguments[1]);', arguments.id, arguments.url)
         driver.type("#urls", arguments.missing)
         driver.click('#add button[type="submit"]')
 

@@ -1,0 +1,110 @@
+import FileDownload
+import FileDownloadAgentClient
+import Foundation
+import Hummingbird
+import NIOCore
+
+/// `POST /v1/downloads`: one download (a JSON object), or a batch (a JSON array of them) answered
+/// item by item.
+extension AgentAPI {
+    func add(_ request: Request, _ context: AgentRequestContext) async throws -> Response {
+        var request = request
+        let body: ByteBuffer
+        do {
+            body = try await request.collectBody(upTo: Self.maxBatchBodySize)
+        } catch {
+            throw AgentAPIError(.contentTooLarge, "body-too-large",
+                                "the request body is larger than \(Self.maxBatchBodySize) bytes, the most for a batch (one download: \(Self.maxBodySize))")
+        }
+        let bytes = Data(body.readableBytesView)
+        if bytes.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) == UInt8(ascii: "[") {
+            return try await addBatch(bytes)
+        }
+        guard bytes.count <= Self.maxBodySize else {
+            throw AgentAPIError(.contentTooLarge, "body-too-large", "the request body is larger than \(Self.maxBodySize) bytes")
+        }
+        let decoded: AgentDownloadRequest
+        do {
+            decoded = try JSONDecoder().decode(AgentDownloadRequest.self, from: bytes)
+        } catch let error as DecodingError {
+            throw AgentAPIError(.badRequest, "bad-json", "the body is not a valid download request: \(Self.describe(error))")
+        } catch {
+            throw AgentAPIError(.badRequest, "bad-json", "the body is not JSON: \(error)")
+        }
+        let id = try await addOne(decoded)
+        await downloader.settle()
+        return AgentAPIError.jsonResponse(status: .created, body: try await info(of: id))
+    }
+
+    /// Adds each item of a JSON array in order, as a single request would, and answers 200 with
+    /// one ``AgentBatchResult`` per item once the store has every added one.
+    private func addBatch(_ bytes: Data) async throws -> Response {
+        let items: [BatchItem]
+        do {
+            items = try JSONDecoder().decode([BatchItem].self, from: bytes)
+        } catch let error as DecodingError {
+            throw AgentAPIError(.badRequest, "bad-json", "the body is not a JSON array of download requests: \(Self.describe(error))")
+        }
+        guard items.count <= Self.maxBatchCount else {
+            throw AgentAPIError(.contentTooLarge, "batch-too-large",
+                                "\(items.count) downloads in one request; send at most \(Self.maxBatchCount) at a time")
+        }
+        var results: [AgentBatchResult] = []
+        results.reserveCapacity(items.count)
+        for item in items {
+            do {
+                let id = try await addOne(try item.request.get())
+                results.append(AgentBatchResult(id: id, status: 201))
+            } catch let error as AgentAPIError {
+                results.append(AgentBatchResult(id: item.id, status: Int(error.status.code), error: error.error, message: error.message))
+            }
+        }
+        await downloader.settle()
+        for index in results.indices where results[index].status == 201 {
+            results[index].download = await downloader.info(of: results[index].id)
+        }
+        return AgentAPIError.jsonResponse(status: .ok, body: ["results": results])
+    }
+
+    /// Checks one request, records its first URL's origin (for ``AgentDelegate``) and adds it,
+    /// started unless `start` is `false`; returns its id. Does not wait for the store.
+    private func addOne(_ decoded: AgentDownloadRequest) async throws -> String {
+        let id = try decoded.validatedID()
+        let url = try decoded.parsedURL()
+        let destination = try decoded.parsedDestination()
+        let options = try decoded.options(defaults: defaultTransfer)
+        let claimed = origins?.claim(url, for: id) ?? false
+        do {
+            try await library(settles: false) {
+                if decoded.start ?? true {
+                    _ = try await downloader.start(id: id, url: url, destination: destination, options: options)
+                } else {
+                    _ = try await downloader.add(id: id, url: url, destination: destination, options: options)
+                }
+            }
+        } catch {
+            if claimed { origins?.forget(id) }
+            throw error
+        }
+        return id
+    }
+
+    /// One element of a batch: the request, or why it is not one (with the id, when it has one).
+    private struct BatchItem: Decodable {
+        var id: String
+        var request: Result<AgentDownloadRequest, AgentAPIError>
+
+        private struct IDOnly: Decodable {
+            var id: String?
+        }
+
+        init(from decoder: any Decoder) throws {
+            id = (try? IDOnly(from: decoder))?.id ?? ""
+            do {
+                request = .success(try AgentDownloadRequest(from: decoder))
+            } catch let error as DecodingError {
+                request = .failure(AgentAPIError(.badRequest, "bad-json", "not a valid download request: \(AgentAPI.describe(error))"))
+            }
+        }
+    }
+}
