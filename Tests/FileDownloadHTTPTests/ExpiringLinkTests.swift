@@ -6,7 +6,7 @@ import Synchronization
 import Testing
 
 /// Signed links that expire, through `Downloader` and the fault server: its links are valid for
-/// 2 s, a request with an expired one answers 403, and a response under way stops when its link
+/// 2 s from their first request, a request with an expired one answers 403, and a response under way stops when its link
 /// expires. The delegate signs a fresh link whenever asked.
 @Suite("Expiring links over HTTP (signed URLs)", .serialized, .timeLimit(.minutes(2)))
 struct ExpiringLinkTests {

@@ -5,6 +5,11 @@ import Foundation
 /// (``hostAddress``). Names and the /24 subnet are random per instance, so tests running at once
 /// do not meet. ``remove()`` deletes the namespace (and with it the veth pair): call it in a
 /// `defer` right after creating one.
+///
+/// The subnet also gets a blackhole route of a high metric (4000), used only while the veth's own
+/// route is gone (link down, route removed): the namespace's packets are then dropped, as on a
+/// network that went away, instead of leaving by the machine's default route, whose gateway might
+/// answer in the server's place (a sandbox that intercepts HTTP answers 404).
 public final class NetworkNamespace: Sendable {
     public let name: String
     /// The host's end of the veth pair.
@@ -32,6 +37,7 @@ public final class NetworkNamespace: Sendable {
             try Self.ip(["netns", "exec", name, "ip", "addr", "add", "\(address)/24", "dev", inner])
             try Self.ip(["netns", "exec", name, "ip", "link", "set", inner, "up"])
             try Self.ip(["netns", "exec", name, "ip", "link", "set", "lo", "up"])
+            try Self.ip(["route", "add", "blackhole", subnet, "metric", "4000"])
         } catch {
             remove()
             throw error
@@ -53,6 +59,7 @@ public final class NetworkNamespace: Sendable {
 
     /// Deletes the namespace and the veth pair; harmless when they are gone.
     public func remove() {
+        try? Self.ip(["route", "del", "blackhole", subnet, "metric", "4000"])
         try? Self.ip(["link", "del", hostInterface])
         try? Self.ip(["netns", "del", name])
     }

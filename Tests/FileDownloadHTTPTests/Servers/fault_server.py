@@ -34,8 +34,9 @@ Query parameters (lists are comma-separated, item k applies to request k of the 
   token=T           a signed link (see /_sign): 403 unless T was issued for this path and has not
                     expired; a response under way stops (the connection closes) when T expires
 
-GET /_sign?path=/NAME&ttl=S issues a token for /NAME valid for S seconds (default 2) and answers
-{"url": "/NAME?token=T"} (a signed link; add the other query parameters after it).
+GET /_sign?path=/NAME&ttl=S issues a token for /NAME valid for S seconds (default 2) from its first
+request (so a busy test machine's delay between signing and using a link does not count) and
+answers {"url": "/NAME?token=T"} (a signed link; add the other query parameters after it).
 
 GET /_stats answers {"connections": n, "requests": m, "bodyBytes": b, "ranges": [...]} (totals since
 start; bodyBytes counts the file bytes sent; ranges are the Range headers of file requests, in
@@ -62,7 +63,7 @@ ROOT = os.path.abspath(sys.argv[1])
 lock = threading.Lock()
 counters = {}
 stats = {"connections": 0, "requests": 0, "bodyBytes": 0}
-tokens = {}  # token -> (path, expiry on time.monotonic())
+tokens = {}  # token -> (path, expiry on time.monotonic() or None before the first request, ttl)
 ranges = []  # the Range header of every file request that had one, in order
 NONCE = hashlib.md5(os.urandom(16)).hexdigest()
 
@@ -155,7 +156,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if url.path == "/_sign":
             token = os.urandom(8).hex()
             with lock:
-                tokens[token] = (q["path"], time.monotonic() + float(q.get("ttl", "2")))
+                tokens[token] = (q["path"], None, float(q.get("ttl", "2")))
             self.send_plain(200, json.dumps({"url": q["path"] + "?token=" + token}))
             return
         k = next_index(self.path)
@@ -163,6 +164,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if "token" in q:
             with lock:
                 issued = tokens.get(q["token"])
+                if issued is not None and issued[1] is None:  # first use: the clock starts
+                    issued = (issued[0], time.monotonic() + issued[2], issued[2])
+                    tokens[q["token"]] = issued
             if issued is None or issued[0] != url.path or time.monotonic() >= issued[1]:
                 self.send_plain(403, "<html>the link expired</html>")
                 return
