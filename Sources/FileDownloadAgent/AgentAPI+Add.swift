@@ -66,25 +66,19 @@ extension AgentAPI {
         return AgentAPIError.jsonResponse(status: .ok, body: ["results": results])
     }
 
-    /// Checks one request, records its first URL's origin (for ``AgentDelegate``) and adds it,
+    /// Checks one request and adds it,
     /// started unless `start` is `false`; returns its id. Does not wait for the store.
     private func addOne(_ decoded: AgentDownloadRequest) async throws -> String {
         let id = try decoded.validatedID()
         let url = try decoded.parsedURL()
         let destination = try decoded.parsedDestination()
         let options = try decoded.options(defaults: defaultTransfer)
-        let claimed = origins?.claim(url, for: id) ?? false
-        do {
-            try await library(settles: false) {
-                if decoded.start ?? true {
-                    _ = try await downloader.start(id: id, url: url, destination: destination, options: options)
-                } else {
-                    _ = try await downloader.add(id: id, url: url, destination: destination, options: options)
-                }
+        try await library(settles: false) {
+            if decoded.start ?? true {
+                _ = try await downloader.start(id: id, url: url, destination: destination, options: options)
+            } else {
+                _ = try await downloader.add(id: id, url: url, destination: destination, options: options)
             }
-        } catch {
-            if claimed { origins?.forget(id) }
-            throw error
         }
         return id
     }

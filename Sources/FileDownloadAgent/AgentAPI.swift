@@ -21,10 +21,6 @@ struct AgentAPI: Sendable {
     let downloader: Downloader
     let log: AgentEventLog
     let defaultTransfer: TransferOptions
-    /// Where the first URL of each added download is recorded, for the delegate that sends secret
-    /// header fields to that origin only (`AgentDelegate`); `nil` when the downloader's owner keeps
-    /// its own record (`fdl get`).
-    var origins: DownloadOrigins?
 
     /// The routes for the Unix socket: every request's peer is checked with `SO_PEERCRED`.
     func router() -> Router<AgentRequestContext> {
@@ -57,7 +53,6 @@ struct AgentAPI: Sendable {
             let id = try id(context)
             try await library { try await downloader.remove(id) }
             try await log.forget(id)
-            origins?.forget(id)
             return Response(status: .noContent)
         }
         v1.post("downloads/:id/pause") { _, context in

@@ -51,7 +51,7 @@ public struct AgentServer: Service, Sendable {
         let feed = AgentEventFeed()
         downloader.observe { feed.post(.event($0)) }
         let pump = Task { [downloader, logger] in await DownloadAgent.pump(feed, into: log, downloader: downloader, logger: logger) }
-        let api = AgentAPI(downloader: downloader, log: log, defaultTransfer: defaultTransfer, origins: nil)
+        let api = AgentAPI(downloader: downloader, log: log, defaultTransfer: defaultTransfer)
         let app = DownloadAgent.application(router: api.router(), socketPath: socketPath, logger: logger, onListening: onListening)
         let outcome: Result<Void, any Error>
         do {

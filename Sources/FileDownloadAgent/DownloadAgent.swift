@@ -126,9 +126,7 @@ public final class DownloadAgent: Service, Sendable {
 
         let store = try await SQLiteDownloadStore(path: configuration.storePath, configuration: configuration.store)
         let log = try await AgentEventLog(store: store)
-        let origins = DownloadOrigins()
-        let downloader = Downloader(configuration: configuration.downloader, transports: try transports(), store: store,
-                                    delegate: AgentDelegate(origins: origins))
+        let downloader = Downloader(configuration: configuration.downloader, transports: try transports(), store: store)
         let feed = AgentEventFeed()
         downloader.observe { feed.post(.event($0)) }
         let pump = Task { [logger] in await Self.pump(feed, into: log, downloader: downloader, logger: logger) }
@@ -138,8 +136,7 @@ public final class DownloadAgent: Service, Sendable {
         feed.post(.reconcile)
         logger.info("restored \(report.restored.count) downloads (\(report.resumed.count) continue) from \(configuration.storePath)")
 
-        let api = AgentAPI(downloader: downloader, log: log, defaultTransfer: configuration.downloader.defaultTransferOptions,
-                           origins: origins)
+        let api = AgentAPI(downloader: downloader, log: log, defaultTransfer: configuration.downloader.defaultTransferOptions)
         let app = Self.application(router: api.router(), socketPath: socketPath, logger: logger, onListening: onListening)
         var web: AgentWebServer?
         if let port = configuration.tcpPort, let token {

@@ -198,19 +198,12 @@ final class CurlTransfer: @unchecked Sendable {
             return false
         }
         redirectsSeen += 1
-        if let current, (context.withholdsSecretsFromOtherOrigins && Self.origin(of: current) != Self.origin(of: target))
+        if let current, (context.withholdsSecretsFromOtherOrigins && current.origin != target.origin)
             || (context.reissuesSchemeChanges && from != to) {
             crossOriginRedirect = target
             return false
         }
         return true
-    }
-
-    /// Scheme, host and port (the scheme's default when absent), lowercased.
-    static func origin(of url: URL) -> String {
-        let scheme = url.scheme?.lowercased() ?? ""
-        let port = url.port ?? (scheme == "https" ? 443 : 80)
-        return "\(scheme)://\(url.host?.lowercased() ?? ""):\(port)"
     }
 
     /// Body bytes: full 16 KiB pieces (a fast read) go through the thread's ``BodyGatherer``,

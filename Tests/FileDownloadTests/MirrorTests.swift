@@ -106,4 +106,35 @@ struct MirrorTests {
         #expect(h.mock.requests(for: h.url("y")).count == 2)
         await h.cleanUp()
     }
+
+    /// Adds a secret header field to every attempt, as `fdl get --header-secret` does.
+    struct SecretAddingDelegate: DownloaderDelegate {
+        func customizeTransfer(_ options: TransferOptions, id: String, url: URL) async -> TransferOptions {
+            var options = options
+            options.headers.append(HeaderField(name: "X-Api-Key", value: "from-the-delegate", isSecret: true))
+            return options
+        }
+    }
+
+    @Test("secret header fields, from the options or the delegate, go to mirrors of the first URL's origin only")
+    func secretsStayWithTheFirstOrigin() async throws {
+        let h = Harness(retry: RetryPolicy(maxRetries: 0), delegate: SecretAddingDelegate())
+        let elsewhere = URL(string: "mock://other/m")!
+        let content = MockContent.seeded(seed: 4, size: 30_000)
+        h.mock.serve(elsewhere, MockResource(content))
+        let headers = [HeaderField(name: "Authorization", value: "Bearer t"), HeaderField(name: "X-Plain", value: "p")]
+        try await h.downloader.start(id: "f", url: h.url("gone"), destination: h.file("f"),
+                                     options: DownloadOptions(transfer: TransferOptions(headers: headers),
+                                                              mirrors: [h.url("also-gone"), elsewhere]))
+        await nextURL(h, "f", from: 0)
+        let mark = h.recorder.count
+        await nextURL(h, "f", from: mark)
+        await h.recorder.state("f", .completed)
+        #expect(h.contents(h.file("f")) == content.data)
+        let all = ["Authorization", "X-Plain", "X-Api-Key"]
+        #expect(h.mock.requests(for: h.url("gone")).map { $0.headers.map(\.name) } == [all])
+        #expect(h.mock.requests(for: h.url("also-gone")).map { $0.headers.map(\.name) } == [all], "same origin: same secrets")
+        #expect(h.mock.requests(for: elsewhere).map { $0.headers.map(\.name) } == [["X-Plain"]], "another origin: no secret")
+        await h.cleanUp()
+    }
 }

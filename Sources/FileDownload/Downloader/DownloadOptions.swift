@@ -18,7 +18,9 @@ public struct DownloadOptions: Sendable, Hashable, Codable {
     /// rules): a mirror with another validator or size starts the file over, never splices onto
     /// it. Without a strong validator (the first URL gave none, or a weak one), or when the
     /// mirror's transport cannot compare validators, the bytes are started over at the mirror.
-    /// Stored without credentials (like the URL).
+    /// Stored without credentials (like the URL). Secret header fields (``HeaderField/isSensitive``,
+    /// from ``transfer`` or the delegate) go only to mirrors of the first URL's origin
+    /// (``Foundation/URL/origin``); an attempt on a mirror of another origin is made without them.
     public var mirrors: [URL]
     /// Whether the file is saved under the name the server suggests (HTTP `Content-Disposition`,
     /// ``TransferHead/suggestedFilename``) instead of the destination's last component. The name

@@ -26,13 +26,17 @@ extension Downloader {
         let synchronize: Bool
         /// Checks a head's announced length against the free space (``RoomCheck``); `nil` checks nothing.
         let roomCheck: RoomCheck?
+        /// Whether ``url`` has the origin of the download's first URL (``URL/origin``): only then
+        /// does the attempt carry secret header fields.
+        let isFirstOrigin: Bool
 
-        init(id: String, url: URL, partPath: String, destination: URL, options: DownloadOptions,
+        init(id: String, url: URL, firstURL: URL, partPath: String, destination: URL, options: DownloadOptions,
              suggestedFileName: String?, takenNames: Set<String>, stagingSuffix: String,
              bytesOnDisk: Int64, validator: Validator?, expectedLength: Int64?, attempt: Int,
              capabilities: TransportCapabilities, synchronize: Bool, roomCheck: RoomCheck? = nil) {
             self.id = id
             self.url = url
+            self.isFirstOrigin = url == firstURL || url.origin == firstURL.origin
             self.partPath = partPath
             self.destination = destination
             self.options = options
@@ -105,7 +109,7 @@ extension Downloader {
             e.lastEmitted = nil
         }
         let context = AttemptContext(
-            id: id, url: e.currentURL, partPath: e.partPath, destination: e.destination, options: e.options,
+            id: id, url: e.currentURL, firstURL: e.url, partPath: e.partPath, destination: e.destination, options: e.options,
             suggestedFileName: e.suggestedFileName, takenNames: takenNames(besides: e),
             stagingSuffix: configuration.stagingSuffix, bytesOnDisk: e.bytesOnDisk, validator: e.validator, expectedLength: e.expectedLength,
             attempt: e.attempts, capabilities: transport.capabilities,
@@ -137,6 +141,8 @@ extension Downloader {
         do {
             var options = ctx.options.transfer
             if let delegate { options = await delegate.customizeTransfer(options, id: ctx.id, url: ctx.url) }
+            // A mirror of another origin never gets the secrets given for the first URL's.
+            if !ctx.isFirstOrigin { options.headers.removeAll(where: \.isSensitive) }
             guard let ready = try prepareAttempt(ctx, options: options, handle: handle, delegate: delegate) else {
                 return .stopped
             }

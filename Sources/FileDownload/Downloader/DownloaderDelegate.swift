@@ -66,7 +66,10 @@ public protocol DownloaderDelegate: Sendable {
     /// The default accepts 2xx, and `nil` (protocols without a status).
     func isValidStatus(_ status: Int?, id: String) -> Bool
     /// Adjusts the transfer options of an attempt (headers, user agent, timeouts, proxy, rate).
-    /// Asked before every attempt; the result is used for that attempt only.
+    /// Asked before every attempt; the result is used for that attempt only. On a mirror
+    /// (``DownloadOptions/mirrors``) of another origin than the download's first URL
+    /// (``Foundation/URL/origin``), the downloader then removes the secret header fields
+    /// (``HeaderField/isSensitive``) from the result, whoever put them there.
     func customizeTransfer(_ options: TransferOptions, id: String, url: URL) async -> TransferOptions
     /// Answers an authentication or trust challenge. The default is
     /// ``AuthDisposition/performDefaultHandling``.

@@ -1,5 +1,4 @@
 import FileDownload
-import FileDownloadAgent
 import Foundation
 
 extension CLIDelegate {

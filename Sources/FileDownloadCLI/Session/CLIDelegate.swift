@@ -1,5 +1,4 @@
 import FileDownload
-import FileDownloadAgent
 import Foundation
 import Logging
 
@@ -9,8 +8,8 @@ import Logging
 /// netrc file (``CLIDelegate+Credentials``).
 ///
 /// Sensitive header fields (`--header-secret`, `Authorization`, `Cookie`, `Proxy-Authorization`)
-/// and `--user` go only to the origin (scheme, host, port) of the download's first URL, as
-/// recorded in ``origins``: an attempt on a mirror of another origin gets the other fields only.
+/// go only to the origin (scheme, host, port) of the download's first URL (the ``Downloader``
+/// removes them on a mirror of another origin), and so does `--user` (``origins``).
 struct CLIDelegate: DownloaderDelegate {
     let headers: [HeaderField]
     var credentials = CredentialSource()
@@ -22,13 +21,10 @@ struct CLIDelegate: DownloaderDelegate {
     func customizeTransfer(_ options: TransferOptions, id: String, url: URL) async -> TransferOptions {
         var options = options
         if !headers.isEmpty {
-            if origins.isFirstOrigin(url, of: id) {
-                options.headers = headers
-            } else {
-                options.headers = headers.filter { !$0.isSensitive }
-                if options.headers.count < headers.count {
-                    logger.debug("\(id): secret header fields are not sent to \(DownloadOrigins.origin(of: url)), not the origin of the download's first URL")
-                }
+            options.headers = headers
+            // The downloader removes the secret ones on a mirror of another origin.
+            if headers.contains(where: \.isSensitive), !origins.isFirstOrigin(url, of: id) {
+                logger.debug("\(id): secret header fields are not sent to \(url.origin), not the origin of the download's first URL")
             }
         }
         logger.debug("\(id): attempt options: \(Self.summary(of: options))")

@@ -1,5 +1,4 @@
 public import FileDownload
-import FileDownloadAgent
 import FileDownloadSQLite
 import Foundation
 #if canImport(Glibc)
