@@ -26,6 +26,7 @@ packages=(
   wrk                    # benchmarks: the HTTP ceiling (what nginx serves when nothing is written)
   man-db                 # man -l: the man page test (FDLInstallTests)
   groff-base             # renders the man page for man
+  iproute2               # ip netns, veth: the network-loss tests
 )
 
 if [ $# -gt 0 ]; then packages=("$@"); fi

@@ -147,6 +147,14 @@ final class CurlTransfer: @unchecked Sendable {
     /// libcurl's detail message for the last failure, if any.
     var errorDetail: String { String(cString: errorBuffer) }
 
+    /// The `errno` of the last failed system call of the transfer (`CURLINFO_OS_ERRNO`: a failed
+    /// connect's `ECONNREFUSED`, `ENETUNREACH`, ...); 0 when there was none.
+    var osErrno: Int32 {
+        var value = 0
+        guard ccurl_easy_getinfo_long(easy, CURLINFO_OS_ERRNO, &value) == CURLE_OK else { return 0 }
+        return Int32(truncatingIfNeeded: value)
+    }
+
     /// The URL libcurl fetched last (after redirects).
     var effectiveURL: String? {
         var pointer: UnsafeMutablePointer<CChar>?

@@ -1,11 +1,13 @@
 internal import CCurl
 import FileDownload
+import Foundation
 
 extension DownloadError {
     /// Translates a libcurl result into the core's error, with the retryable flag the transport
     /// documents: connection trouble and timeouts are retryable; TLS, redirect and URL problems
-    /// are not.
-    static func curl(_ code: CURLcode, detail: String, url: String) -> DownloadError {
+    /// are not. A failed connection says what it tells of the way to the server
+    /// (``DownloadError/connectionFailure``), from the code and `osErrno` (`CURLINFO_OS_ERRNO`).
+    static func curl(_ code: CURLcode, detail: String, url: String, osErrno: Int32 = 0) -> DownloadError {
         let text = String(cString: curl_easy_strerror(code))
         // libcurl's detail can quote a proxy URL whole ("Unsupported proxy scheme for '...'").
         let detail = HTTPTransport.ProxySettings.redactingUserInformation(in: detail)
@@ -15,8 +17,14 @@ extension DownloadError {
             DownloadError(code, "\(what) \(url): \(message)", isRetryable: retryable, underlying: failure)
         }
         switch code {
-        case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY, CURLE_COULDNT_CONNECT:
-            return make(.connectionFailed, "cannot connect to")
+        case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY:
+            var error = make(.connectionFailed, "cannot connect to")
+            error.connectionFailure = .nameNotResolved
+            return error
+        case CURLE_COULDNT_CONNECT:
+            var error = make(.connectionFailed, "cannot connect to")
+            error.connectionFailure = osErrno == ECONNREFUSED ? .refused : .unreachable
+            return error
         case CURLE_OPERATION_TIMEDOUT:
             return make(.timedOut, "timed out on")
         case CURLE_RECV_ERROR, CURLE_SEND_ERROR, CURLE_GOT_NOTHING, CURLE_PARTIAL_FILE, CURLE_HTTP2,

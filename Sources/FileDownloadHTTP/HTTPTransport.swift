@@ -157,7 +157,8 @@ public final class HTTPTransport: Transport {
                 }
             }
             guard code == CURLE_OK else {
-                throw DownloadError.curl(code, detail: transfer.errorDetail, url: request.url.redactingPassword)
+                throw DownloadError.curl(code, detail: transfer.errorDetail, url: request.url.redactingPassword,
+                                         osErrno: transfer.osErrno)
             }
             return
         }

@@ -32,6 +32,9 @@ public struct MockAttempt: Sendable, CustomStringConvertible {
     public var retryAfter: Duration?
     /// The challenges of this attempt instead of the resource's (`[]`: none).
     public var authentication: [MockAuthentication]?
+    /// The connection cannot be made: this error is thrown before any head or byte (a server
+    /// that refuses, a host that cannot be reached).
+    public var connectionError: DownloadError?
 
     public init(
         fault: MockFault? = nil,
@@ -57,6 +60,12 @@ public struct MockAttempt: Sendable, CustomStringConvertible {
     public static func drop(at offset: Int64) -> MockAttempt { MockAttempt(fault: .drop(at: offset)) }
     /// Silence from `offset` until the task is cancelled.
     public static func stall(at offset: Int64) -> MockAttempt { MockAttempt(fault: .stall(at: offset)) }
+    /// No connection: `error` is thrown before any head (``connectionError``).
+    public static func cannotConnect(_ error: DownloadError) -> MockAttempt {
+        var attempt = MockAttempt()
+        attempt.connectionError = error
+        return attempt
+    }
     /// `error` is thrown at `offset`.
     public static func error(at offset: Int64, _ error: DownloadError) -> MockAttempt {
         MockAttempt(fault: .error(at: offset, error))
@@ -99,6 +108,7 @@ public struct MockAttempt: Sendable, CustomStringConvertible {
         if ignoreRange { parts.append("ignore range") }
         if let statusCode { parts.append("status \(statusCode)") }
         if let fault { parts.append("\(fault)") }
+        if let connectionError { parts.append("cannot connect: \(connectionError)") }
         return parts.isEmpty ? "normal" : parts.joined(separator: ", ")
     }
 }

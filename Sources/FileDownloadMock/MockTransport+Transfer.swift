@@ -26,6 +26,7 @@ extension MockTransport {
     ) async throws {
         let url = request.url
         try Task.checkCancellation()
+        if let error = script?.connectionError { throw error }
         guard let resource else {
             let head = TransferHead(disposition: .resumed(at: request.offset), statusCode: 404)
             try sink.begin(head)

@@ -77,7 +77,9 @@ final class SSHConnection: @unchecked Sendable {
         var list: UnsafeMutablePointer<addrinfo>?
         let gai = getaddrinfo(key.host, String(key.port), &hints, &list)
         guard gai == 0, let first = list else {
-            throw DownloadError(.connectionFailed, "cannot resolve \(key.host): \(String(cString: gai_strerror(gai)))")
+            var error = DownloadError(.connectionFailed, "cannot resolve \(key.host): \(String(cString: gai_strerror(gai)))")
+            error.connectionFailure = .nameNotResolved
+            throw error
         }
         defer { freeaddrinfo(list) }
         var lastError = ECONNREFUSED
@@ -94,7 +96,9 @@ final class SSHConnection: @unchecked Sendable {
                     try job.wait(fd: fd, events: Int16(POLLOUT))
                 } catch let error as DownloadError where error.code == .timedOut {
                     Glibc.close(fd)
-                    throw DownloadError(.connectionFailed, "connecting to \(key.host):\(key.port) timed out", isRetryable: true)
+                    var error = DownloadError(.connectionFailed, "connecting to \(key.host):\(key.port) timed out", isRetryable: true)
+                    error.connectionFailure = .unreachable
+                    throw error
                 } catch {
                     Glibc.close(fd)
                     throw error
@@ -107,7 +111,9 @@ final class SSHConnection: @unchecked Sendable {
             socketFD = fd
             return
         }
-        throw DownloadError(.connectionFailed, "cannot connect to \(key.host):\(key.port): \(String(cString: strerror(lastError)))")
+        var error = DownloadError(.connectionFailed, "cannot connect to \(key.host):\(key.port): \(String(cString: strerror(lastError)))")
+        error.connectionFailure = lastError == ECONNREFUSED ? .refused : .unreachable
+        throw error
     }
 
     /// Puts the host key types the known hosts file has for this host first, as OpenSSH does,

@@ -1,5 +1,6 @@
 import FileDownload
 import FileDownloadSQLite
+import FileDownloadTestSupport
 import Foundation
 import Testing
 

@@ -99,9 +99,9 @@ struct OutcomeTests {
         await h.cleanUp()
     }
 
-    @Test("interrupted with no retry due (disk full) is an outcome")
+    @Test("interrupted with no retry due (disk full, not waiting for space) is an outcome")
     func interruptedWithoutRetry() async throws {
-        let h = Harness()
+        let h = Harness(configure: { $0.waitsForSpace = false })
         h.serve("a", size: 10_000, chunkSize: 500)
         h.mock.script(h.url("a"), attempts: [.error(at: 1500, DownloadError(.diskFull, "full"))])
         try await h.downloader.start(id: "a", url: h.url("a"))

@@ -31,8 +31,45 @@ public final class NginxServer {
         baseURL = URL(string: "http://127.0.0.1:\(port)/")!
     }
 
-    /// Writes the configuration for `port` and starts nginx.
-    private static func start(root: URL, bytesPerSecond: Int, prefix: URL, port: Int) throws -> ChildProcess {
+    /// Starts nginx inside `namespace`, listening on its address at `port` (the namespace is new,
+    /// so the port is free there), each response limited to `bytesPerSecond`. Waits (bounded)
+    /// until it accepts connections from the host side.
+    public init(root: URL, bytesPerSecond: Int, in namespace: NetworkNamespace, port: Int = 8080) async throws {
+        prefix = FileManager.default.temporaryDirectory.appending(path: "fdl-nginx-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: prefix.appending(path: "logs"), withIntermediateDirectories: true)
+        process = try Self.start(root: root, bytesPerSecond: bytesPerSecond, prefix: prefix, port: port,
+                                 address: namespace.address, launcher: namespace.exec)
+        self.port = UInt16(port)
+        baseURL = URL(string: "http://\(namespace.address):\(port)/")!
+        let deadline = ContinuousClock.now + .seconds(20)
+        while !Self.accepts(address: namespace.address, port: port) {
+            guard process.isRunning, ContinuousClock.now < deadline else {
+                process.kill()
+                let log = (try? String(contentsOf: prefix.appending(path: "logs/error.log"), encoding: .utf8)) ?? ""
+                throw TestFailure("nginx in \(namespace.name) did not start listening: \(log)")
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
+    /// Whether a TCP connection to `address`:`port` succeeds now.
+    private static func accepts(address: String, port: Int) -> Bool {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var sin = sockaddr_in()
+        sin.sin_family = sa_family_t(AF_INET)
+        sin.sin_port = UInt16(port).bigEndian
+        guard inet_pton(AF_INET, address, &sin.sin_addr) == 1 else { return false }
+        return withUnsafePointer(to: &sin) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+        }
+    }
+
+    /// Writes the configuration for `port` and starts nginx (through `launcher`, a command
+    /// prefix such as `ip netns exec NAME`), listening on `address`.
+    private static func start(root: URL, bytesPerSecond: Int, prefix: URL, port: Int,
+                              address: String = "127.0.0.1", launcher: [String] = []) throws -> ChildProcess {
         let config = """
             daemon off;
             master_process off;
@@ -49,7 +86,7 @@ public final class NginxServer {
                 uwsgi_temp_path \(prefix.path)/uwsgi;
                 scgi_temp_path \(prefix.path)/scgi;
                 server {
-                    listen 127.0.0.1:\(port);
+                    listen \(address):\(port);
                     root \(root.path);
                     limit_rate \(bytesPerSecond);
                 }
@@ -58,7 +95,8 @@ public final class NginxServer {
         let configURL = prefix.appending(path: "nginx.conf")
         try config.write(to: configURL, atomically: true, encoding: .utf8)
         do {
-            return try ChildProcess("/usr/sbin/nginx", ["-p", prefix.path, "-c", configURL.path])
+            let command = launcher + ["/usr/sbin/nginx", "-p", prefix.path, "-c", configURL.path]
+            return try ChildProcess(command[0], Array(command.dropFirst()))
         } catch {
             throw TestFailure("cannot run /usr/sbin/nginx (Debian package nginx): \(error)")
         }

@@ -8,6 +8,8 @@ final class AttemptHandle: Sendable {
         case cancel
         case shutdown
         case fail(DownloadError)
+        /// The download's URL changed: it continues at once at the new one.
+        case switchURL
     }
 
     let startedAt: Duration

@@ -30,6 +30,29 @@ struct DownloadEntry {
     var passHadRetryableFailure = false
     /// The first file name a head of this download suggested (``TransferHead/suggestedFilename``).
     var suggestedFileName: String?
+    /// What an interrupted download on hold waits for (``WaitReason``); meaningful only while it
+    /// is interrupted and in ``Downloader/retrying`` without a ``retryAt``.
+    var waitReason: WaitReason?
+    /// When the download was put on hold (``Downloader/hold(_:_:error:now:events:)``).
+    var heldAt: Duration?
+    /// The free space of the staging file's file system when the download was put on hold for
+    /// space: it continues only once there is more (a full disk that statvfs does not show, such
+    /// as a quota, never makes it try again and again).
+    var freeAtHold: Int64?
+    /// When the current URL expires on the downloader's clock (from
+    /// ``DownloadOptions/urlExpiresAt``), and how long it lived from when that was set.
+    var urlExpiry: Duration?
+    var urlLifetime: Duration?
+    /// Whether a fresh URL was asked for because the current one expires soon.
+    var expiryAsked = false
+    /// Changes with every question for a fresh URL and every new URL: an answer that comes
+    /// after the download moved on is ignored.
+    var refreshToken: UInt64 = 0
+    /// Set while a refusal is booked after the caller gave no fresh URL (no new question).
+    var declinedRefresh = false
+    /// Fresh URLs asked for after refusals since the bytes last grew, and the bytes then.
+    var refreshesInARow = 0
+    var bytesAtRefresh: Int64 = 0
 
     /// The URL the next attempt asks for: ``url`` or one of the mirrors.
     var currentURL: URL {
@@ -80,6 +103,7 @@ struct DownloadEntry {
     func info() -> DownloadInfo {
         DownloadInfo(id: id, url: url.removingCredentials, destination: destination, state: state,
                      progress: progress(), lastError: lastError?.description, lastErrorCode: lastError?.code,
-                     attempts: attempts, checks: checks, mirrors: options.mirrors.map(\.removingCredentials))
+                     attempts: attempts, checks: checks, mirrors: options.mirrors.map(\.removingCredentials),
+                     waitReason: state == .interrupted ? waitReason : nil)
     }
 }

@@ -37,6 +37,23 @@ public enum DownloadEvent: Sendable {
     case completed(id: String, file: URL)
     indirect case failed(id: String, error: DownloadError, resumeData: ResumeData?)
     case cancelled(id: String)
+    /// An interrupted download waits for the world to change (free space, the network) instead
+    /// of a retry at a time; it comes right after ``interrupted(id:error:retryIn:)`` (whose
+    /// `retryIn` is `nil`) or, when a download cannot even start, after
+    /// ``stateChanged(id:state:)`` to interrupted. The download continues by itself (waiting,
+    /// then downloading) when the reason is gone; it is not an outcome.
+    case onHold(id: String, reason: WaitReason)
+    /// The download needs a fresh URL: the server refused its URL after the download began, or
+    /// the URL expires soon (``URLRefreshReason``). The delegate is asked next
+    /// (``DownloaderDelegate/freshURL(forID:current:reason:)``); a process without one (the
+    /// agent's clients) can answer with ``Downloader/updateURL(id:to:expiresAt:)``. For a refusal
+    /// it follows the `onHold(refreshingURL)` of the interruption.
+    case needsFreshURL(id: String, reason: URLRefreshReason)
+    /// The download fetches `url` (without credentials) from now on: the delegate gave a fresh
+    /// URL, or ``Downloader/updateURL(id:to:expiresAt:)`` was called. The bytes on disk continue
+    /// when the new URL serves the same resource (the transport's validator check, as for a
+    /// resume); otherwise a ``restarted(id:reason:)`` follows.
+    case urlChanged(id: String, url: URL)
     /// The number of downloads with an attempt running changed (HWIFileDownload's network
     /// activity indicator count).
     case activityCountChanged(Int)
@@ -45,7 +62,8 @@ public enum DownloadEvent: Sendable {
     public var id: String? {
         switch self {
         case .stateChanged(let id, _), .progress(let id, _), .restarted(let id, _), .paused(let id, _), .resumed(let id),
-             .interrupted(let id, _, _), .completed(let id, _), .failed(let id, _, _), .cancelled(let id):
+             .interrupted(let id, _, _), .completed(let id, _), .failed(let id, _, _), .cancelled(let id),
+             .onHold(let id, _), .needsFreshURL(let id, _), .urlChanged(let id, _):
             id
         case .totalProgress, .activityCountChanged:
             nil

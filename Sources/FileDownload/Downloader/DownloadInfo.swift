@@ -20,10 +20,13 @@ public struct DownloadInfo: Sendable, Hashable {
     /// The download's mirrors (``DownloadOptions/mirrors``) without their passwords, in the order
     /// they are tried; empty when it has none.
     public var mirrors: [URL]
+    /// For an ``DownloadState/interrupted`` download that continues by itself when free space,
+    /// the network or a fresh URL comes, what it waits for; `nil` otherwise.
+    public var waitReason: WaitReason?
 
     public init(id: String, url: URL, destination: URL, state: DownloadState, progress: DownloadProgress,
                 lastError: String?, lastErrorCode: DownloadError.Code? = nil, attempts: Int,
-                checks: CompletionChecks? = nil, mirrors: [URL] = []) {
+                checks: CompletionChecks? = nil, mirrors: [URL] = [], waitReason: WaitReason? = nil) {
         self.id = id
         self.url = url
         self.destination = destination
@@ -34,5 +37,6 @@ public struct DownloadInfo: Sendable, Hashable {
         self.attempts = attempts
         self.checks = checks
         self.mirrors = mirrors
+        self.waitReason = waitReason
     }
 }

@@ -33,6 +33,14 @@ public struct DownloadOptions: Sendable, Hashable, Codable {
     /// suggested in this process, and then recorded as the download's destination. Without a
     /// suggestion the destination is used as given. Default `false`.
     public var usesSuggestedFileName: Bool
+    /// When the download's URL stops working (a presigned URL's expiry), if it does. Shortly
+    /// before (``DownloaderConfiguration/urlRefreshLead``, at most a quarter of the time left when
+    /// the download was started) the downloader asks for a fresh URL
+    /// (``DownloadEvent/needsFreshURL(id:reason:)``,
+    /// ``DownloaderDelegate/freshURL(forID:current:reason:)``). Measured on the downloader's clock
+    /// from the moment the download is started, restored or re-pointed
+    /// (``Downloader/updateURL(id:to:expiresAt:)``). Default `nil`: the URL does not expire.
+    public var urlExpiresAt: Date?
 
     public init(
         transfer: TransferOptions = TransferOptions(),
@@ -41,7 +49,8 @@ public struct DownloadOptions: Sendable, Hashable, Codable {
         priority: Int = 0,
         retryPolicy: RetryPolicy? = nil,
         mirrors: [URL] = [],
-        usesSuggestedFileName: Bool = false
+        usesSuggestedFileName: Bool = false,
+        urlExpiresAt: Date? = nil
     ) {
         self.transfer = transfer
         self.expectedSize = expectedSize
@@ -50,14 +59,15 @@ public struct DownloadOptions: Sendable, Hashable, Codable {
         self.retryPolicy = retryPolicy
         self.mirrors = mirrors
         self.usesSuggestedFileName = usesSuggestedFileName
+        self.urlExpiresAt = urlExpiresAt
     }
 
     private enum CodingKeys: String, CodingKey {
-        case transfer, expectedSize, sha256, priority, retryPolicy, mirrors, usesSuggestedFileName
+        case transfer, expectedSize, sha256, priority, retryPolicy, mirrors, usesSuggestedFileName, urlExpiresAt
     }
 
-    /// Decodes options; fields added after the first release (mirrors, usesSuggestedFileName)
-    /// may be missing (records of earlier versions) and get their defaults.
+    /// Decodes options; fields added after the first release (mirrors, usesSuggestedFileName,
+    /// urlExpiresAt) may be missing (records of earlier versions) and get their defaults.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         self.transfer = try c.decode(TransferOptions.self, forKey: .transfer)
@@ -67,6 +77,7 @@ public struct DownloadOptions: Sendable, Hashable, Codable {
         self.retryPolicy = try c.decodeIfPresent(RetryPolicy.self, forKey: .retryPolicy)
         self.mirrors = try c.decodeIfPresent([URL].self, forKey: .mirrors) ?? []
         self.usesSuggestedFileName = try c.decodeIfPresent(Bool.self, forKey: .usesSuggestedFileName) ?? false
+        self.urlExpiresAt = try c.decodeIfPresent(Date.self, forKey: .urlExpiresAt)
     }
 
     /// Encodes the options; mirrors without credentials (sensitive header fields are left out by
@@ -80,5 +91,6 @@ public struct DownloadOptions: Sendable, Hashable, Codable {
         try c.encodeIfPresent(retryPolicy, forKey: .retryPolicy)
         if !mirrors.isEmpty { try c.encode(mirrors.map(\.removingCredentials), forKey: .mirrors) }
         if usesSuggestedFileName { try c.encode(true, forKey: .usesSuggestedFileName) }
+        try c.encodeIfPresent(urlExpiresAt, forKey: .urlExpiresAt)
     }
 }

@@ -24,6 +24,8 @@ extension Downloader {
         let attempt: Int
         let capabilities: TransportCapabilities
         let synchronize: Bool
+        /// Checks a head's announced length against the free space (``RoomCheck``); `nil` checks nothing.
+        let roomCheck: RoomCheck?
         /// Whether ``url`` has the origin of the download's first URL (``URL/origin``): only then
         /// does the attempt carry secret header fields.
         let isFirstOrigin: Bool
@@ -31,7 +33,7 @@ extension Downloader {
         init(id: String, url: URL, firstURL: URL, partPath: String, destination: URL, options: DownloadOptions,
              suggestedFileName: String?, takenNames: Set<String>, stagingSuffix: String,
              bytesOnDisk: Int64, validator: Validator?, expectedLength: Int64?, attempt: Int,
-             capabilities: TransportCapabilities, synchronize: Bool) {
+             capabilities: TransportCapabilities, synchronize: Bool, roomCheck: RoomCheck? = nil) {
             self.id = id
             self.url = url
             self.isFirstOrigin = url == firstURL || url.origin == firstURL.origin
@@ -47,6 +49,7 @@ extension Downloader {
             self.attempt = attempt
             self.capabilities = capabilities
             self.synchronize = synchronize
+            self.roomCheck = roomCheck
         }
     }
 
@@ -79,6 +82,7 @@ extension Downloader {
             fail(id, DownloadError(.invalidDestination, problem))
             return
         }
+        if holdsForSpace(id) { return }
         let transport: any Transport
         do {
             transport = try transports.transport(for: e.currentURL)
@@ -109,7 +113,7 @@ extension Downloader {
             suggestedFileName: e.suggestedFileName, takenNames: takenNames(besides: e),
             stagingSuffix: configuration.stagingSuffix, bytesOnDisk: e.bytesOnDisk, validator: e.validator, expectedLength: e.expectedLength,
             attempt: e.attempts, capabilities: transport.capabilities,
-            synchronize: configuration.synchronizesFiles
+            synchronize: configuration.synchronizesFiles, roomCheck: roomCheck(for: e)
         )
         entries[id] = e
         running.insert(id)
@@ -179,8 +183,10 @@ extension Downloader {
         if handle.stopReason.withLock({ $0 }) != nil { return nil }
         let id = ctx.id
         let expectedSize = ctx.options.expectedSize
+        let roomCheck = ctx.roomCheck, requested = offset
         let sink = try TransferSink(path: ctx.partPath, requestedOffset: offset, startsWriteback: ctx.synchronize) { head in
             try Downloader.checkHead(head, id: id, expectedSize: expectedSize, delegate: delegate)
+            try roomCheck?.check(head, requestedOffset: requested)
         }
         offset = sink.requestedOffset  // 0 when the staging file could not be continued safely
         handle.sink.withLock { $0 = sink }
@@ -374,6 +380,12 @@ extension Downloader {
             e.lastError = DownloadError(.cancelled, "the downloader shut down during the download")
             events += [.stateChanged(id: id, state: .interrupted),
                        .interrupted(id: id, error: e.lastError!, retryIn: nil)]
+        case (_, .switchURL?):
+            // Back to the queue at once, in its place: the next attempt fetches the new URL.
+            emitProgress(&e, now: now, force: false, events: &events)
+            e.state = .waiting
+            queue.push(id: id, priority: e.options.priority, order: e.queueOrder)
+            events.append(.stateChanged(id: id, state: .waiting))
         case (_, .fail(let error)?):
             emitProgress(&e, now: now, force: false, events: &events)
             failure(&e, error, now: now, events: &events)
@@ -412,9 +424,12 @@ extension Downloader {
         }
         e.lastError = error
         let policy = e.options.retryPolicy ?? configuration.retryPolicy
+        if holds(&e, after: error, now: now, events: &events) { return }
+        if refreshesURL(&e, after: error, now: now, events: &events) { return }
         if switchesToNextURL(&e, after: error, now: now, events: &events) {
             return
         }
+        if holdsForNetwork(&e, after: error, now: now, events: &events) { return }
         if error.code == .diskFull || error.code == .fileTooLarge {
             e.state = .interrupted
             events += [.stateChanged(id: e.id, state: .interrupted), .interrupted(id: e.id, error: error, retryIn: nil)]

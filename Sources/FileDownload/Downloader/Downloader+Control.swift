@@ -303,6 +303,9 @@ extension Downloader {
     func enqueue(_ id: String, events: [DownloadEvent]) {
         guard var e = entries[id] else { return }
         e.state = .waiting
+        e.waitReason = nil
+        e.heldAt = nil
+        armExpiry(&e, now: clock.now())
         entries[id] = e
         queue.push(id: id, priority: e.options.priority, order: e.queueOrder)
         persist(e, flush: nil, events: events + [.stateChanged(id: id, state: .waiting)])

@@ -62,6 +62,7 @@ extension Downloader {
             updateNativeProgress(e)
         }
         for id in retrying {
+            if let e = entries[id], e.state == .interrupted, e.waitReason != nil { continue }  // on hold
             guard let e = entries[id], e.state == .interrupted, let due = e.retryAt else {
                 retrying.remove(id)
                 continue
@@ -71,6 +72,8 @@ extension Downloader {
                 enqueue(id, events: [])
             }
         }
+        releaseHeld(now: now)
+        if !expiringURLs.isEmpty { askForExpiringURLs(now: now) }
         let total = emitTotal(now: now, force: false, events: &events)
         if !events.isEmpty { journal.post(.publish(events)) }
         refreshRootProgress(force: true, total: total)
@@ -101,6 +104,7 @@ extension Downloader {
     func absorbHead(_ e: inout DownloadEntry, sink: TransferSink, events: inout [DownloadEvent]) {
         guard !e.headSeen, let head = sink.head else { return }
         e.headSeen = true
+        serverAnswered(e)
         e.validator = head.validator
         if e.suggestedFileName == nil { e.suggestedFileName = head.suggestedFilename }
         if let total = head.expectedLength { e.expectedLength = total }

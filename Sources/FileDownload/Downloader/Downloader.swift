@@ -66,6 +66,20 @@ public actor Downloader {
     /// against the state: only an unfinished download's claim counts).
     var claimedPaths: [String: String] = [:]
     var lastRootUpdate: Duration?
+    /// Listens to the network monitor once a download waits for the network.
+    var networkTask: Task<Void, Never>?
+    /// When the monitor last said the network may have changed, until the downloads waiting for
+    /// it were let go (after ``networkSettleTime``, so a burst of changes is one retry).
+    var networkChangedAt: Duration?
+    /// When each server (``hostKey(of:)``) that downloads wait for is probed next at the latest.
+    var networkProbeAt: [String: Duration] = [:]
+    /// When a server that downloads wait for last answered an attempt (sent a head).
+    var serverAnsweredAt: [String: Duration] = [:]
+    /// Downloads whose URL expires (``DownloadOptions/urlExpiresAt``), looked at on every tick.
+    var expiringURLs: Set<String> = []
+    /// The file system (`statvfs` `f_fsid`) of each staging directory asked about, so the space
+    /// that downloads still need is counted per file system without a system call each.
+    var fileSystemIDs: [String: UInt] = [:]
 
     /// The progress of all downloads together, by bytes: `totalUnitCount` is the sum of the known
     /// sizes, `completedUnitCount` the bytes received of those. Its cancellation handler cancels
@@ -197,6 +211,8 @@ public actor Downloader {
         isShutDown = true
         tickTask?.cancel()
         tickTask = nil
+        networkTask?.cancel()
+        networkTask = nil
         var handles: [AttemptHandle] = []
         for id in running {
             guard let handle = entries[id]?.attempt else { continue }

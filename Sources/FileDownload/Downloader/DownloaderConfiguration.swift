@@ -32,6 +32,24 @@ public struct DownloaderConfiguration: Sendable {
     public var synchronizesFiles: Bool
     /// Seed for the retry jitter; `nil` draws from the system. Set it for reproducible tests.
     public var jitterSeed: UInt64?
+    /// Whether a download that does not fit in its file system's free space, or meets a full disk
+    /// (ENOSPC), waits (``WaitReason/insufficientSpace``) and continues by itself when there is
+    /// room. Default `true`; `false` leaves such a download interrupted until it is resumed.
+    public var waitsForSpace: Bool
+    /// Whether failures that mean "no way to the server" (``DownloadError/Code/connectionFailed``,
+    /// ``DownloadError/Code/timedOut``) make a download wait for the network
+    /// (``WaitReason/waitingForNetwork``) without using its retries. Default `true`; `false`
+    /// counts them as retries like any retryable failure.
+    public var waitsForNetwork: Bool
+    /// Tells the downloader when the network may have changed; `nil` uses the system's
+    /// (``NetlinkNetworkMonitor`` on Linux). Asked only once a download waits for the network.
+    public var networkMonitor: (any NetworkChangeMonitor)?
+    /// The longest time a download waiting for the network waits before it is tried again when
+    /// no change was signalled (the slow probe). Default 30 s.
+    public var networkProbeInterval: Duration
+    /// How long before ``DownloadOptions/urlExpiresAt`` a fresh URL is asked for (at most a
+    /// quarter of the URL's life). Default 30 s.
+    public var urlRefreshLead: Duration
     public var logger: Logger
 
     public init(
@@ -45,6 +63,11 @@ public struct DownloaderConfiguration: Sendable {
         resumeInterruptedOnRestore: Bool = true,
         synchronizesFiles: Bool = true,
         jitterSeed: UInt64? = nil,
+        waitsForSpace: Bool = true,
+        waitsForNetwork: Bool = true,
+        networkMonitor: (any NetworkChangeMonitor)? = nil,
+        networkProbeInterval: Duration = .seconds(30),
+        urlRefreshLead: Duration = .seconds(30),
         logger: Logger = Logger(label: "FileDownload")
     ) {
         self.maxConcurrentDownloads = max(1, maxConcurrentDownloads)
@@ -57,6 +80,11 @@ public struct DownloaderConfiguration: Sendable {
         self.resumeInterruptedOnRestore = resumeInterruptedOnRestore
         self.synchronizesFiles = synchronizesFiles
         self.jitterSeed = jitterSeed
+        self.waitsForSpace = waitsForSpace
+        self.waitsForNetwork = waitsForNetwork
+        self.networkMonitor = networkMonitor
+        self.networkProbeInterval = networkProbeInterval
+        self.urlRefreshLead = urlRefreshLead
         self.logger = logger
     }
 }

@@ -36,6 +36,9 @@ public protocol DownloaderDelegate: Sendable {
     func downloadDidFail(id: String, error: DownloadError, resumeData: ResumeData?) async
     /// A transient failure; a retry follows after `retryIn` unless it is `nil`.
     func downloadWasInterrupted(id: String, error: DownloadError, retryIn: Duration?) async
+    /// An interrupted download waits for free space or the network and continues by itself when
+    /// the reason is gone (see ``WaitReason``); follows ``downloadWasInterrupted(id:error:retryIn:)``.
+    func downloadIsOnHold(id: String, reason: WaitReason) async
     /// The download was paused; `resumeData` continues it later, in this process or another.
     func downloadDidPause(id: String, resumeData: ResumeData?) async
     /// The download was cancelled and its partial bytes discarded.
@@ -71,6 +74,27 @@ public protocol DownloaderDelegate: Sendable {
     /// Answers an authentication or trust challenge. The default is
     /// ``AuthDisposition/performDefaultHandling``.
     func download(_ id: String, didReceive challenge: AuthChallenge) async -> AuthDisposition
+    /// A fresh URL for a download whose URL expired or soon will (a presigned object-store URL,
+    /// a CDN token), or `nil` for none (the default: the download goes on as without this
+    /// question). Asked after ``DownloadEvent/needsFreshURL(id:reason:)``, on a task of its own:
+    /// - ``URLRefreshReason/refused(statusCode:)``: the server answered 401, 403 or 410 after the
+    ///   download began (it had bytes or a validator). The download is interrupted and waits
+    ///   (``WaitReason/refreshingURL``) for the answer; with a URL it continues at once, with
+    ///   `nil` it fails with the refusal, as it would without a delegate. Asked at most three
+    ///   times in a row without a byte gained in between.
+    /// - ``URLRefreshReason/expiresSoon``: ``DownloadOptions/urlExpiresAt`` is near (within
+    ///   ``DownloaderConfiguration/urlRefreshLead``, or the last quarter of the URL's life). The
+    ///   download goes on meanwhile; a URL given makes a running attempt stop and the download
+    ///   continue at the new URL at once (no retry is used), `nil` lets it go on. Asked once per
+    ///   URL.
+    ///
+    /// The bytes on disk continue at the new URL only when it serves the same resource: the same
+    /// strong validator (HTTP `If-Range`), or the same size for a protocol without validators;
+    /// otherwise the download starts again from zero (``DownloadEvent/restarted(id:reason:)``),
+    /// never splicing two files. A URL given here expires after as long as the one it replaces
+    /// lived (from its ``DownloadOptions/urlExpiresAt`` and when that was set); a URL of a scheme
+    /// no transport is registered for is ignored (as `nil`).
+    func freshURL(forID id: String, current: URL, reason: URLRefreshReason) async -> URL?
 }
 
 extension DownloaderDelegate {
@@ -78,6 +102,7 @@ extension DownloaderDelegate {
     public func downloadDidFail(id: String, error: DownloadError, resumeData: ResumeData?) async {}
     public func downloadWasInterrupted(id: String, error: DownloadError, retryIn: Duration?) async {}
     public func downloadDidPause(id: String, resumeData: ResumeData?) async {}
+    public func downloadIsOnHold(id: String, reason: WaitReason) async {}
     public func downloadDidCancel(id: String) async {}
     public func downloadWillResume(id: String) async {}
     public func downloadProgressDidChange(id: String, progress: DownloadProgress) async {}
@@ -93,4 +118,5 @@ extension DownloaderDelegate {
     public func download(_ id: String, didReceive challenge: AuthChallenge) async -> AuthDisposition {
         .performDefaultHandling
     }
+    public func freshURL(forID id: String, current: URL, reason: URLRefreshReason) async -> URL? { nil }
 }

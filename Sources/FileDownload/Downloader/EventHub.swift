@@ -83,7 +83,7 @@ final class EventHub: Sendable {
         case .stateChanged(let id, let state): await delegate.downloadDidChangeState(id: id, state: state)
         case .progress(let id, let progress): await delegate.downloadProgressDidChange(id: id, progress: progress)
         case .totalProgress(let total): await delegate.totalProgressDidChange(total)
-        case .restarted: break
+        case .restarted, .needsFreshURL, .urlChanged: break  // the question is asked apart
         case .resumed(let id): await delegate.downloadWillResume(id: id)
         case .paused(let id, let data): await delegate.downloadDidPause(id: id, resumeData: data)
         case .interrupted(let id, let error, let retryIn):
@@ -92,6 +92,7 @@ final class EventHub: Sendable {
         case .failed(let id, let error, let data): await delegate.downloadDidFail(id: id, error: error, resumeData: data)
         case .cancelled(let id): await delegate.downloadDidCancel(id: id)
         case .activityCountChanged(let count): await delegate.activityCountDidChange(count)
+        case .onHold(let id, let reason): await delegate.downloadIsOnHold(id: id, reason: reason)
         }
     }
 }

@@ -4,8 +4,11 @@ import Foundation
 ///
 /// One flat object with a `type` (the case name: `stateChanged`, `progress`, `totalProgress`,
 /// `restarted`, `resumed`, `paused`, `interrupted`, `completed`, `failed`, `cancelled`,
-/// `activityCountChanged`) and the case's values: `id`, `state`, `progress`, `total`, `reason`,
-/// `error`, `retryInSeconds`, `file` (a file path), `count`.
+/// `activityCountChanged`, `onHold`, `needsFreshURL`, `urlChanged`) and the case's values: `id`,
+/// `state`, `progress`, `total`, `reason`, `error`, `retryInSeconds`, `file` (a file path), `count`,
+/// `statusCode`, `url`. `onHold` carries `id` and `reason` (`insufficientSpace`,
+/// `waitingForNetwork` or `refreshingURL`); `needsFreshURL` carries `id`, `reason` (`refused`, with
+/// the `statusCode`, or `expiresSoon`); `urlChanged` carries `id` and `url` (without credentials).
 ///
 /// Decoding gives back an equal event with two exceptions, both deliberate: **resume data is never
 /// encoded** (it may carry the URL's credentials and secret header fields; a process that wants to
@@ -14,12 +17,12 @@ import Foundation
 /// An unknown `type` is a `DecodingError.dataCorrupted` naming it.
 extension DownloadEvent: Codable {
     private enum Key: String, CodingKey {
-        case type, id, state, progress, total, reason, error, retryInSeconds, file, count
+        case type, id, state, progress, total, reason, error, retryInSeconds, file, count, statusCode, url
     }
 
     private enum Kind: String, Codable {
         case stateChanged, progress, totalProgress, restarted, resumed, paused, interrupted, completed, failed,
-             cancelled, activityCountChanged
+             cancelled, activityCountChanged, onHold, needsFreshURL, urlChanged
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -57,6 +60,21 @@ extension DownloadEvent: Codable {
         case .activityCountChanged(let count):
             try c.encode(Kind.activityCountChanged, forKey: .type)
             try c.encode(count, forKey: .count)
+        case .onHold(_, let reason):
+            try c.encode(Kind.onHold, forKey: .type)
+            try c.encode(reason, forKey: .reason)
+        case .needsFreshURL(_, let reason):
+            try c.encode(Kind.needsFreshURL, forKey: .type)
+            switch reason {
+            case .refused(let status):
+                try c.encode("refused", forKey: .reason)
+                try c.encode(status, forKey: .statusCode)
+            case .expiresSoon:
+                try c.encode("expiresSoon", forKey: .reason)
+            }
+        case .urlChanged(_, let url):
+            try c.encode(Kind.urlChanged, forKey: .type)
+            try c.encode(url.removingCredentials.absoluteString, forKey: .url)
         }
     }
 
@@ -83,6 +101,22 @@ extension DownloadEvent: Codable {
         case .failed: self = .failed(id: try id(), error: try c.decode(DownloadError.self, forKey: .error), resumeData: nil)
         case .cancelled: self = .cancelled(id: try id())
         case .activityCountChanged: self = .activityCountChanged(try c.decode(Int.self, forKey: .count))
+        case .onHold: self = .onHold(id: try id(), reason: try c.decode(WaitReason.self, forKey: .reason))
+        case .needsFreshURL:
+            let reason = try c.decode(String.self, forKey: .reason)
+            switch reason {
+            case "refused": self = .needsFreshURL(id: try id(), reason: .refused(statusCode: try c.decode(Int.self, forKey: .statusCode)))
+            case "expiresSoon": self = .needsFreshURL(id: try id(), reason: .expiresSoon)
+            default:
+                throw DecodingError.dataCorruptedError(forKey: .reason, in: c,
+                                                       debugDescription: "unknown reason for a fresh URL \"\(reason)\"")
+            }
+        case .urlChanged:
+            let text = try c.decode(String.self, forKey: .url)
+            guard let url = URL(string: text) else {
+                throw DecodingError.dataCorruptedError(forKey: .url, in: c, debugDescription: "not a URL: \(text)")
+            }
+            self = .urlChanged(id: try id(), url: url)
         }
     }
 }

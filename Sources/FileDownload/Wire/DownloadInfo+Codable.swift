@@ -4,10 +4,11 @@ import Foundation
 /// its password, as ``DownloadInfo/url`` always is), `destination` (a file path), `state`,
 /// `progress`, `lastError`?, `lastErrorCode`?, `attempts`, `checks`? (the names of the
 /// ``CompletionChecks`` that confirmed a completed file: `announcedLength`, `expectedSize`,
-/// `sha256`), and `mirrors`? (their URLs without passwords; left out when there are none).
+/// `sha256`), `mirrors`? (their URLs without passwords; left out when there are none), and
+/// `waitReason`? (`insufficientSpace`, `waitingForNetwork` or `refreshingURL`).
 extension DownloadInfo: Codable {
     private enum Key: String, CodingKey {
-        case id, url, destination, state, progress, lastError, lastErrorCode, attempts, checks, mirrors
+        case id, url, destination, state, progress, lastError, lastErrorCode, attempts, checks, mirrors, waitReason
     }
 
     private static let checkNames: [(String, CompletionChecks)] = [
@@ -28,6 +29,7 @@ extension DownloadInfo: Codable {
             try c.encode(Self.checkNames.filter { checks.contains($0.1) }.map(\.0), forKey: .checks)
         }
         if !mirrors.isEmpty { try c.encode(mirrors.map(\.absoluteString), forKey: .mirrors) }
+        try c.encodeIfPresent(waitReason, forKey: .waitReason)
     }
 
     public init(from decoder: any Decoder) throws {
@@ -51,6 +53,7 @@ extension DownloadInfo: Codable {
                   progress: try c.decode(DownloadProgress.self, forKey: .progress),
                   lastError: try c.decodeIfPresent(String.self, forKey: .lastError),
                   lastErrorCode: try c.decodeIfPresent(DownloadError.Code.self, forKey: .lastErrorCode),
-                  attempts: try c.decode(Int.self, forKey: .attempts), checks: checks, mirrors: mirrors)
+                  attempts: try c.decode(Int.self, forKey: .attempts), checks: checks, mirrors: mirrors,
+                  waitReason: try c.decodeIfPresent(WaitReason.self, forKey: .waitReason))
     }
 }

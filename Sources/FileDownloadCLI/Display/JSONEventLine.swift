@@ -18,8 +18,12 @@ public struct JSONEventLine: Sendable, Hashable, Codable {
     public var expectedBytes: Int64?
     public var bytesPerSecond: Double?
     public var etaSeconds: Double?
-    /// `restarted`: why the bytes on disk were discarded.
+    /// `restarted`: why the bytes on disk were discarded; `onHold`: what the download waits for
+    /// (`insufficientSpace`, `waitingForNetwork`, `refreshingURL`); `needsFreshURL`: `refused` (with
+    /// `statusCode`) or `expiresSoon`.
     public var reason: String?
+    /// `needsFreshURL` after a refusal: the server's status (401, 403, 410).
+    public var statusCode: Int?
     /// `interrupted`: seconds until the automatic retry; absent when none is scheduled.
     public var retryInSeconds: Double?
     /// `interrupted`, `failed`: the error code (`DownloadError.Code`).
@@ -88,6 +92,21 @@ public struct JSONEventLine: Sendable, Hashable, Codable {
             errorMessages = error.messages
         case .cancelled(let id):
             self.init(event: "cancelled", id: id)
+        case .onHold(let id, let why):
+            self.init(event: "onHold", id: id)
+            reason = why.rawValue
+        case .needsFreshURL(let id, let why):
+            self.init(event: "needsFreshURL", id: id)
+            switch why {
+            case .refused(let status):
+                reason = "refused"
+                statusCode = status
+            case .expiresSoon:
+                reason = "expiresSoon"
+            }
+        case .urlChanged(let id, let newURL):
+            self.init(event: "urlChanged", id: id)
+            url = newURL.removingCredentials.absoluteString
         case .activityCountChanged:
             return nil
         }

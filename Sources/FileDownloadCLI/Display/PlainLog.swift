@@ -29,6 +29,14 @@ public enum PlainLog {
             "\(id): FAILED (\(error.code)): \(error.messages.joined(separator: ": "))"
         case .cancelled(let id):
             "\(id): cancelled"
+        case .onHold(let id, let reason):
+            "\(id): \(reason.words)"
+        case .needsFreshURL(let id, .refused(let status)):
+            "\(id): the server refused the link (\(status)); asking for a fresh one"
+        case .needsFreshURL(let id, .expiresSoon):
+            "\(id): the link expires soon; asking for a fresh one"
+        case .urlChanged(let id, let url):
+            "\(id): continuing at \(url.removingCredentials.absoluteString)"
         }
     }
 

@@ -12,7 +12,7 @@ extension GetSession {
         let infos = await downloader.downloads().filter { outcomes.contains($0.id) }
         let speed = await downloader.totalProgress.bytesPerSecond
         let rows = infos.map { info in
-            DisplayRow(name: info.id, state: info.state.rawValue, receivedBytes: info.progress.receivedBytes,
+            DisplayRow(name: info.id, state: info.waitReason?.words ?? info.state.rawValue, receivedBytes: info.progress.receivedBytes,
                        expectedBytes: info.progress.expectedBytes, bytesPerSecond: info.progress.bytesPerSecond,
                        estimatedTimeRemaining: info.progress.estimatedTimeRemaining)
         }

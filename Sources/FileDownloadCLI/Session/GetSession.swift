@@ -236,7 +236,11 @@ public actor GetSession {
             outcomes[id] = .stopped
             paused.remove(id)
         case .interrupted(let id, _, let retryIn) where retryIn == nil && !interruptedBySignal:
-            outcomes[id] = .failed
+            // A download on hold (waiting for space or the network) continues by itself.
+            let info = await downloader?.info(of: id)
+            if info?.state == .interrupted, info?.waitReason == nil { outcomes[id] = .failed }
+        case .onHold(let id, _):
+            outcomes[id] = nil
         case .resumed(let id), .stateChanged(let id, .waiting), .stateChanged(let id, .downloading):
             outcomes[id] = nil
             paused.remove(id)

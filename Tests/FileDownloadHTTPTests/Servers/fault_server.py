@@ -30,9 +30,17 @@ Query parameters (lists are comma-separated, item k applies to request k of the 
   lie416=1,...      request k answers a range request from s with 416 and Content-Range: bytes */s
   total=N,...       request k announces N as the total in a 206's Content-Range
   noEtag=1,...      request k sends no ETag (Last-Modified stays)
+  rate=N            send the body at about N bytes per second
+  token=T           a signed link (see /_sign): 403 unless T was issued for this path and has not
+                    expired; a response under way stops (the connection closes) when T expires
 
-GET /_stats answers {"connections": n, "requests": m, "ranges": [...]} (totals since start; ranges
-are the Range headers of file requests, in order).
+GET /_sign?path=/NAME&ttl=S issues a token for /NAME valid for S seconds (default 2) from its first
+request (so a busy test machine's delay between signing and using a link does not count) and
+answers {"url": "/NAME?token=T"} (a signed link; add the other query parameters after it).
+
+GET /_stats answers {"connections": n, "requests": m, "bodyBytes": b, "ranges": [...]} (totals since
+start; bodyBytes counts the file bytes sent; ranges are the Range headers of file requests, in
+order).
 GET /_echo answers {"target": request target, "headers": {...}} (to check what a client sent).
 """
 import gzip
@@ -54,7 +62,8 @@ from email.utils import formatdate
 ROOT = os.path.abspath(sys.argv[1])
 lock = threading.Lock()
 counters = {}
-stats = {"connections": 0, "requests": 0}
+stats = {"connections": 0, "requests": 0, "bodyBytes": 0}
+tokens = {}  # token -> (path, expiry on time.monotonic() or None before the first request, ttl)
 ranges = []  # the Range header of every file request that had one, in order
 NONCE = hashlib.md5(os.urandom(16)).hexdigest()
 
@@ -144,7 +153,24 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.send_plain(200, json.dumps({"target": self.path, "headers": dict(self.headers.items())}))
             return
         q = {k: v[-1] for k, v in urllib.parse.parse_qs(url.query).items()}
+        if url.path == "/_sign":
+            token = os.urandom(8).hex()
+            with lock:
+                tokens[token] = (q["path"], None, float(q.get("ttl", "2")))
+            self.send_plain(200, json.dumps({"url": q["path"] + "?token=" + token}))
+            return
         k = next_index(self.path)
+        token_expiry = None
+        if "token" in q:
+            with lock:
+                issued = tokens.get(q["token"])
+                if issued is not None and issued[1] is None:  # first use: the clock starts
+                    issued = (issued[0], time.monotonic() + issued[2], issued[2])
+                    tokens[q["token"]] = issued
+            if issued is None or issued[0] != url.path or time.monotonic() >= issued[1]:
+                self.send_plain(403, "<html>the link expired</html>")
+                return
+            token_expiry = issued[1]
 
         if "proxyAuth" in q:
             import base64
@@ -250,14 +276,23 @@ class Handler(http.server.BaseHTTPRequestHandler):
 
         self.wfile.flush()
         sock = self.connection
+        rate = int(q["rate"]) if "rate" in q else None
+        piece = 1 << 20 if rate is None else max(1, rate // 20)
         with open(path, "rb") as f:
             offset = start
             while offset < end:
-                sent = os.sendfile(sock.fileno(), f.fileno(), offset, min(end - offset, 1 << 20)) \
-                    if not isinstance(sock, ssl.SSLSocket) else self.send_tls(sock, f, offset, end)
+                if token_expiry is not None and time.monotonic() >= token_expiry:
+                    close_after = True  # the link expired under way: the response stops here
+                    break
+                sent = os.sendfile(sock.fileno(), f.fileno(), offset, min(end - offset, piece)) \
+                    if not isinstance(sock, ssl.SSLSocket) else self.send_tls(sock, f, offset, min(end, offset + piece))
                 if sent <= 0:
                     break
                 offset += sent
+                with lock:
+                    stats["bodyBytes"] += sent
+                if rate is not None:
+                    time.sleep(sent / rate)
         if stall_at is not None:
             # Wait (30 s at most) until the client goes away: it sends nothing while it waits for
             # the body, so the socket turns readable only when it closes.

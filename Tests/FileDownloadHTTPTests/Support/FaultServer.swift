@@ -29,11 +29,32 @@ final class FaultServer: Sendable {
 
     /// The connections, requests and `Range` headers the server has seen since it started.
     func stats() throws -> (connections: Int, requests: Int, ranges: [String]) {
-        let curl = try ChildProcess.runBlocking(["/usr/bin/curl", "-sk", "\(scheme)://127.0.0.1:\(port)/_stats"],
-                                                environment: ProxyFreeEnvironment.of(), limit: .seconds(60))
-        let data = Data(curl.stdout.utf8)
-        let object = try JSONSerialization.jsonObject(with: data) as? [String: Any] ?? [:]
+        let object = try get("/_stats")
         return (object["connections"] as? Int ?? -1, object["requests"] as? Int ?? -1, object["ranges"] as? [String] ?? [])
+    }
+
+    /// The body bytes of files the server has sent since it started.
+    func bodyBytesSent() throws -> Int64 {
+        Int64(try get("/_stats")["bodyBytes"] as? Int ?? -1)
+    }
+
+    /// A signed link to `path` valid for `ttl` seconds (`/_sign`), with `query` after its token.
+    func sign(_ path: String, ttl: Double = 2, _ query: String = "") async throws -> URL {
+        let curl = try await ChildProcess.run(curlCommand("/_sign?path=/\(path)&ttl=\(ttl)"),
+                                              environment: ProxyFreeEnvironment.of(), limit: .seconds(60))
+        let object = try JSONSerialization.jsonObject(with: Data(curl.stdout.utf8)) as? [String: Any] ?? [:]
+        let signed = object["url"] as? String ?? ""
+        return URL(string: "\(scheme)://127.0.0.1:\(port)\(signed)" + (query.isEmpty ? "" : "&\(query)"))!
+    }
+
+    /// The JSON object the server answers at `target`.
+    private func get(_ target: String) throws -> [String: Any] {
+        let curl = try ChildProcess.runBlocking(curlCommand(target), environment: ProxyFreeEnvironment.of(), limit: .seconds(60))
+        return try JSONSerialization.jsonObject(with: Data(curl.stdout.utf8)) as? [String: Any] ?? [:]
+    }
+
+    private func curlCommand(_ target: String) -> [String] {
+        ["/usr/bin/curl", "-sk", "\(scheme)://127.0.0.1:\(port)\(target)"]
     }
 
     func stop() { server.stop() }

@@ -103,6 +103,9 @@ extension DownloadEvent {
         case .failed: "failed"
         case .cancelled: "cancelled"
         case .activityCountChanged(let n): "activity:\(n)"
+        case .onHold(_, let r): "onHold:\(r)"
+        case .needsFreshURL(_, let r): "needsFreshURL:\(r)"
+        case .urlChanged(_, let url): "urlChanged:\(url.absoluteString)"
         }
     }
 }

@@ -23,7 +23,8 @@ struct Harness: Sendable {
         directory: URL? = nil,
         resumeInterruptedOnRestore: Bool = true,
         logger: Logger = Logger(label: "FileDownload"),
-        wrap: (MockTransport) -> any Transport = { $0 }
+        wrap: (MockTransport) -> any Transport = { $0 },
+        configure: (inout DownloaderConfiguration) -> Void = { _ in }
     ) {
         mock = MockTransport(clock: clock)
         let dir = directory ?? FileManager.default.temporaryDirectory
@@ -33,11 +34,12 @@ struct Harness: Sendable {
         self.store = store
         var transports = TransportRegistry()
         transports.register(wrap(mock), for: "mock")
-        let configuration = DownloaderConfiguration(
+        var configuration = DownloaderConfiguration(
             maxConcurrentDownloads: maxConcurrent, retryPolicy: retry, progressInterval: progressInterval,
             checkpointInterval: .seconds(1), downloadsDirectory: dir, defaultTransferOptions: transfer,
             resumeInterruptedOnRestore: resumeInterruptedOnRestore, jitterSeed: 42, logger: logger
         )
+        configure(&configuration)
         downloader = Downloader(configuration: configuration, transports: transports, store: store,
                                 delegate: delegate, clock: clock)
         recorder = EventRecorder(downloader)

@@ -27,11 +27,25 @@ struct DownloadEventCodingTests {
             .failed(id: "a", error: DownloadError(.validationFailed, "SHA-256 differs"), resumeData: nil),
             .cancelled(id: "a"),
             .activityCountChanged(3),
+            .onHold(id: "a", reason: .waitingForNetwork),
+            .onHold(id: "a", reason: .insufficientSpace),
         ]
         for event in events {
             let decoded = try roundTrip(event)
             #expect(String(describing: decoded) == String(describing: event))
         }
+    }
+
+    @Test("what a failed connection says of the way to the server round-trips; an unknown value decodes as absent")
+    func connectionFailure() throws {
+        for kind in ConnectionFailure.allCases {
+            var error = DownloadError(.connectionFailed, "cannot connect")
+            error.connectionFailure = kind
+            #expect(try roundTrip(error).connectionFailure == kind)
+        }
+        #expect(try roundTrip(DownloadError(.connectionFailed, "cannot connect")).connectionFailure == nil)
+        let json = #"{"code":"connectionFailed","messages":["x"],"isRetryable":true,"connectionFailure":"eaten"}"#
+        #expect(try JSONDecoder().decode(DownloadError.self, from: Data(json.utf8)).connectionFailure == nil)
     }
 
     @Test("resume data never leaves the process: it may hold credentials")

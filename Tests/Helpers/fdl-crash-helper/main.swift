@@ -91,7 +91,11 @@ let configuration = DownloaderConfiguration(
     retryPolicy: RetryPolicy(maxRetries: 3, initialDelay: .milliseconds(100), maxDelay: .seconds(1)),
     checkpointInterval: arguments.checkpointInterval,
     downloadsDirectory: arguments.directory,
-    resumeInterruptedOnRestore: true
+    resumeInterruptedOnRestore: true,
+    // A full disk or a lost server ends the run (interrupted or failed) instead of waiting: the
+    // disk tests check that the next run continues from the kept bytes.
+    waitsForSpace: false,
+    waitsForNetwork: false
 )
 let downloader = Downloader(configuration: configuration, transports: transports, store: store)
 let events = downloader.events()

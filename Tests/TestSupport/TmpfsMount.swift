@@ -1,12 +1,11 @@
-import FileDownloadTestSupport
-import Foundation
+public import Foundation
 
 /// A small tmpfs mounted on a fresh directory (needs root, as in CI). ``unmount()`` undoes it.
-struct TmpfsMount {
-    let directory: TemporaryDirectory
+public struct TmpfsMount {
+    public let directory: TemporaryDirectory
 
     /// Mounts a tmpfs of `size` (as `mount` spells it: `512k`, `4m`).
-    init(size: String, label: String = #function) throws {
+    public init(size: String, label: String = #function) throws {
         directory = try TemporaryDirectory(label)
         do {
             try Self.mount(["-t", "tmpfs", "-o", "size=\(size),mode=0755", "tmpfs", directory.url.path])
@@ -16,20 +15,20 @@ struct TmpfsMount {
         }
     }
 
-    var url: URL { directory.url }
-    func path(_ name: String) -> String { directory.path(name) }
+    public var url: URL { directory.url }
+    public func path(_ name: String) -> String { directory.path(name) }
 
     /// Makes the file system read-only: every write fails with EROFS, even for root.
-    func remountReadOnly() throws {
+    public func remountReadOnly() throws {
         try Self.mount(["-o", "remount,ro", directory.url.path])
     }
 
     /// Changes the size of the mounted file system (`mount -o remount,size=…`).
-    func resize(to size: String) throws {
+    public func resize(to size: String) throws {
         try Self.mount(["-o", "remount,size=\(size)", directory.url.path])
     }
 
-    func unmount() {
+    public func unmount() {
         _ = try? ChildProcess.runChecked(["/bin/umount", "-l", directory.url.path], limit: .seconds(60))
         directory.remove()
     }

@@ -1,0 +1,76 @@
+import Foundation
+
+extension Downloader {
+    /// Puts `e` on hold: interrupted, with no retry at a time, until `reason` is gone
+    /// (``releaseHeld(now:)``). No retry is used. Events: `stateChanged(interrupted)`,
+    /// `interrupted(error, nil)`, `onHold(reason)`.
+    func hold(_ e: inout DownloadEntry, _ reason: WaitReason, error: DownloadError, now: Duration,
+              events: inout [DownloadEvent]) {
+        e.state = .interrupted
+        e.lastError = error
+        e.retryAt = nil
+        e.waitReason = reason
+        e.heldAt = now
+        e.freeAtHold = reason == .insufficientSpace ? freeSpaceAtHold(of: e) : nil
+        retrying.insert(e.id)
+        events += [.stateChanged(id: e.id, state: .interrupted), .interrupted(id: e.id, error: error, retryIn: nil),
+                   .onHold(id: e.id, reason: reason)]
+        logger.debug("download '\(e.id)': \(reason.words): \(error.messages.joined(separator: ": "))")
+        if reason == .waitingForNetwork { listenToNetwork() }
+        ensureTicking()
+    }
+
+    /// The hook of ``failure(_:_:now:events:)`` for a full disk: holds for space when the
+    /// configuration says so.
+    func holds(_ e: inout DownloadEntry, after error: DownloadError, now: Duration,
+               events: inout [DownloadEvent]) -> Bool {
+        guard configuration.waitsForSpace, error.code == .diskFull else { return false }
+        hold(&e, .insufficientSpace, error: error, now: now, events: &events)
+        return true
+    }
+
+    /// The downloads on hold whose reason is gone go back to the queue, in queue order (priority,
+    /// then start order): space ones when their file system has room for what they still need
+    /// (after the running downloads on it and the ones let go before them), network ones a
+    /// probe after the network changed or when the slow probe is due, and the others of a server
+    /// once it answers (``networkReleases(_:now:)``). Called on every tick.
+    func releaseHeld(now: Duration) {
+        let held = retrying.compactMap { entries[$0] }
+            .filter { $0.state == .interrupted && $0.waitReason != nil }
+            .sorted { $0.options.priority != $1.options.priority
+                ? $0.options.priority > $1.options.priority : $0.queueOrder < $1.queueOrder }
+        let network = Set(networkReleases(held.filter { $0.waitReason == .waitingForNetwork }, now: now))
+        var letGo: [UInt: Int64] = [:]
+        var blocked: Set<UInt> = []
+        for e in held {
+            switch e.waitReason {
+            case .insufficientSpace?:
+                guard let fs = fileSystem(of: e), !blocked.contains(fs.id) else { continue }
+                let need = stillNeeded(e) ?? Self.unknownSizeRoom
+                let others = neededByRunning(on: fs.id, besides: e.id) + letGo[fs.id, default: 0]
+                guard need + others <= fs.free, fs.free > e.freeAtHold ?? -1 else {
+                    blocked.insert(fs.id)  // later ones wait behind it: queue order
+                    continue
+                }
+                letGo[fs.id, default: 0] += need
+            case .waitingForNetwork?:
+                guard network.contains(e.id) else { continue }
+            case .refreshingURL?, nil:  // a fresh URL ends that wait (Downloader+Refresh)
+                continue
+            }
+            retrying.remove(e.id)
+            logger.debug("download '\(e.id)': no longer \(e.waitReason?.words ?? "on hold")")
+            enqueue(e.id, events: [])
+        }
+    }
+
+    /// The free space of `e`'s file system as it is put on hold for space; `Int64.max` when its
+    /// size is known and that free space already holds what it still needs (a full disk `statvfs`
+    /// does not show, such as a quota: the free space says nothing, so it waits for `resume`
+    /// instead of trying whenever some space is freed).
+    func freeSpaceAtHold(of e: DownloadEntry) -> Int64? {
+        guard let fs = fileSystem(of: e) else { return nil }
+        guard let need = stillNeeded(e) else { return fs.free }
+        return need + neededByRunning(on: fs.id, besides: e.id) <= fs.free ? .max : fs.free
+    }
+}

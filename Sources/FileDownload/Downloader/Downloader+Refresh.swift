@@ -1,0 +1,192 @@
+public import Foundation
+
+extension Downloader {
+    /// How many fresh URLs a download asks for after refusals in a row without a byte gained in
+    /// between: a delegate that keeps giving URLs the server refuses cannot make a loop.
+    static let refreshesWithoutBytes = 3
+
+    /// Points download `id` at `url` from now on, keeping its bytes when `url` serves the same
+    /// resource.
+    ///
+    /// In order: checks the id and that a transport is registered for the scheme, replaces the
+    /// URL the download fetches (its URL, or the mirror it is at), sets when the new URL expires
+    /// (`expiresAt`, as ``DownloadOptions/urlExpiresAt``; `nil`: it does not), stores the
+    /// download and announces ``DownloadEvent/urlChanged(id:url:)``. Then, by state:
+    /// - downloading: the running attempt is stopped and the download goes back to the queue at
+    ///   once, in its place (waiting, then downloading at `url`; no retry is used);
+    /// - interrupted (a retry due, on hold, or waiting for a fresh URL): it goes back to the
+    ///   queue at once;
+    /// - not started, waiting, paused, failed: the state stays; the next attempt uses `url`.
+    ///
+    /// The next attempt continues the bytes on disk only when `url` serves the same resource: the
+    /// transport's resume check (the same strong validator under HTTP `If-Range`, or the same size
+    /// where the protocol has no validator); otherwise it starts from zero
+    /// (``DownloadEvent/restarted(id:reason:)``), never splicing two files. A URL of another
+    /// protocol family (HTTP and SFTP) starts from zero.
+    ///
+    /// - Throws: ``DownloadError/Code/unknownIdentifier``, ``DownloadError/Code/unsupportedScheme``,
+    ///   ``DownloadError/Code/invalidURL`` (no resource named), ``DownloadError/Code/invalidState``
+    ///   for a completed or cancelled download. Nothing changes when it throws.
+    public func updateURL(id: String, to url: URL, expiresAt: Date? = nil) throws {
+        try checkAccepting()
+        var e = try entry(id)
+        _ = try transports.transport(for: url)
+        if url.host == nil, url.path.isEmpty {
+            throw DownloadError(.invalidURL, "the URL \(url.redactingPassword) names no resource")
+        }
+        guard !e.state.isTerminal else {
+            throw DownloadError(.invalidState, "the download '\(id)' is \(e.state); its URL cannot change")
+        }
+        let now = clock.now()
+        var events: [DownloadEvent] = []
+        point(&e, at: url, expiry: .at(expiresAt), now: now, events: &events)
+        continueAtNewURL(&e, now: now, events: &events)
+    }
+
+    /// How the expiry of a new URL is set.
+    enum NewURLExpiry {
+        /// At this time (`nil`: never).
+        case at(Date?)
+        /// As long after now as the replaced URL lived (a fresh URL from the delegate).
+        case sameLifetime
+    }
+
+    /// Replaces the URL the next attempt of `e` fetches and announces it; the bytes are dropped
+    /// when the protocol family changes (validators of one cannot vouch for the other).
+    func point(_ e: inout DownloadEntry, at url: URL, expiry: NewURLExpiry, now: Duration, events: inout [DownloadEvent]) {
+        let from = e.currentURL
+        if e.urlIndex > 0, e.urlIndex <= e.options.mirrors.count {
+            e.options.mirrors[e.urlIndex - 1] = url
+        } else {
+            e.url = url
+        }
+        if Self.protocolFamily(of: from) != Self.protocolFamily(of: url) {
+            e.validator = nil
+            e.bytesOnDisk = 0
+            e.expectedLength = nil
+        }
+        switch expiry {
+        case .at(let date):
+            e.options.urlExpiresAt = date
+            e.urlExpiry = nil
+            armExpiry(&e, now: now)
+        case .sameLifetime:
+            if let lifetime = e.urlLifetime {
+                e.urlExpiry = now + lifetime
+                expiringURLs.insert(e.id)
+                e.options.urlExpiresAt = Date().addingTimeInterval(lifetime.seconds)
+            }
+        }
+        e.expiryAsked = false
+        e.refreshToken &+= 1
+        events.append(.urlChanged(id: e.id, url: url.removingCredentials))
+        logger.debug("download '\(e.id)': now fetches \(url.redactingPassword)")
+    }
+
+    /// After ``point(_:at:expiry:now:events:)``: a running attempt stops and the download goes on
+    /// at once at the new URL; an interrupted one goes back to the queue; others stay. Stores the
+    /// entry and publishes `events`.
+    func continueAtNewURL(_ e: inout DownloadEntry, now: Duration, events: inout [DownloadEvent]) {
+        let id = e.id
+        switch e.state {
+        case .downloading:
+            entries[id] = e
+            persist(e, flush: nil, events: events)
+            if let handle = e.attempt { requestStop(id, handle, .switchURL) }
+        case .interrupted:
+            retrying.remove(id)
+            e.retryAt = nil
+            entries[id] = e
+            enqueue(id, events: events)
+            schedule()
+        default:
+            entries[id] = e
+            persist(e, flush: nil, events: events)
+        }
+    }
+
+    /// Sets when `e`'s URL expires on the downloader's clock from ``DownloadOptions/urlExpiresAt``
+    /// (once per URL: when the download is first queued, or re-pointed).
+    func armExpiry(_ e: inout DownloadEntry, now: Duration) {
+        guard e.urlExpiry == nil, let date = e.options.urlExpiresAt else { return }
+        let left = Duration.seconds(max(0, date.timeIntervalSinceNow))
+        e.urlExpiry = now + left
+        e.urlLifetime = left
+        expiringURLs.insert(e.id)
+    }
+
+    /// The hook of ``failure(_:_:now:events:)`` for a refusal (401, 403, 410) after the download
+    /// began (bytes or a validator): interrupted on hold (``WaitReason/refreshingURL``), and a
+    /// fresh URL is asked for. Not when the download has asked three times in a row without a
+    /// byte gained, nor when the caller declined (the answer was `nil`).
+    func refreshesURL(_ e: inout DownloadEntry, after error: DownloadError, now: Duration,
+                      events: inout [DownloadEvent]) -> Bool {
+        guard let status = error.statusCode, URLRefreshReason.refreshStatuses.contains(status),
+              !e.declinedRefresh, e.bytesOnDisk > 0 || e.validator != nil else { return false }
+        if e.bytesOnDisk > e.bytesAtRefresh { e.refreshesInARow = 0 }
+        guard e.refreshesInARow < Self.refreshesWithoutBytes else { return false }
+        e.refreshesInARow += 1
+        e.bytesAtRefresh = e.bytesOnDisk
+        hold(&e, .refreshingURL, error: error, now: now, events: &events)
+        ask(&e, .refused(statusCode: status), error: error, events: &events)
+        return true
+    }
+
+    /// Announces the question and asks the delegate on a task of its own; the answer comes back
+    /// to ``freshURLArrived(_:url:reason:token:error:)``.
+    func ask(_ e: inout DownloadEntry, _ reason: URLRefreshReason, error: DownloadError?, events: inout [DownloadEvent]) {
+        e.refreshToken &+= 1
+        let id = e.id, current = e.currentURL, token = e.refreshToken, delegate = self.delegate
+        events.append(.needsFreshURL(id: id, reason: reason))
+        logger.debug("download '\(id)': asks for a fresh URL (\(reason))")
+        Task { [weak self] in
+            let url = await delegate?.freshURL(forID: id, current: current, reason: reason)
+            await self?.freshURLArrived(id, url: url, reason: reason, token: token, error: error)
+        }
+    }
+
+    /// The delegate's answer. Ignored when the download moved on meanwhile (paused, cancelled,
+    /// re-pointed, asked again). A URL re-points the download (``continueAtNewURL(_:now:events:)``);
+    /// `nil` after a refusal fails it as the refusal would have.
+    func freshURLArrived(_ id: String, url: URL?, reason: URLRefreshReason, token: UInt64, error: DownloadError?) {
+        guard var e = entries[id], e.refreshToken == token, !e.state.isTerminal else { return }
+        let waiting = e.state == .interrupted && e.waitReason == .refreshingURL
+        if case .refused = reason, !waiting { return }
+        let now = clock.now()
+        var events: [DownloadEvent] = []
+        if let url, (try? transports.transport(for: url)) != nil {
+            point(&e, at: url, expiry: .sameLifetime, now: now, events: &events)
+            continueAtNewURL(&e, now: now, events: &events)
+            return
+        }
+        guard waiting, let error else { return }  // an expiring URL goes on as it is
+        retrying.remove(id)
+        e.waitReason = nil
+        e.declinedRefresh = true
+        failure(&e, error, now: now, events: &events)
+        e.declinedRefresh = false
+        entries[id] = e
+        persist(e, flush: nil, events: events)
+        schedule()
+    }
+
+    /// On every tick: downloads whose URL expires soon ask for a fresh one (once per URL), within
+    /// ``DownloaderConfiguration/urlRefreshLead`` of the expiry or in the last quarter of the
+    /// URL's life, whichever is shorter. Only downloads that wait or run ask.
+    func askForExpiringURLs(now: Duration) {
+        for id in expiringURLs {
+            guard var e = entries[id], let expiry = e.urlExpiry, !e.state.isTerminal else {
+                expiringURLs.remove(id)
+                continue
+            }
+            guard !e.expiryAsked, e.state == .downloading || e.state == .waiting else { continue }
+            let lead = min(configuration.urlRefreshLead, (e.urlLifetime ?? .zero) / 4)
+            guard now >= expiry - lead else { continue }
+            e.expiryAsked = true
+            var events: [DownloadEvent] = []
+            ask(&e, .expiresSoon, error: nil, events: &events)
+            entries[id] = e
+            journal.post(.publish(events))
+        }
+    }
+}

@@ -1,0 +1,113 @@
+import FileDownload
+import FileDownloadMock
+import FileDownloadTestSupport
+import Foundation
+import Testing
+
+/// A download that does not fit waits for space (interrupted, `insufficientSpace`) instead of
+/// failing half-way, and continues by itself, in queue order, when the downloader's tick finds
+/// room. Small tmpfs file systems the test resizes (root, as in CI); the MockTransport on the
+/// manual clock.
+@Suite("Waiting for space", .serialized, .timeLimit(.minutes(2)))
+struct SpaceWaitTests {
+    static let mebibyte: Int64 = 1 << 20
+
+    /// Waits until `id` is on hold for space (its onHold event at `from` or later).
+    func onHold(_ h: Harness, _ id: String, from: Int = 0) async {
+        _ = await h.recorder.first(from: from) { if case .onHold(id, .insufficientSpace) = $0 { true } else { false } }
+        #expect(await h.downloader.info(of: id)?.waitReason == .insufficientSpace)
+        #expect(await h.downloader.state(of: id) == .interrupted)
+    }
+
+    @Test("64 MiB on a 16 MiB file system waits without writing past the space; grown, it completes by itself")
+    func waitsThenCompletes() async throws {
+        let tmpfs = try TmpfsMount(size: "16m")
+        defer { tmpfs.unmount() }
+        let h = Harness(directory: tmpfs.url)
+        let content = h.serve("big", size: 64 * Self.mebibyte, chunkSize: 1 << 20)
+        try await h.downloader.start(id: "big", url: h.url("big"))
+        await onHold(h, "big")
+        let error = try #require(await h.downloader.info(of: "big"))
+        #expect(error.lastErrorCode == .diskFull)
+        #expect(error.lastError?.contains("too full") == true, "\(error)")
+        #expect(h.mock.bytesServed(for: h.url("big")) == 0, "refused at the head, before any body byte")
+        #expect(!FileManager.default.fileExists(atPath: tmpfs.path("big.part")))
+        // Ticks without room: no attempt, no outcome.
+        for _ in 0..<3 {
+            h.clock.advance(by: .seconds(1))
+            await h.downloader.refresh()
+        }
+        #expect(h.mock.requests(for: h.url("big")).count == 1)
+        #expect(await h.downloader.state(of: "big") == .interrupted)
+
+        try tmpfs.resize(to: "80m")
+        await h.downloader.refresh()
+        await h.recorder.state("big", .completed)
+        #expect(h.contents(h.file("big")) == content.data)
+        #expect(h.mock.requests(for: h.url("big")).count == 2)
+        #expect(!h.recorder.names(of: "big").contains("failed"))
+        await h.cleanUp()
+    }
+
+    @Test("a known size that does not fit beside what the running downloads still need waits before any attempt, then goes in queue order")
+    func countsOthersAndKeepsOrder() async throws {
+        let tmpfs = try TmpfsMount(size: "8m")
+        defer { tmpfs.unmount() }
+        let h = Harness(maxConcurrent: 4, directory: tmpfs.url)
+        let size = 5 * Self.mebibyte
+        var contents: [String: MockContent] = [:]
+        for (n, id) in ["a", "b", "c"].enumerated() {
+            // "a" stalls half-way, so it runs (and still needs its second half) while the others start.
+            contents[id] = h.serve(id, size: size, seed: UInt64(n + 1), chunkSize: 1 << 20)
+        }
+        h.mock.script(h.url("a"), attempts: [.stall(at: size / 2)])
+        let options = DownloadOptions(expectedSize: size)
+        try await h.downloader.start(id: "a", url: h.url("a"), options: options)
+        await h.parked(2)  // the tick loop, and "a" stalls with half its bytes written
+        try await h.downloader.start(id: "b", url: h.url("b"), options: options)
+        try await h.downloader.start(id: "c", url: h.url("c"), options: options)
+        await onHold(h, "b")
+        await onHold(h, "c")
+        #expect(h.mock.requests(for: h.url("b")).isEmpty && h.mock.requests(for: h.url("c")).isEmpty,
+                "held before any attempt")
+        #expect(await h.downloader.info(of: "b")?.attempts == 0)
+
+        // "a" goes on (its stall cut by a pause and resume) and completes; 3 MiB left: still no room for 5.
+        _ = try await h.downloader.pause("a")
+        try await h.downloader.resume("a")
+        await h.recorder.state("a", .completed)
+        await h.downloader.refresh()
+        #expect(await h.downloader.state(of: "b") == .interrupted)
+        #expect(await h.downloader.state(of: "c") == .interrupted)
+
+        // Room for one: the first in queue order goes, the other keeps waiting.
+        try FileManager.default.removeItem(at: h.file("a"))
+        let mark = h.recorder.count
+        await h.downloader.refresh()
+        await h.recorder.state("b", .completed, from: mark)
+        await h.downloader.refresh()
+        #expect(await h.downloader.state(of: "c") == .interrupted)
+        #expect(h.mock.requests(for: h.url("c")).isEmpty)
+        try FileManager.default.removeItem(at: h.file("b"))
+        await h.downloader.refresh()
+        await h.recorder.state("c", .completed, from: mark)
+        #expect(h.contents(h.file("c")) == contents["c"]?.data)
+        await h.cleanUp()
+    }
+
+    @Test("with waitsForSpace off, a full disk leaves the download interrupted with no retry, as before")
+    func offLeavesInterrupted() async throws {
+        let tmpfs = try TmpfsMount(size: "2m")
+        defer { tmpfs.unmount() }
+        let h = Harness(directory: tmpfs.url, configure: { $0.waitsForSpace = false })
+        h.serve("big", size: 4 * Self.mebibyte, chunkSize: 256 << 10)
+        try await h.downloader.start(id: "big", url: h.url("big"))
+        let interruption = await h.recorder.interruption(of: "big")
+        #expect(interruption.error.code == .diskFull)
+        #expect(interruption.retryIn == nil)
+        if case .interrupted = try await h.downloader.outcome(of: "big") {} else { Issue.record("not an interrupted outcome") }
+        #expect(!h.recorder.names(of: "big").contains { $0.hasPrefix("onHold") })
+        #expect((FileValidation.size(tmpfs.path("big.part")) ?? 0) > 0, "the bytes that fitted are kept")
+        await h.cleanUp()
+    }
+}
