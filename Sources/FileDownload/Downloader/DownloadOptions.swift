@@ -20,7 +20,7 @@ public struct DownloadOptions: Sendable, Hashable, Codable {
     /// mirror's transport cannot compare validators, the bytes are started over at the mirror.
     /// Stored without credentials (like the URL). Secret header fields (``HeaderField/isSensitive``,
     /// from ``transfer`` or the delegate) go only to mirrors of the first URL's origin
-    /// (``Foundation/URL/origin``); an attempt on a mirror of another origin is made without them.
+    /// (`URL.origin`); an attempt on a mirror of another origin is made without them.
     public var mirrors: [URL]
     /// Whether the file is saved under the name the server suggests (HTTP `Content-Disposition`,
     /// ``TransferHead/suggestedFilename``) instead of the destination's last component. The name

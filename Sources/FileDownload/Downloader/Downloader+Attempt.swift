@@ -26,7 +26,7 @@ extension Downloader {
         let synchronize: Bool
         /// Checks a head's announced length against the free space (``RoomCheck``); `nil` checks nothing.
         let roomCheck: RoomCheck?
-        /// Whether ``url`` has the origin of the download's first URL (``URL/origin``): only then
+        /// Whether ``url`` has the origin of the download's first URL (`URL.origin`): only then
         /// does the attempt carry secret header fields.
         let isFirstOrigin: Bool
 

@@ -68,7 +68,7 @@ public protocol DownloaderDelegate: Sendable {
     /// Adjusts the transfer options of an attempt (headers, user agent, timeouts, proxy, rate).
     /// Asked before every attempt; the result is used for that attempt only. On a mirror
     /// (``DownloadOptions/mirrors``) of another origin than the download's first URL
-    /// (``Foundation/URL/origin``), the downloader then removes the secret header fields
+    /// (`URL.origin`), the downloader then removes the secret header fields
     /// (``HeaderField/isSensitive``) from the result, whoever put them there.
     func customizeTransfer(_ options: TransferOptions, id: String, url: URL) async -> TransferOptions
     /// Answers an authentication or trust challenge. The default is
