@@ -15,8 +15,9 @@ import Testing
 struct NetworkLossTests {
     static let files = 5
     static let size = 6 << 20
-    /// How long the way stays down (real time: the transfers and the kernel are real).
-    static let outage: Duration = .seconds(8)
+    /// How long the way stays down, as the issue asks (real time: the transfers and the kernel
+    /// are real): two of the slow probes' 30 s periods, against a retry budget of about 1 s.
+    static let outage: Duration = .seconds(60)
 
     enum Cut: String, CustomTestStringConvertible, CaseIterable {
         case link, route
