@@ -19,6 +19,8 @@ final class CurlTransfer: @unchecked Sendable {
     /// What the transport needs to plan the response.
     struct Context: Sendable {
         var offset: Int64
+        /// The end (exclusive) of a ranged request, `nil` for the rest of the resource.
+        var end: Int64? = nil
         var validator: Validator?
         var expectedLength: Int64?
         var sentRange: Bool
@@ -237,7 +239,7 @@ final class CurlTransfer: @unchecked Sendable {
     func beginHead() -> Bool {
         let effective = effectiveURL.flatMap { $0 == context.initialURL ? nil : URL(string: $0) }
         let plan = ResponsePlan.decide(
-            response: response, offset: context.offset, validator: context.validator,
+            response: response, offset: context.offset, end: context.end, validator: context.validator,
             expectedLength: context.expectedLength, sentRange: context.sentRange, restartReason: context.restartReason, effectiveURL: effective)
         switch plan {
         case .deliver(let head):

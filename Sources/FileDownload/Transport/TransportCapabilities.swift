@@ -17,4 +17,8 @@ public struct TransportCapabilities: OptionSet, Sendable, Hashable {
     public static let customHeaders = TransportCapabilities(rawValue: 1 << 4)
     /// Reports the total length in the head when the server says it.
     public static let expectedLength = TransportCapabilities(rawValue: 1 << 5)
+    /// Honours ``TransferRequest/end``: delivers the byte range `offset ..< end` as the
+    /// ``Transport`` documentation's "Ranges" section says. The downloader never sends an end to
+    /// a transport without it (such a transport downloads every file over one connection).
+    public static let ranges = TransportCapabilities(rawValue: 1 << 6)
 }
