@@ -23,7 +23,10 @@ import Synchronization
 ///    URL's scheme is used (by default the environment's, as curl reads it), unless its
 ///    ``ProxySettings/noProxy`` names the host; `https` goes through a `CONNECT` tunnel. The
 ///    connect timeout is `TransferOptions.connectTimeout`; an attempt that receives nothing for
-///    `TransferOptions.requestTimeout` fails with `DownloadError.Code.timedOut`.
+///    `TransferOptions.requestTimeout` fails with `DownloadError.Code.timedOut`. While the sink's
+///    `TransferSink.pacingDelay` (the downloader's overall limit) is above zero, the transfer is
+///    paused on its I/O thread (libcurl keeps the piece and hands it over again) and resumed when
+///    the delay is over; the thread serves its other transfers meanwhile.
 /// 2. When the offset is above zero it asks for `Range: bytes=OFFSET-`, with `If-Range` carrying
 ///    the remembered validator when it is strong (an ETag without `W/`, or a Last-Modified date).
 ///    A weak ETag is never sent: the attempt asks for the whole file instead and reports

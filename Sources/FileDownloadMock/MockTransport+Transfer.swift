@@ -134,13 +134,16 @@ extension MockTransport {
         }
         defer { publish() }
         while position < end {
+            var wait = Duration.zero
             if previousChunk > 0 {
-                var wait = resource.chunkDelay ?? .zero
+                wait = resource.chunkDelay ?? .zero
                 if let rate { wait = max(wait, .seconds(Double(previousChunk) / Double(rate))) }
-                if wait > .zero {
-                    publish()
-                    try await clock.sleep(for: wait, tolerance: nil)
-                }
+            }
+            // The downloader's overall limit, shared with other transfers (zero without one).
+            wait = max(wait, sink.pacingDelay)
+            if wait > .zero {
+                publish()
+                try await clock.sleep(for: wait, tolerance: nil)
             }
             try Task.checkCancellation()
             let count = resource.content.fill(

@@ -45,7 +45,9 @@ import Synchronization
 ///    give, the attempt throws `DownloadError.forStatus(_:retryAfter:)`.
 /// 6. Writes the body in chunks of ``MockResource/chunkSize``, waiting ``MockResource/chunkDelay``
 ///    (and, with `TransferOptions.maxBytesPerSecond`, the time the previous chunk takes at that
-///    rate) on the clock between chunks; a scripted fault ends the body at its offset.
+///    rate) on the clock between chunks, and before any chunk the sink's
+///    `TransferSink.pacingDelay` (the downloader's overall limit); a scripted fault ends the body
+///    at its offset.
 ///
 /// Cancellation is checked before every chunk, while waiting on the clock and while stalled; it
 /// throws `CancellationError` and the mock never touches the sink after it returns.

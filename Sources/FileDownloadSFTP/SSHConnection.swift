@@ -239,6 +239,7 @@ final class SSHConnection: @unchecked Sendable {
             try sink.write(UnsafeRawBufferPointer(start: buffer, count: n))
             offset += Int64(n)
             if let limiter { try job.pause(until: limiter.consumed(n)) }
+            try pace(sink.pacingDelay, job: job)
         }
     }
 
@@ -271,8 +272,15 @@ final class SSHConnection: @unchecked Sendable {
             }
             try writer.write(segment: index, UnsafeRawBufferPointer(start: buffer, count: Int(end - start)))
             job.progressed()
+            try pace(writer.pacingDelay, job: job)
             index += count
         }
+    }
+
+    /// Waits `delay` on this connection's thread (the downloader's overall limit, read from the
+    /// sink after a write); returns at once for zero. Cancellation still ends the wait.
+    private func pace(_ delay: Duration, job: IOJob) throws {
+        if delay > .zero { try job.pause(until: .now + delay) }
     }
 
     /// Opens a prepared file again on this connection; fails when it no longer has the

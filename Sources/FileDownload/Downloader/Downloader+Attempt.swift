@@ -24,11 +24,13 @@ extension Downloader {
         let attempt: Int
         let capabilities: TransportCapabilities
         let synchronize: Bool
+        /// The downloader's overall limit, which the attempt's sink draws from.
+        let bandwidth: BandwidthLimiter?
 
         init(id: String, url: URL, partPath: String, destination: URL, options: DownloadOptions,
              suggestedFileName: String?, takenNames: Set<String>, stagingSuffix: String,
              bytesOnDisk: Int64, validator: Validator?, expectedLength: Int64?, attempt: Int,
-             capabilities: TransportCapabilities, synchronize: Bool) {
+             capabilities: TransportCapabilities, synchronize: Bool, bandwidth: BandwidthLimiter? = nil) {
             self.id = id
             self.url = url
             self.partPath = partPath
@@ -43,6 +45,7 @@ extension Downloader {
             self.attempt = attempt
             self.capabilities = capabilities
             self.synchronize = synchronize
+            self.bandwidth = bandwidth
         }
     }
 
@@ -105,7 +108,7 @@ extension Downloader {
             suggestedFileName: e.suggestedFileName, takenNames: takenNames(besides: e),
             stagingSuffix: configuration.stagingSuffix, bytesOnDisk: e.bytesOnDisk, validator: e.validator, expectedLength: e.expectedLength,
             attempt: e.attempts, capabilities: transport.capabilities,
-            synchronize: configuration.synchronizesFiles
+            synchronize: configuration.synchronizesFiles, bandwidth: bandwidth
         )
         entries[id] = e
         running.insert(id)
@@ -173,7 +176,8 @@ extension Downloader {
         if handle.stopReason.withLock({ $0 }) != nil { return nil }
         let id = ctx.id
         let expectedSize = ctx.options.expectedSize
-        let sink = try TransferSink(path: ctx.partPath, requestedOffset: offset, startsWriteback: ctx.synchronize) { head in
+        let sink = try TransferSink(path: ctx.partPath, requestedOffset: offset, startsWriteback: ctx.synchronize,
+                                    pacing: ctx.bandwidth) { head in
             try Downloader.checkHead(head, id: id, expectedSize: expectedSize, delegate: delegate)
         }
         offset = sink.requestedOffset  // 0 when the staging file could not be continued safely
