@@ -224,7 +224,9 @@ final class CurlTransfer: @unchecked Sendable {
         if let pauses {
             let delay = sink.pacingDelay
             if delay > .zero {
-                pauses.add(self, until: .now + delay)
+                // At most 100 ms at a time: the piece is offered again then, so a raised limit
+                // takes effect at once.
+                pauses.add(self, until: .now + min(delay, .milliseconds(100)))
                 return Int(ccurl_writefunc_pause())
             }
         }

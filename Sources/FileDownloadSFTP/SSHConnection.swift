@@ -277,10 +277,15 @@ final class SSHConnection: @unchecked Sendable {
         }
     }
 
-    /// Waits `delay` on this connection's thread (the downloader's overall limit, read from the
-    /// sink after a write); returns at once for zero. Cancellation still ends the wait.
-    private func pace(_ delay: Duration, job: IOJob) throws {
-        if delay > .zero { try job.pause(until: .now + delay) }
+    /// Waits on this connection's thread while `delay` (the sink's pacing delay: the downloader's
+    /// overall limit) is above zero, asking it again at least every 100 ms so that a raised limit
+    /// takes effect at once. Cancellation still ends the wait.
+    private func pace(_ delay: @autoclosure () -> Duration, job: IOJob) throws {
+        while true {
+            let wait = delay()
+            guard wait > .zero else { return }
+            try job.pause(until: .now + min(wait, .milliseconds(100)))
+        }
     }
 
     /// Opens a prepared file again on this connection; fails when it no longer has the
