@@ -11,7 +11,8 @@ public struct TransportCapabilities: OptionSet, Sendable, Hashable {
     public static let validators = TransportCapabilities(rawValue: 1 << 1)
     /// Asks ``TransferRequest/authenticate(_:)`` for credentials.
     public static let authentication = TransportCapabilities(rawValue: 1 << 2)
-    /// Honours ``TransferOptions/maxBytesPerSecond``.
+    /// Honours ``TransferOptions/maxBytesPerSecond``, and waits ``TransferSink/pacingDelay`` (the
+    /// downloader's overall limit, ``Downloader/setBandwidthLimit(_:)``) before reading more.
     public static let rateLimit = TransportCapabilities(rawValue: 1 << 3)
     /// Sends ``TransferOptions/headers``.
     public static let customHeaders = TransportCapabilities(rawValue: 1 << 4)
