@@ -139,11 +139,14 @@ extension MockTransport {
                 wait = resource.chunkDelay ?? .zero
                 if let rate { wait = max(wait, .seconds(Double(previousChunk) / Double(rate))) }
             }
-            // The downloader's overall limit, shared with other transfers (zero without one).
-            wait = max(wait, sink.pacingDelay)
-            if wait > .zero {
+            // The downloader's overall limit, shared with other transfers (zero without one),
+            // asked again after every wait: others may have taken the bytes meanwhile.
+            while true {
+                wait = max(wait, sink.pacingDelay)
+                guard wait > .zero else { break }
                 publish()
                 try await clock.sleep(for: wait, tolerance: nil)
+                wait = .zero
             }
             try Task.checkCancellation()
             let count = resource.content.fill(

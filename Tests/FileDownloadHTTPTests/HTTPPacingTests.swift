@@ -17,28 +17,33 @@ struct HTTPPacingTests {
         return condition()
     }
 
-    @Test("while the limiter is in debt the transfer holds every body byte; once the clock moves it completes byte-exact")
+    @Test("after a write that put the limiter in debt the transfer holds; it goes on when its wait is over and finishes byte-exact when the limit is lifted")
     func pausesAndResumes() async throws {
         try await HTTPFixture.with(nginx: true, fault: false) { fx in
+            let size = 8 << 20
+            let sha = try TestFiles.write(fx.served.appendingPathComponent("paced.bin"), size: size, seed: 9)
             let clock = ManualClock()
-            let limiter = BandwidthLimiter(bytesPerSecond: 1_000_000, burst: .seconds(1), clock: clock)
-            limiter.consume(1_100_000)  // 100 kB of debt: 0.1 s on the limiter's clock
+            let limiter = BandwidthLimiter(bytesPerSecond: 1_000_000, burst: .zero, clock: clock)
             let staging = try fx.staging()
             let sink = try TransferSink(path: staging.path, requestedOffset: 0, pacing: limiter)
             let transport = try HTTPTransport(configuration: .init(proxy: .none))
-            let request = TransferRequest(downloadID: "paced", url: fx.nginx!.url("small.bin"))
+            let request = TransferRequest(downloadID: "paced", url: fx.nginx!.url("paced.bin"))
             let transfer = Task { try await transport.transfer(request, into: sink) }
 
-            #expect(await eventually { sink.head != nil }, "no head arrived")
-            // The clock stands still: the transfer pauses again each time its delay is over.
+            #expect(await eventually { sink.fileLength > 0 }, "no body byte arrived")
+            let first = sink.fileLength
+            #expect(first < Int64(size))
+            // The clock stands still: the transfer pauses again each time it asks.
             try await Task.sleep(for: .milliseconds(300))
-            #expect(sink.fileLength == 0, "\(sink.fileLength) body bytes passed a limiter in debt")
+            #expect(sink.fileLength == first, "the transfer went on from \(first) to \(sink.fileLength) bytes while it owed the limiter")
 
-            clock.advance(by: .seconds(2))  // the debt is paid and 1 MB is to spare
+            clock.advance(by: .seconds(3600))  // the wait is over: one more write, then it owes again
+            #expect(await eventually { sink.fileLength > first }, "the transfer did not go on once its wait was over")
+            limiter.bytesPerSecond = nil  // lifted: taken up within 100 ms, the rest comes at once
             try await transfer.value
             sink.seal()
-            #expect(sink.fileLength == Int64(HTTPFixture.smallSize))
-            #expect(try TestFiles.sha256(staging) == fx.smallSHA)
+            #expect(sink.fileLength == Int64(size))
+            #expect(try TestFiles.sha256(staging) == sha)
             await transport.shutdown()
         }
     }

@@ -35,7 +35,7 @@ struct TransferSinkRangeTests {
         #expect(sink.fileLength == 3000)
     }
 
-    @Test("every byte written is taken from the shared limiter; its debt is the sink's pacing delay")
+    @Test("every byte written is taken from the shared limiter; each sink waits its own turn")
     func pacing() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
@@ -48,11 +48,16 @@ struct TransferSinkRangeTests {
         try piece.withUnsafeBytes { try a.write($0) }
         try piece.withUnsafeBytes { try b.write($0) }
         try piece.withUnsafeBytes { try plain.write($0) }
-        // 2,000 bytes at 10,000 B/s: 0.2 s of debt, the same for both sinks; none for the third.
-        #expect(a.pacingDelay == .milliseconds(200))
+        // 1,000 bytes at 10,000 B/s each, in turn: a waits 0.1 s, b (behind it) 0.2 s; the third
+        // shares nothing.
+        #expect(a.pacingDelay == .milliseconds(100))
         #expect(b.pacingDelay == .milliseconds(200))
         #expect(plain.pacingDelay == .zero)
         clock.advance(by: .milliseconds(150))
-        #expect(a.pacingDelay == .milliseconds(50))
+        #expect(a.pacingDelay == .zero)
+        #expect(b.pacingDelay == .milliseconds(50))
+        // A raised limit shortens a promised wait to what the limiter asks now.
+        limiter.bytesPerSecond = 1_000_000
+        #expect(b.pacingDelay <= .microseconds(500))
     }
 }

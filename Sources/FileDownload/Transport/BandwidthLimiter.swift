@@ -4,12 +4,13 @@ import Synchronization
 /// downloads (``Downloader/setBandwidthLimit(_:)``).
 ///
 /// The bucket fills at ``bytesPerSecond`` up to ``burst`` worth of bytes. Every body byte a
-/// ``TransferSink`` writes is taken from it (``consume(_:)``); the bucket may go into debt by the
-/// bytes of the chunks in flight. ``delay`` is how long the debt takes to be paid back: a
-/// transport listing ``TransportCapabilities/rateLimit`` reads it through
-/// ``TransferSink/pacingDelay`` and waits that long before it reads more. So all transfers
-/// together move at most `bytesPerSecond × t + burst + one chunk per transfer` bytes in any window
-/// of `t`, and the long-run rate is the limit, however many transfers share it.
+/// ``TransferSink`` writes is taken from it (``consume(_:)``), which may put the bucket into debt;
+/// the taker then waits until its own bytes are paid for (the wait ``consume(_:)`` returns, which
+/// a transport listing ``TransportCapabilities/rateLimit`` reads as ``TransferSink/pacingDelay``)
+/// before it reads more. Takers are so served in the order they took, none starved, and all
+/// transfers together move at most `bytesPerSecond × t + burst + one chunk per transfer` bytes in
+/// any window of `t`: the long-run rate is the limit, however many transfers share it. ``delay``
+/// is how long the whole debt takes to be paid back.
 ///
 /// The limit may change at any time, also while transfers run: the bytes already counted keep
 /// their place in the bucket and the new rate applies from that instant. `nil` lifts the limit
@@ -20,6 +21,8 @@ import Synchronization
 public final class BandwidthLimiter: Sendable {
     private struct Bucket {
         var rate: Int64?
+        /// Counts the changes of ``rate``: a wait promised before a change is asked again.
+        var generation = 0
         /// Bytes that may pass now; negative while in debt.
         var tokens: Double
         /// When ``tokens`` was last brought up to date, on the limiter's clock.
@@ -59,6 +62,7 @@ public final class BandwidthLimiter: Sendable {
                 refill(&b, at: instant)
                 if b.rate == nil, let rate { b.tokens = Self.capacity(rate, burst) }
                 b.rate = rate
+                b.generation += 1
                 if rate == nil { b.tokens = 0 }
             }
         }
@@ -66,16 +70,31 @@ public final class BandwidthLimiter: Sendable {
 
     /// Takes `bytes` that passed from the bucket and returns how long the taker should wait
     /// before more pass (zero when the bucket is not in debt, or without a limit).
+    ///
+    /// Each taker waits the delay its own bytes got: takers are served in the order they took,
+    /// and none is starved by others that happen to ask first once the debt is paid.
     @discardableResult
     public func consume(_ bytes: Int) -> Duration {
+        take(bytes).wait
+    }
+
+    /// ``consume(_:)``, with the instant it was taken on the limiter's clock and the limit's
+    /// generation then (for ``TransferSink/pacingDelay``).
+    func take(_ bytes: Int) -> (wait: Duration, at: Duration, generation: Int) {
         let instant = now()
         return bucket.withLock { b in
-            guard b.rate != nil else { return .zero }
+            guard b.rate != nil else { return (.zero, instant, b.generation) }
             refill(&b, at: instant)
             b.tokens -= Double(bytes)
-            return wait(b)
+            return (wait(b), instant, b.generation)
         }
     }
+
+    /// The time on the limiter's clock.
+    var clockNow: Duration { now() }
+
+    /// How many times the limit changed.
+    var generation: Int { bucket.withLock { $0.generation } }
 
     /// How long until the bucket is out of debt, without taking anything; zero without a limit.
     public var delay: Duration {

@@ -41,6 +41,10 @@ public final class TransferSink: Sendable {
     private let reserved = Atomic<Bool>(false)
     /// The shared limit every written byte is taken from (see ``pacingDelay``).
     private let pacing: BandwidthLimiter?
+    /// Until when, on the limiter's clock (nanoseconds), the last write asks the transport to
+    /// wait, and the limiter's generation then.
+    private let pacedUntil = Atomic<Int64>(.min)
+    private let pacedGeneration = Atomic<Int>(0)
 
     /// How many bytes are handed to the kernel's writeback at once (see `startsWriteback`).
     public static let writebackChunk: Int64 = 8 << 20
@@ -226,7 +230,11 @@ public final class TransferSink: Sendable {
             base += n
         }
         activity.add(1, ordering: .relaxed)
-        pacing?.consume(bytes.count)
+        if let pacing {
+            let taken = pacing.take(bytes.count)
+            pacedUntil.store(Self.nanoseconds(taken.at + taken.wait), ordering: .relaxed)
+            pacedGeneration.store(taken.generation, ordering: .relaxed)
+        }
         if startsWriteback {
             let mark = writebackMark.load(ordering: .relaxed)
             if offset - mark >= Self.writebackChunk, let start = Self.syncFileRange {
@@ -321,11 +329,31 @@ public final class TransferSink: Sendable {
 
     /// How long the transport should wait before it reads more body bytes, so that the transfers
     /// sharing the sink's limiter (the downloader's overall limit) stay within it; zero without
-    /// one or while the limiter has bytes to spare. A transport listing
+    /// one, before the first write, or once the wait is over. A transport listing
     /// ``TransportCapabilities/rateLimit`` reads it after each write and waits that long (on its
     /// own thread or clock, never blocking another transfer), next to its own pacing for
     /// ``TransferOptions/maxBytesPerSecond``: the stricter of the two then holds.
-    public var pacingDelay: Duration { pacing?.delay ?? .zero }
+    ///
+    /// The wait is the one the sink's own last write got from the limiter
+    /// (``BandwidthLimiter/consume(_:)``), so the transfers sharing it are served in turn; it
+    /// counts down as the limiter's clock moves and may be asked again at any time. When the
+    /// limit changed since that write, it is no longer than what the limiter asks now, so a
+    /// raised limit takes effect at once.
+    public var pacingDelay: Duration {
+        guard let pacing else { return .zero }
+        let until = pacedUntil.load(ordering: .relaxed)
+        guard until != .min else { return .zero }
+        let own = max(.zero, Duration.nanoseconds(until) - pacing.clockNow)
+        if own > .zero, pacedGeneration.load(ordering: .relaxed) != pacing.generation {
+            return min(own, pacing.delay)
+        }
+        return own
+    }
+
+    private static func nanoseconds(_ d: Duration) -> Int64 {
+        let (seconds, attoseconds) = d.components
+        return seconds &* 1_000_000_000 &+ attoseconds / 1_000_000_000
+    }
 
     /// The number of bytes of the resource in the file now (the offset of the next write).
     public var fileLength: Int64 { length.load(ordering: .relaxed) }
