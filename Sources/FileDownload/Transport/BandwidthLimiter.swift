@@ -30,6 +30,8 @@ public final class BandwidthLimiter: Sendable {
     }
 
     private let bucket: Mutex<Bucket>
+    /// Whether a limit is set: read without the lock on every write.
+    private let limited: Atomic<Bool>
     private let now: @Sendable () -> Duration
     /// How much time's worth of bytes the bucket holds when full (an idle bucket lets that much
     /// pass at once). Default 100 ms.
@@ -49,6 +51,7 @@ public final class BandwidthLimiter: Sendable {
         self.burst = max(.zero, burst)
         let rate = Self.normalized(bytesPerSecond)
         bucket = Mutex(Bucket(rate: rate, tokens: rate.map { Self.capacity($0, burst) } ?? 0, stamp: now()))
+        limited = Atomic(rate != nil)
     }
 
     /// The limit in bytes per second, `nil` for none. Setting it takes effect at once for every
@@ -64,6 +67,7 @@ public final class BandwidthLimiter: Sendable {
                 b.rate = rate
                 b.generation += 1
                 if rate == nil { b.tokens = 0 }
+                limited.store(rate != nil, ordering: .relaxed)
             }
         }
     }
@@ -89,6 +93,9 @@ public final class BandwidthLimiter: Sendable {
             return (wait(b), instant, b.generation)
         }
     }
+
+    /// Whether a limit is set now (a lock-free read for the body path).
+    var isLimited: Bool { limited.load(ordering: .relaxed) }
 
     /// The time on the limiter's clock.
     var clockNow: Duration { now() }

@@ -230,7 +230,7 @@ public final class TransferSink: Sendable {
             base += n
         }
         activity.add(1, ordering: .relaxed)
-        if let pacing {
+        if let pacing, pacing.isLimited {  // without a limit: one relaxed load, no lock
             let taken = pacing.take(bytes.count)
             pacedUntil.store(Self.nanoseconds(taken.at + taken.wait), ordering: .relaxed)
             pacedGeneration.store(taken.generation, ordering: .relaxed)
