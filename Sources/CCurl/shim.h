@@ -23,5 +23,7 @@ static inline unsigned long ccurl_auth_bearer(void) { return CURLAUTH_BEARER; }
 static inline long ccurl_max_read_size(void) { return CURL_MAX_READ_SIZE; }
 static inline long ccurl_max_write_size(void) { return CURL_MAX_WRITE_SIZE; }
 static inline int ccurl_errorsize(void) { return CURL_ERROR_SIZE; }
+static inline size_t ccurl_writefunc_pause(void) { return CURL_WRITEFUNC_PAUSE; }
+static inline int ccurl_pause_cont(void) { return CURLPAUSE_CONT; }
 
 #endif

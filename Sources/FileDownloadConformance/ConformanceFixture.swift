@@ -14,6 +14,10 @@ public struct ConformanceFixture: Sendable {
     public var expectedContent: @Sendable () async throws -> Data
     /// A resource that does not exist on the server.
     public var missingResource: URL
+    /// The bytes of ``resource`` (same content and validator) from a server that ignores
+    /// range requests and always answers with the whole resource (nginx: `max_ranges 0;`). `nil`
+    /// skips the check of an ignored range.
+    public var rangeIgnoringResource: URL?
     /// Changes ``resource`` on the server: same size, new bytes and a new validator. `nil` skips
     /// the check of a changed remote file.
     public var changeResource: (@Sendable () async throws -> Void)?
@@ -32,6 +36,7 @@ public struct ConformanceFixture: Sendable {
         resource: URL,
         expectedContent: @escaping @Sendable () async throws -> Data,
         missingResource: URL,
+        rangeIgnoringResource: URL? = nil,
         changeResource: (@Sendable () async throws -> Void)? = nil,
         stallingResource: URL? = nil,
         authenticatedResource: (url: URL, credential: Credential)? = nil,
@@ -41,6 +46,7 @@ public struct ConformanceFixture: Sendable {
         self.resource = resource
         self.expectedContent = expectedContent
         self.missingResource = missingResource
+        self.rangeIgnoringResource = rangeIgnoringResource
         self.changeResource = changeResource
         self.stallingResource = stallingResource
         self.authenticatedResource = authenticatedResource

@@ -84,7 +84,7 @@ extension TransportConformance {
         return .passed
     }
 
-    /// Check 5.
+    /// Check 9.
     func missingResource() async throws -> ConformanceResult.Outcome {
         let result = try await attempt("missing", fixture.missingResource)
         guard let error = result.downloadError else {
@@ -98,7 +98,7 @@ extension TransportConformance {
         return .passed
     }
 
-    /// Check 6.
+    /// Check 10.
     func changedResource(_ context: ConformanceContext) async throws -> ConformanceResult.Outcome {
         guard let change = fixture.changeResource else {
             return .notApplicable("the fixture has no changeResource")
@@ -123,7 +123,7 @@ extension TransportConformance {
         return .passed
     }
 
-    /// Check 7.
+    /// Check 11.
     func cancellation(_ context: ConformanceContext) async throws -> ConformanceResult.Outcome {
         guard let url = fixture.stallingResource else {
             return .notApplicable("the fixture has no stallingResource")
@@ -168,7 +168,7 @@ extension TransportConformance {
         return .passed
     }
 
-    /// Check 8.
+    /// Check 12.
     func authenticationRejected() async throws -> ConformanceResult.Outcome {
         guard let (url, _) = try authenticationFixture() else { return authenticationNotApplicable }
         let (result, asked) = try await authenticatedAttempt("auth-rejected", url, answer: .reject)
@@ -183,7 +183,7 @@ extension TransportConformance {
         return .passed
     }
 
-    /// Check 9.
+    /// Check 13.
     func authenticationWithCredential() async throws -> ConformanceResult.Outcome {
         guard let (url, credential) = try authenticationFixture() else { return authenticationNotApplicable }
         let (result, asked) = try await authenticatedAttempt("auth-credential", url, answer: .useCredential(credential))
@@ -201,7 +201,7 @@ extension TransportConformance {
         return .passed
     }
 
-    /// Check 10.
+    /// Check 14.
     func nothingWrittenAfterReturn(_ context: ConformanceContext) throws -> ConformanceResult.Outcome {
         guard let cancelled = context.cancelled else {
             return .notApplicable(fixture.stallingResource == nil
@@ -241,23 +241,23 @@ extension TransportConformance {
         return (auth.url, auth.credential)
     }
 
-    private func original(_ context: ConformanceContext) throws -> Data {
+    func original(_ context: ConformanceContext) throws -> Data {
         guard let original = context.original else {
             throw CheckFailure("the fixture's expectedContent could not be read in the first check")
         }
         return original
     }
 
-    private func requireSuccess(_ result: ConformanceAttempt, _ what: String) throws {
+    func requireSuccess(_ result: ConformanceAttempt, _ what: String) throws {
         if let error = result.error { throw CheckFailure("\(what) failed: \(error)") }
     }
 
-    private func requireHead(_ result: ConformanceAttempt) throws -> TransferHead {
+    func requireHead(_ result: ConformanceAttempt) throws -> TransferHead {
         guard let head = result.head else { throw CheckFailure("the transfer returned without reporting a head") }
         return head
     }
 
-    private func requireSame(_ actual: Data, _ expected: Data, _ what: String) throws {
+    func requireSame(_ actual: Data, _ expected: Data, _ what: String) throws {
         guard actual != expected else { return }
         let firstDifference = zip(actual, expected).enumerated().first { $0.element.0 != $0.element.1 }?.offset
             ?? min(actual.count, expected.count)

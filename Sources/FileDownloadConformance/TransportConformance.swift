@@ -29,18 +29,32 @@ import Foundation
 /// 4. `resume at the full size`: with the whole content on disk, the right validator and the
 ///    content's length as `TransferRequest.expectedLength`, it reports
 ///    `ResumeDisposition.complete` (or resumes with an empty body) and the file is unchanged.
-/// 5. `missing resource`: throws `DownloadError.Code.notFound`, not retryable, and writes no byte.
-/// 6. `changed resource`: after ``ConformanceFixture/changeResource``, a resume with the old
+/// 5. `range in the middle` (`TransportCapabilities.ranges`): with the first quarter on disk, the
+///    validator and the length, the range from the first to the third quarter
+///    (`TransferRequest.end`) reports `ResumeDisposition.resumed(at:)` at the quarter and leaves
+///    exactly the first three quarters of the content on disk: the sink, made for the range,
+///    refuses a byte past its end.
+/// 6. `range reaching the end` (`.ranges`): a range that ends exactly at the content's length, and
+///    one whose end lies 4 KiB past it, each give the bytes up to the end of the content.
+/// 7. `range past the end` (`.ranges`): a range starting 100 bytes past the end fails with
+///    `DownloadError.Code.rangeNotSatisfiable`, not retryable, without a head; the file is unchanged.
+/// 8. `range ignored by the server` (`.ranges` and ``ConformanceFixture/rangeIgnoringResource``):
+///    a range of the middle half asked of a server that ignores ranges reports
+///    `ResumeDisposition.restarted(_:)` (`RestartReason.rangeIgnored`) and, into a sink that takes
+///    it, delivers the whole content from zero; into a sink that refuses a restart (as a
+///    segment's does) the transfer rethrows the sink's error and the file keeps its bytes.
+/// 9. `missing resource`: throws `DownloadError.Code.notFound`, not retryable, and writes no byte.
+/// 10. `changed resource`: after ``ConformanceFixture/changeResource``, a resume with the old
 ///    validator restarts and the file equals the new content.
-/// 7. `cancellation`: the transfer of ``ConformanceFixture/stallingResource`` is cancelled once its
+/// 11. `cancellation`: the transfer of ``ConformanceFixture/stallingResource`` is cancelled once its
 ///    head arrived, and it ends within 2 s (a watchdog) with `CancellationError` or
 ///    `DownloadError.Code.cancelled`.
-/// 8. `authentication rejected`: answering `AuthDisposition.reject` fails with
+/// 12. `authentication rejected`: answering `AuthDisposition.reject` fails with
 ///    `DownloadError.Code.authenticationFailed`, not retryable, after asking a challenge.
-/// 9. `authentication with the credential`: answering with the fixture's credential gives the file.
+/// 13. `authentication with the credential`: answering with the fixture's credential gives the file.
 ///    Trust questions (TLS server trust, SSH host key) are answered
-///    `AuthDisposition.performDefaultHandling` in checks 8 and 9.
-/// 10. `nothing written after return`: at the end of the run, the cancelled transfer of check 7
+///    `AuthDisposition.performDefaultHandling` in checks 12 and 13.
+/// 14. `nothing written after return`: at the end of the run, the cancelled transfer of check 11
 ///     attempted no late write (`TransferSink.lateWriteAttempts`) and its file did not grow.
 ///
 /// Every sink refuses a status outside 2xx as the downloader does by default. Checks whose fixture
@@ -73,6 +87,10 @@ public struct TransportConformance: Sendable {
             ("resume at half", { try await resumeAtHalf(context) }),
             ("resume with a wrong validator", { try await resumeWithWrongValidator(context) }),
             ("resume at the full size", { try await resumeAtFullSize(context) }),
+            ("range in the middle", { try await rangeInTheMiddle(context) }),
+            ("range reaching the end", { try await rangeReachingTheEnd(context) }),
+            ("range past the end", { try await rangePastTheEnd(context) }),
+            ("range ignored by the server", { try await rangeIgnored(context) }),
             ("missing resource", { try await missingResource() }),
             ("changed resource", { try await changedResource(context) }),
             ("cancellation", { try await cancellation(context) }),
@@ -95,12 +113,16 @@ public struct TransportConformance: Sendable {
     }
 
     /// One attempt at `url` through a fresh staging file holding `existing`.
+    /// With an `end`, the attempt asks for the range from the end of `existing` to `end`, through
+    /// a sink made for that range that refuses a restart unless `acceptsRestart`.
     func attempt(
-        _ name: String, _ url: URL, existing: Data = Data(), validator: Validator? = nil, expectedLength: Int64? = nil,
+        _ name: String, _ url: URL, existing: Data = Data(), end: Int64? = nil, acceptsRestart: Bool = true,
+        validator: Validator? = nil, expectedLength: Int64? = nil,
         authenticate: @escaping @Sendable (AuthChallenge) async -> AuthDisposition = { _ in .performDefaultHandling }
     ) async throws -> ConformanceAttempt {
-        let (path, sink) = try ConformanceAttempt.prepare(name, in: fixture.scratchDirectory, existing: existing)
-        let request = TransferRequest(downloadID: "conformance-\(name)", url: url, offset: Int64(existing.count),
+        let (path, sink) = try ConformanceAttempt.prepare(name, in: fixture.scratchDirectory, existing: existing, end: end,
+                                                          acceptsRestart: acceptsRestart)
+        let request = TransferRequest(downloadID: "conformance-\(name)", url: url, offset: Int64(existing.count), end: end,
                                       validator: validator, expectedLength: expectedLength, authenticate: authenticate)
         var failure: (any Error)?
         do { try await transport.transfer(request, into: sink) } catch { failure = error }

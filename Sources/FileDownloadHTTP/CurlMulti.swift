@@ -30,6 +30,8 @@ final class CurlMulti: @unchecked Sendable {
     private var active: [UnsafeMutableRawPointer: CurlTransfer] = [:]
     /// Gathers the pieces of fast reads into large writes. I/O thread only.
     private let gatherer = BodyGatherer(largestPiece: Int(ccurl_max_write_size()))
+    /// Transfers paused for the downloader's overall limit, and when to resume them. I/O thread only.
+    private let pauses = PauseList()
     /// Transfers handed to `perform` that have not returned yet (any thread).
     private let performing = Atomic<Int>(0)
 
@@ -117,6 +119,7 @@ final class CurlMulti: @unchecked Sendable {
                         transfer.finish(.cancelled)
                     } else if curl_multi_add_handle(multi, transfer.easy) == CURLM_OK {
                         transfer.gatherer = gatherer
+                        transfer.pauses = pauses
                         active[transfer.easy] = transfer
                     } else {
                         transfer.finish(.completed(CURLE_FAILED_INIT))
@@ -129,6 +132,11 @@ final class CurlMulti: @unchecked Sendable {
                 stop()
                 return
             }
+            // Resumes the transfers whose pacing delay is over (still running: a cancelled one is
+            // gone from `active`); libcurl may hand their held piece over from within the call.
+            for transfer in pauses.takeDue(at: .now) where active[transfer.easy] === transfer {
+                _ = curl_easy_pause(transfer.easy, ccurl_pause_cont())
+            }
             curl_multi_perform(multi, &running)
             gatherer.flush()  // nothing waits in the buffer while the thread sleeps
             var left: Int32 = 0
@@ -136,7 +144,7 @@ final class CurlMulti: @unchecked Sendable {
                 guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle else { continue }
                 end(easy, .completed(message.pointee.data.result))
             }
-            curl_multi_poll(multi, nil, 0, 1000, nil)
+            curl_multi_poll(multi, nil, 0, pauses.milliseconds(untilNextAfter: .now, atMost: 1000), nil)
         }
     }
 

@@ -19,6 +19,8 @@ final class CurlTransfer: @unchecked Sendable {
     /// What the transport needs to plan the response.
     struct Context: Sendable {
         var offset: Int64
+        /// The end (exclusive) of a ranged request, `nil` for the rest of the resource.
+        var end: Int64? = nil
         var validator: Validator?
         var expectedLength: Int64?
         var sentRange: Bool
@@ -68,6 +70,9 @@ final class CurlTransfer: @unchecked Sendable {
     private(set) var crossOriginRedirect: URL?
     /// The I/O thread's gatherer of fast body pieces, set when the thread takes the transfer.
     var gatherer: BodyGatherer?
+    /// The I/O thread's list of transfers paused for the downloader's overall limit, set when the
+    /// thread takes the transfer.
+    var pauses: PauseList?
 
     /// Creates the easy handle; the caller sets its options with ``set(_:_:)`` and friends.
     init(sink: TransferSink, context: Context) throws {
@@ -88,7 +93,7 @@ final class CurlTransfer: @unchecked Sendable {
         _ = ccurl_easy_setopt_write_function(easy, CURLOPT_WRITEFUNCTION) { data, size, count, me in
             let transfer = Unmanaged<CurlTransfer>.fromOpaque(me!).takeUnretainedValue()
             let bytes = UnsafeRawBufferPointer(start: data, count: size * count)
-            return transfer.receiveBody(bytes) ? size * count : 0
+            return transfer.receiveBody(bytes)
         }
         _ = ccurl_easy_setopt_write_function(easy, CURLOPT_HEADERFUNCTION) { data, size, count, me in
             let transfer = Unmanaged<CurlTransfer>.fromOpaque(me!).takeUnretainedValue()
@@ -207,15 +212,32 @@ final class CurlTransfer: @unchecked Sendable {
     }
 
     /// Body bytes: full 16 KiB pieces (a fast read) go through the thread's ``BodyGatherer``,
-    /// other pieces straight into the sink.
-    private func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        if failure != nil { return false }  // a gathered write of this transfer failed
-        if !began, !beginHead() { return false }
-        if discardsBody { return true }
-        if let gatherer, bytes.count == gatherer.largestPiece || gatherer.holds(self) {
-            return gatherer.append(bytes, for: self)
+    /// other pieces straight into the sink. While the sink's `TransferSink.pacingDelay` (the
+    /// downloader's overall limit) is above zero the piece is not taken: the transfer pauses
+    /// (`CURL_WRITEFUNC_PAUSE`, libcurl hands the same piece over again) and the I/O thread
+    /// resumes it when the delay is over, serving its other transfers meanwhile.
+    ///
+    /// - Returns: what the write callback answers: the piece's length, 0 to fail, or the pause.
+    private func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Int {
+        if failure != nil { return 0 }  // a gathered write of this transfer failed
+        if !began, !beginHead() { return 0 }
+        if discardsBody { return bytes.count }
+        if let pauses {
+            let delay = sink.pacingDelay
+            if delay > .zero {
+                // At most 100 ms at a time: the piece is offered again then, so a raised limit
+                // takes effect at once.
+                pauses.add(self, until: .now + min(delay, .milliseconds(100)))
+                return Int(ccurl_writefunc_pause())
+            }
         }
-        return writeToSink(bytes)
+        let taken: Bool
+        if let gatherer, bytes.count == gatherer.largestPiece || gatherer.holds(self) {
+            taken = gatherer.append(bytes, for: self)
+        } else {
+            taken = writeToSink(bytes)
+        }
+        return taken ? bytes.count : 0
     }
 
     /// Writes body bytes into the sink; `false`, with ``failure`` set, when the sink refused them.
@@ -238,7 +260,7 @@ final class CurlTransfer: @unchecked Sendable {
     func beginHead() -> Bool {
         let effective = effectiveURL.flatMap { $0 == context.initialURL ? nil : URL(string: $0) }
         let plan = ResponsePlan.decide(
-            response: response, offset: context.offset, validator: context.validator,
+            response: response, offset: context.offset, end: context.end, validator: context.validator,
             expectedLength: context.expectedLength, sentRange: context.sentRange, restartReason: context.restartReason, effectiveURL: effective)
         switch plan {
         case .deliver(let head):

@@ -23,7 +23,10 @@ import Synchronization
 ///    URL's scheme is used (by default the environment's, as curl reads it), unless its
 ///    ``ProxySettings/noProxy`` names the host; `https` goes through a `CONNECT` tunnel. The
 ///    connect timeout is `TransferOptions.connectTimeout`; an attempt that receives nothing for
-///    `TransferOptions.requestTimeout` fails with `DownloadError.Code.timedOut`.
+///    `TransferOptions.requestTimeout` fails with `DownloadError.Code.timedOut`. While the sink's
+///    `TransferSink.pacingDelay` (the downloader's overall limit) is above zero, the transfer is
+///    paused on its I/O thread (libcurl keeps the piece and hands it over again) and resumed when
+///    the delay is over; the thread serves its other transfers meanwhile.
 /// 2. When the offset is above zero it asks for `Range: bytes=OFFSET-`, with `If-Range` carrying
 ///    the remembered validator when it is strong (an ETag without `W/`, or a Last-Modified date).
 ///    A weak ETag is never sent: the attempt asks for the whole file instead and reports
@@ -57,6 +60,14 @@ import Synchronization
 ///    offset and to the known length is complete even without a validator (nginx sends none),
 ///    because the request's `If-Range` already asked the server to compare it.
 ///
+/// 7. A ranged request (`TransferRequest.end`) asks for `Range: bytes=OFFSET-(END-1)` at every
+///    offset, with `If-Range` as in step 2 (a weak ETag: the whole file, restarted with
+///    `RestartReason.resumeUnsupported`). A 206 of exactly that range (cut at the resource's end)
+///    → `ResumeDisposition.resumed(at:)`; a 200 → restarted (`validatorChanged` or
+///    `rangeIgnored`), the whole body follows; a 416 → `DownloadError.Code.rangeNotSatisfiable`
+///    (not retryable), nothing written; another range → a retryable `protocolViolation`. A ranged
+///    request neither uses nor leaves behind the remembered restart of step 6.
+///
 /// Errors map to `DownloadError` codes: connection failures, breaks and timeouts are retryable;
 /// TLS failures, refused redirects, too many redirects and rejected credentials are not.
 ///
@@ -82,9 +93,9 @@ public final class HTTPTransport: Transport {
         for multi in multis { multi.requestStop() }
     }
 
-    /// Resume, validators, authentication, rate limit, custom headers and expected length.
+    /// Resume, validators, authentication, rate limit, custom headers, expected length and ranges.
     public var capabilities: TransportCapabilities {
-        [.resume, .validators, .authentication, .rateLimit, .customHeaders, .expectedLength]
+        [.resume, .validators, .authentication, .rateLimit, .customHeaders, .expectedLength, .ranges]
     }
 
     /// Cancels running transfers and stops the I/O thread. The transport must not be used after.
@@ -129,7 +140,7 @@ public final class HTTPTransport: Transport {
             if code == CURLE_OK, !transfer.began, transfer.failure == nil, transfer.challengeFromProxy == nil {
                 _ = transfer.beginHead()
             }
-            if let reason = transfer.restartNextAttempt {
+            if let reason = transfer.restartNextAttempt, request.end == nil {
                 pendingRestarts.withLock { $0[request.downloadID] = reason }
             } else if transfer.began, restartReason != nil {
                 pendingRestarts.withLock { $0[request.downloadID] = nil }
@@ -188,13 +199,17 @@ public final class HTTPTransport: Transport {
         }
         // Kept until a response is actually used, so a failure before any response (refused
         // connection) does not make the next attempt ask for the unusable range again.
-        let restartReason = pendingRestarts.withLock { $0[request.downloadID] }
+        // A ranged request always asks for its range: the restarts remembered per download belong
+        // to its open-ended attempts.
+        let ranged = request.end != nil
+        let restartReason = ranged ? nil : pendingRestarts.withLock { $0[request.downloadID] }
         let weakValidator = request.validator.map { !$0.isStrong } ?? false
         let context = CurlTransfer.Context(
             offset: request.offset,
+            end: request.end,
             validator: request.validator,
-            expectedLength: request.offset > 0 ? request.expectedLength : nil,
-            sentRange: request.offset > 0 && restartReason == nil && !weakValidator,
+            expectedLength: request.offset > 0 || ranged ? request.expectedLength : nil,
+            sentRange: (request.offset > 0 || ranged) && restartReason == nil && !weakValidator,
             restartReason: restartReason ?? .resumeUnsupported,
             requestURL: plainURL,
             initialURL: initialURL ?? plainURL,
@@ -254,7 +269,7 @@ public final class HTTPTransport: Transport {
         let owned: Set<String> = ["range", "if-range", "accept-encoding"]
         var lines = ["Accept-Encoding: identity"]
         if context.sentRange {
-            lines.append("Range: bytes=\(context.offset)-")
+            lines.append("Range: bytes=\(context.offset)-\(context.end.map { String($0 - 1) } ?? "")")
             if let validator = context.validator, validator.isStrong,
                validator.kind == .entityTag || validator.kind == .lastModified {
                 lines.append("If-Range: \(validator.value)")

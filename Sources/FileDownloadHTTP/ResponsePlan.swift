@@ -28,9 +28,12 @@ enum ResponsePlan: Sendable {
     ///   - expectedLength: the total length known from earlier attempts, if any.
     ///   - sentRange: whether the request carried `Range: bytes=offset-`.
     ///   - restartReason: why the request did not carry a range although `offset` is above zero.
+    ///   - end: the end (exclusive) of a ranged request (`TransferRequest.end`), decided by
+    ///     ``decideRange(response:head:offset:end:validator:changedTo:expectedLength:sentRange:restartReason:)``.
     static func decide(
         response: ResponseHead,
         offset: Int64,
+        end: Int64? = nil,
         validator: Validator?,
         expectedLength: Int64? = nil,
         sentRange: Bool,
@@ -61,6 +64,11 @@ enum ResponsePlan: Sendable {
             response.validator(ofKind: old.kind).flatMap { $0.value != old.value ? $0 : nil }
         }
 
+        if let end {
+            return decideRange(response: response, head: head, offset: offset, end: end, validator: validator,
+                               changedTo: changedTo, expectedLength: expectedLength, sentRange: sentRange,
+                               restartReason: restartReason)
+        }
         switch status {
         case 206:
             guard let range = response.contentRange, let first = range.first, let last = range.last, let count = range.count else {
@@ -134,7 +142,7 @@ enum ResponsePlan: Sendable {
     /// Why the resource the server describes is not the one the bytes on disk belong to, or
     /// `nil` when nothing contradicts it: a total other than the known one, a validator of the
     /// remembered kind that differs, or (when `missingCounts`) none of that kind at all.
-    private static func mismatch(
+    static func mismatch(
         of response: ResponseHead, total: Int64?, validator: Validator?, changedTo: Validator?,
         expectedLength: Int64?, missingCounts: Bool
     ) -> String? {

@@ -24,7 +24,7 @@ public struct MockAttempt: Sendable, CustomStringConvertible {
     /// Replaces the resource's validator together with ``newContent`` (or alone). `nil` keeps the
     /// configured one, or the content's default validator when none was configured.
     public var newValidator: Validator?
-    /// Answer from byte zero although an offset was asked: `RestartReason.rangeIgnored`.
+    /// Answer from byte zero although an offset or a range was asked: `RestartReason.rangeIgnored`.
     public var ignoreRange: Bool
     /// The status of this attempt's head instead of the resource's.
     public var statusCode: Int?

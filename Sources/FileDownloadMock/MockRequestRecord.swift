@@ -28,6 +28,8 @@ public struct MockRequestRecord: Sendable, CustomStringConvertible {
     public var requestAttempt: Int
     /// `TransferRequest.offset`.
     public var offset: Int64
+    /// `TransferRequest.end`: where the range asked for ends, `nil` for the rest of the resource.
+    public var end: Int64?
     /// `TransferRequest.validator` as sent.
     public var validator: Validator?
     /// `TransferOptions.headers` as sent.
@@ -48,6 +50,7 @@ public struct MockRequestRecord: Sendable, CustomStringConvertible {
 
     public var description: String {
         var text = "#\(attempt) \(url.redactingPassword) offset \(offset)"
+        if let end { text += " end \(end)" }
         if let validator { text += " validator \(validator)" }
         if let head { text += " -> \(head.disposition) status \(head.statusCode.map(String.init) ?? "-")" }
         text += ", \(bytesDelivered) bytes, \(outcome)"

@@ -20,8 +20,10 @@ public struct MockResource: Sendable, CustomStringConvertible {
     /// reports 206. A status outside 2xx is still given to `TransferSink.begin(_:)`; when the
     /// sink accepts it, the body is delivered as for 200.
     public var statusCode: Int
-    /// Whether range requests are honoured. When `false` every attempt at an offset above zero
-    /// restarts with `RestartReason.rangeIgnored`.
+    /// Whether range requests are honoured. When `false` every attempt at an offset above zero,
+    /// and every ranged attempt (`TransferRequest.end`) at any offset, restarts with
+    /// `RestartReason.rangeIgnored` and delivers the whole resource: a server that ignores
+    /// `Range`.
     public var supportsRanges: Bool
     /// Reported as `TransferHead.retryAfter`.
     public var retryAfter: Duration?

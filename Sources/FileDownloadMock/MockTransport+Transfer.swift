@@ -39,7 +39,9 @@ extension MockTransport {
         let size = content.size
         let current = resource.currentValidator
         let disposition: ResumeDisposition
-        if request.offset == 0 {
+        if let end = request.end {
+            disposition = try rangeDisposition(request, end: end, resource: resource, ignoresRange: script?.ignoreRange == true)
+        } else if request.offset == 0 {
             disposition = .resumed(at: 0)
         } else if let sent = request.validator, !sent.isStrong || sent != current {
             disposition = .restarted(.validatorChanged)
@@ -57,7 +59,10 @@ extension MockTransport {
         case .restarted: 0
         case .complete: size
         }
-        let status = script?.statusCode ?? (start > 0 && resource.statusCode == 200 ? 206 : resource.statusCode)
+        // A resumed range ends where it was asked to (or at the end of the resource).
+        let bodyEnd = request.end.map { disposition == .resumed(at: request.offset) ? min($0, size) : size } ?? size
+        let partial = start > 0 || bodyEnd < size
+        let status = script?.statusCode ?? (partial && resource.statusCode == 200 ? 206 : resource.statusCode)
         let retryAfter = script?.retryAfter ?? resource.retryAfter
         let head = TransferHead(disposition: disposition, statusCode: status, expectedLength: size,
                                 validator: current, suggestedFilename: resource.suggestedFilename,
@@ -65,7 +70,7 @@ extension MockTransport {
         try sink.begin(head)
         updateRecord(url, index) { $0.head = head }
 
-        let end = min(size, max(start, script?.fault?.offset ?? size))
+        let end = min(bodyEnd, max(start, script?.fault?.offset ?? size))
         try await writeBody(of: resource, from: start, to: end, request: request, record: index, into: sink)
 
         switch script?.fault {
@@ -82,6 +87,29 @@ extension MockTransport {
                 throw error
             }
         }
+    }
+
+    /// What happens to a ranged request (`TransferRequest.end`), in the order of the `Transport`
+    /// contract: a weak or different validator restarts (`validatorChanged`), an ignored range
+    /// restarts (`rangeIgnored`), a range starting at or past the end throws
+    /// `DownloadError.Code.rangeNotSatisfiable` before any head; otherwise the range is resumed.
+    private func rangeDisposition(
+        _ request: TransferRequest, end: Int64, resource: MockResource, ignoresRange: Bool
+    ) throws -> ResumeDisposition {
+        guard end > request.offset else {
+            throw DownloadError(.invalidState, "mock: the range \(request.offset)..<\(end) is empty", isRetryable: false)
+        }
+        if let sent = request.validator, !sent.isStrong || sent != resource.currentValidator {
+            return .restarted(.validatorChanged)
+        }
+        if ignoresRange || !resource.supportsRanges { return .restarted(.rangeIgnored) }
+        let size = resource.content.size
+        if request.offset >= size {
+            throw DownloadError(.rangeNotSatisfiable,
+                                "mock: the range from \(request.offset) starts past the end of the \(size) bytes served",
+                                isRetryable: false, statusCode: 416)
+        }
+        return .resumed(at: request.offset)
     }
 
     /// Writes `start..<end` of the resource in chunks, waiting on the clock between chunks.
@@ -107,13 +135,19 @@ extension MockTransport {
         }
         defer { publish() }
         while position < end {
+            var wait = Duration.zero
             if previousChunk > 0 {
-                var wait = resource.chunkDelay ?? .zero
+                wait = resource.chunkDelay ?? .zero
                 if let rate { wait = max(wait, .seconds(Double(previousChunk) / Double(rate))) }
-                if wait > .zero {
-                    publish()
-                    try await clock.sleep(for: wait, tolerance: nil)
-                }
+            }
+            // The downloader's overall limit, shared with other transfers (zero without one),
+            // asked again after every wait: others may have taken the bytes meanwhile.
+            while true {
+                wait = max(wait, sink.pacingDelay)
+                guard wait > .zero else { break }
+                publish()
+                try await clock.sleep(for: wait, tolerance: nil)
+                wait = .zero
             }
             try Task.checkCancellation()
             let count = resource.content.fill(

@@ -32,7 +32,12 @@ import Synchronization
 ///    `RestartReason.validatorChanged`; an ignored range (scripted, or a resource without range
 ///    support) restarts with `RestartReason.rangeIgnored`; an offset equal to the size is
 ///    `ResumeDisposition.complete`; an offset beyond it restarts with
-///    `RestartReason.rangeMismatch`; otherwise `ResumeDisposition.resumed(at:)`.
+///    `RestartReason.rangeMismatch`; otherwise `ResumeDisposition.resumed(at:)`. A ranged request
+///    (`TransferRequest.end`) follows the "Ranges" rules of `Transport`: the validator is checked
+///    at every offset, an ignored range restarts with `RestartReason.rangeIgnored` (the whole
+///    resource follows), a range starting at or past the end throws
+///    `DownloadError.Code.rangeNotSatisfiable` (status 416) before any head, and a resumed range
+///    delivers the bytes `offset ..< min(end, size)` with status 206.
 /// 5. Calls `TransferSink.begin(_:)` with that disposition, the status (the scripted one, else
 ///    the resource's, reported as 206 for a partial or complete answer when the resource says 200),
 ///    the size, the validator, `Retry-After` and file name. If `begin` throws, rethrows. A status
@@ -40,7 +45,9 @@ import Synchronization
 ///    give, the attempt throws `DownloadError.forStatus(_:retryAfter:)`.
 /// 6. Writes the body in chunks of ``MockResource/chunkSize``, waiting ``MockResource/chunkDelay``
 ///    (and, with `TransferOptions.maxBytesPerSecond`, the time the previous chunk takes at that
-///    rate) on the clock between chunks; a scripted fault ends the body at its offset.
+///    rate) on the clock between chunks, and before any chunk the sink's
+///    `TransferSink.pacingDelay` (the downloader's overall limit); a scripted fault ends the body
+///    at its offset.
 ///
 /// Cancellation is checked before every chunk, while waiting on the clock and while stalled; it
 /// throws `CancellationError` and the mock never touches the sink after it returns.
@@ -64,10 +71,10 @@ public final class MockTransport: Transport, Sendable {
         self.clock = clock
     }
 
-    /// Everything: resume, validators, authentication, rate limit, custom headers (recorded) and
-    /// expected length.
+    /// Everything: resume, validators, authentication, rate limit, custom headers (recorded),
+    /// expected length and ranges.
     public var capabilities: TransportCapabilities {
-        [.resume, .validators, .authentication, .rateLimit, .customHeaders, .expectedLength]
+        [.resume, .validators, .authentication, .rateLimit, .customHeaders, .expectedLength, .ranges]
     }
 
     // MARK: scripting
@@ -150,7 +157,7 @@ public final class MockTransport: Transport, Sendable {
             let index = s.records[url]?.count ?? 0
             let record = MockRequestRecord(
                 url: url, downloadID: request.downloadID, attempt: index + 1, requestAttempt: request.attempt,
-                offset: request.offset, validator: request.validator, headers: request.options.headers,
+                offset: request.offset, end: request.end, validator: request.validator, headers: request.options.headers,
                 challenges: [], credentials: [], head: nil, script: script, bytesDelivered: 0, outcome: .running)
             s.records[url, default: []].append(record)
             return (index, s.resources[url], script)

@@ -31,6 +31,9 @@ final class OrderedWriter: @unchecked Sendable {
         condition.unlock()
     }
 
+    /// The sink's `TransferSink.pacingDelay`: how long a reader waits before reading more.
+    var pacingDelay: Duration { sink.pacingDelay }
+
     /// Stops every reader waiting for its turn, with `error` (the first failure wins).
     func fail(_ error: any Error) {
         condition.lock()

@@ -35,6 +35,13 @@ import Glibc
 /// otherwise the head says `.restarted(.validatorChanged)` and the bytes start at zero. An
 /// offset equal to the size with a matching validator reports `.complete`.
 ///
+/// ## Ranges
+/// A request with `TransferRequest.end` seeks to the offset and reads up to the end (or the end
+/// of the file): `.resumed(at:)` when the validator matches (checked at every offset; an offset
+/// above zero without a validator restarts, as a resume does), `.restarted(.validatorChanged)`
+/// with the whole file otherwise, and `DownloadError.Code.rangeNotSatisfiable` (not retryable,
+/// nothing written) for a range that starts at or past the end of the file.
+///
 /// ## Errors
 /// Connection refused or lost, timeouts: retryable. Authentication failure, host key unknown or
 /// changed, no such file (`.notFound`), permission denied (`.permissionDenied`): not retryable.
@@ -54,9 +61,11 @@ public final class SFTPTransport: Transport {
         set { pool.update(newValue) }
     }
 
-    /// Resume with a size + mtime validator, authentication, the total length in the head, and
-    /// `TransferOptions.maxBytesPerSecond`.
-    public var capabilities: TransportCapabilities { [.resume, .validators, .authentication, .expectedLength, .rateLimit] }
+    /// Resume with a size + mtime validator, authentication, the total length in the head,
+    /// `TransferOptions.maxBytesPerSecond` and ranges.
+    public var capabilities: TransportCapabilities {
+        [.resume, .validators, .authentication, .expectedLength, .rateLimit, .ranges]
+    }
 
     /// How many SSH sessions this transport has opened since it was created: a measure of reuse.
     public var sessionsOpened: Int { pool.connectionsMade }
@@ -152,11 +161,11 @@ public final class SFTPTransport: Transport {
         }
     }
 
-    /// Hands `connection` back after a failed job: kept for SFTP status errors (the session is
-    /// fine), closed otherwise. Returns the error as a `DownloadError`.
+    /// Hands `connection` back after a failed job: kept for SFTP status errors and a range past
+    /// the end (the session is fine), closed otherwise. Returns the error as a `DownloadError`.
     private func release(_ connection: SSHConnection, after error: any Error) -> DownloadError {
         let failure = DownloadError.wrapping(error)
-        if failure.code == .notFound || failure.code == .permissionDenied {
+        if failure.code == .notFound || failure.code == .permissionDenied || failure.code == .rangeNotSatisfiable {
             pool.checkin(connection)
         } else {
             pool.discard(connection)
@@ -166,7 +175,7 @@ public final class SFTPTransport: Transport {
 
     /// A second session for a file of at least `threshold` bytes left, when one is free now.
     private func secondSession(for file: SSHConnection.OpenedFile, key: SessionKey, threshold: Int64?) -> SSHConnection? {
-        guard let start = file.start, let threshold, file.size - start >= threshold else { return nil }
+        guard let start = file.start, let threshold, file.end - start >= threshold else { return nil }
         return pool.checkoutIfFree(key)
     }
 

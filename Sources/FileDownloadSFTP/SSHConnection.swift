@@ -183,12 +183,14 @@ final class SSHConnection: @unchecked Sendable {
     // MARK: downloading
 
     /// A remote file opened by ``prepare(path:request:sink:job:)``: its handle (still open), size,
-    /// validator, and where the body starts (`nil` when the head said `.complete`).
+    /// validator, where the body starts (`nil` when the head said `.complete`) and where it ends
+    /// (the size, or the end of a resumed range).
     struct OpenedFile: @unchecked Sendable {
         let handle: OpaquePointer
         let size: Int64
         let validator: Validator
         let start: Int64?
+        let end: Int64
     }
 
     /// Opens `path`, reports the head to `sink` and streams the file into it. Runs on ``thread``.
@@ -202,13 +204,21 @@ final class SSHConnection: @unchecked Sendable {
     func prepare(path: String, request: TransferRequest, sink: TransferSink, job: IOJob) throws -> OpenedFile {
         let (handle, size, validator) = try open(path: path, job: job)
         do {
-            let disposition = Self.disposition(offset: request.offset, remembered: request.validator, current: validator)
+            let disposition: ResumeDisposition
+            if let end = request.end {
+                disposition = try Self.rangeDisposition(offset: request.offset, end: end, remembered: request.validator,
+                                                        current: validator, size: size, path: path)
+            } else {
+                disposition = Self.disposition(offset: request.offset, remembered: request.validator, current: validator)
+            }
             try sink.begin(TransferHead(disposition: disposition, expectedLength: size, validator: validator))
             job.progressed()
             switch disposition {
-            case .complete: return OpenedFile(handle: handle, size: size, validator: validator, start: nil)
-            case .resumed(let at): return OpenedFile(handle: handle, size: size, validator: validator, start: at)
-            case .restarted: return OpenedFile(handle: handle, size: size, validator: validator, start: 0)
+            case .complete: return OpenedFile(handle: handle, size: size, validator: validator, start: nil, end: size)
+            case .resumed(let at):
+                return OpenedFile(handle: handle, size: size, validator: validator, start: at,
+                                  end: min(request.end ?? size, size))
+            case .restarted: return OpenedFile(handle: handle, size: size, validator: validator, start: 0, end: size)
             }
         } catch {
             closeHandle(handle, job: job)
@@ -227,14 +237,15 @@ final class SSHConnection: @unchecked Sendable {
         defer { buffer.deallocate() }
         let limiter = request.options.maxBytesPerSecond.map { RateLimiter(bytesPerSecond: $0) }
         let chunk = limiter.map { min(capacity, $0.chunkSize) } ?? capacity
-        while offset < file.size {
+        while offset < file.end {
             // Ask for no more than is left: libssh2 sends read-ahead requests for four times the
             // length asked, and requests past the end only come back as EOF.
-            let want = min(chunk, Int(clamping: file.size - offset))
+            let want = min(chunk, Int(clamping: file.end - offset))
             let n = try read(file.handle, into: buffer, want, at: offset, path: path, job: job)
             try sink.write(UnsafeRawBufferPointer(start: buffer, count: n))
             offset += Int64(n)
             if let limiter { try job.pause(until: limiter.consumed(n)) }
+            try pace(sink.pacingDelay, job: job)
         }
     }
 
@@ -253,9 +264,9 @@ final class SSHConnection: @unchecked Sendable {
         let buffer = UnsafeMutableRawPointer.allocate(byteCount: Int(segmentSize), alignment: 16)
         defer { buffer.deallocate() }
         var index = parity
-        while first + Int64(index) * segmentSize < file.size {
+        while first + Int64(index) * segmentSize < file.end {
             let start = first + Int64(index) * segmentSize
-            let end = min(file.size, start + segmentSize)
+            let end = min(file.end, start + segmentSize)
             libssh2_sftp_seek64(handle, UInt64(start))
             var offset = start
             while offset < end {
@@ -267,7 +278,19 @@ final class SSHConnection: @unchecked Sendable {
             }
             try writer.write(segment: index, UnsafeRawBufferPointer(start: buffer, count: Int(end - start)))
             job.progressed()
+            try pace(writer.pacingDelay, job: job)
             index += count
+        }
+    }
+
+    /// Waits on this connection's thread while `delay` (the sink's pacing delay: the downloader's
+    /// overall limit) is above zero, asking it again at least every 100 ms so that a raised limit
+    /// takes effect at once. Cancellation still ends the wait.
+    private func pace(_ delay: @autoclosure () -> Duration, job: IOJob) throws {
+        while true {
+            let wait = delay()
+            guard wait > .zero else { return }
+            try job.pause(until: .now + min(wait, .milliseconds(100)))
         }
     }
 
@@ -344,6 +367,21 @@ final class SSHConnection: @unchecked Sendable {
         let size = Int64(current.value.split(separator: ":").first ?? "") ?? -1
         if offset == size { return .complete }
         if offset > size { return .restarted(.validatorChanged) }
+        return .resumed(at: offset)
+    }
+
+    /// What to do with a ranged request (`TransferRequest.end`), by the "Ranges" rules of the
+    /// `Transport` contract: the validator is checked at every offset (an offset above zero
+    /// without one restarts, as for a resume), then a range starting at or past the end of the
+    /// file throws `DownloadError.Code.rangeNotSatisfiable`; otherwise the range is resumed.
+    static func rangeDisposition(offset: Int64, end: Int64, remembered: Validator?, current: Validator,
+                                 size: Int64, path: String) throws -> ResumeDisposition {
+        if let remembered, remembered != current { return .restarted(.validatorChanged) }
+        if remembered == nil, offset > 0 { return .restarted(.validatorChanged) }
+        guard offset < size else {
+            throw DownloadError(.rangeNotSatisfiable,
+                                "the range from byte \(offset) starts past the end of \(path) (\(size) bytes)", isRetryable: false)
+        }
         return .resumed(at: offset)
     }
 

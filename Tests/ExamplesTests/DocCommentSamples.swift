@@ -117,3 +117,33 @@ func manualClockDocCommentSample() async throws {
     try await task.value
     // end-snippet
 }
+
+/// `BandwidthSchedule` and the BandwidthAndRanges article. Compiled, never called.
+func bandwidthDocCommentSamples(downloader: Downloader) async {
+    // snippet: doc-bandwidth-schedule
+    let schedule = BandwidthSchedule([
+        .init(hour: 8, bytesPerSecond: 1_000_000),     // office hours: 1 MB/s
+        .init(hour: 18, bytesPerSecond: 5_000_000),    // evening: 5 MB/s
+        .init(hour: 23, minute: 30, bytesPerSecond: nil),  // night: no limit
+    ])
+    await downloader.setBandwidthSchedule(schedule)
+    // end-snippet
+
+    // snippet: doc-bandwidth-limit
+    await downloader.setBandwidthLimit(2_000_000)   // 2 MB/s for all downloads together
+    var options = DownloadOptions()
+    options.transfer.maxBytesPerSecond = 200_000    // and at most 200 kB/s for this one
+    _ = try? await downloader.start(id: "iso", url: URL(string: "https://example.org/debian.iso")!, options: options)
+    print(downloader.bandwidthLimit ?? 0)           // 2000000
+    // end-snippet
+}
+
+/// The ranged request of the BandwidthAndRanges article. Compiled, never called.
+func rangedRequestDocSample(transport: any Transport, sink: TransferSink, validator: Validator) async throws {
+    // snippet: doc-ranged-request
+    guard transport.capabilities.contains(.ranges) else { return }   // else: one connection
+    let request = TransferRequest(downloadID: "iso", url: URL(string: "https://example.org/debian.iso")!,
+                                  offset: 64 << 20, end: 128 << 20, validator: validator)
+    try await transport.transfer(request, into: sink)   // exactly bytes 64 MiB ..< 128 MiB, or a restart
+    // end-snippet
+}

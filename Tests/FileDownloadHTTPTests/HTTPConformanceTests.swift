@@ -19,6 +19,7 @@ struct HTTPConformanceTests {
                 resource: fx.nginx!.url("small.bin", https: https),
                 expectedContent: { try Data(contentsOf: served) },
                 missingResource: fx.nginx!.url("missing.bin", https: https),
+                rangeIgnoringResource: fx.nginx!.url("no-ranges/small.bin", https: https),
                 changeResource: {
                     // Same size, new bytes, and a later mtime so nginx's ETag changes.
                     try TestFiles.write(served, size: HTTPFixture.smallSize, seed: UInt64.random(in: 10...1000))

@@ -6,11 +6,7 @@ import Testing
 @Suite("ResponsePlan and ContentRange")
 struct ResponsePlanTests {
     private func response(_ status: Int, _ fields: [(String, String)]) -> ResponseHead {
-        var head = ResponseHead()
-        head.consume(line: "HTTP/1.1 \(status) X\r\n")
-        for (name, value) in fields { head.consume(line: "\(name): \(value)\r\n") }
-        head.consume(line: "\r\n")
-        return head
+        .parsing(status, fields)
     }
 
     private func disposition(_ plan: ResponsePlan) -> ResumeDisposition? {

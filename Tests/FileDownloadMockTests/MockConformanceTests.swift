@@ -11,12 +11,14 @@ struct MockConformanceTests {
     var resource: URL { URL(string: "\(base)/file.bin")! }
     var stalling: URL { URL(string: "\(base)/stall.bin")! }
     var secret: URL { URL(string: "\(base)/secret.bin")! }
+    var noRanges: URL { URL(string: "\(base)/no-ranges.bin")! }
     let size: Int64 = 300 * 1024
     let credential = Credential.password(user: "ann", password: "pw")
 
     func servedMock() -> MockTransport {
         let mock = MockTransport()
         mock.serve(resource, MockResource(.seeded(seed: 1, size: size), chunkSize: 16 * 1024))
+        mock.serve(noRanges, MockResource(.seeded(seed: 1, size: size), chunkSize: 16 * 1024, supportsRanges: false))
         mock.serve(stalling, MockResource(.seeded(seed: 2, size: size), chunkSize: 16 * 1024))
         mock.script(stalling, attempts: [.stall(at: 64 * 1024)])
         mock.serve(secret, MockResource(.seeded(seed: 3, size: size), authentication: [.credential(credential)]))
@@ -29,6 +31,7 @@ struct MockConformanceTests {
             resource: resource,
             expectedContent: { mock.resource(at: resource)!.content.data },
             missingResource: URL(string: "\(base)/missing.bin")!,
+            rangeIgnoringResource: noRanges,
             changeResource: { mock.changeContent(of: resource, to: .seeded(seed: 99, size: size)) },
             stallingResource: stalling,
             authenticatedResource: (secret, credential),
@@ -46,11 +49,20 @@ struct MockConformanceTests {
         #expect(report.notApplicable.isEmpty, "\(report)")
         #expect(report.results.map(\.name) == [
             "full download", "resume at half", "resume with a wrong validator", "resume at the full size",
+            "range in the middle", "range reaching the end", "range past the end", "range ignored by the server",
             "missing resource", "changed resource", "cancellation", "authentication rejected",
             "authentication with the credential", "nothing written after return",
         ])
         #expect(mock.unconsumed().isEmpty)
-        #expect(mock.requests(for: resource).map(\.offset) == [0, size / 2, size / 2, size, size / 2])
+        let eighth = size - size / 8
+        #expect(mock.requests(for: resource).map { [$0.offset, $0.end ?? -1] } == [
+            [0, -1], [size / 2, -1], [size / 2, -1], [size, -1],
+            [size / 4, 3 * size / 4], [eighth, size], [eighth, size + 4096], [size + 100, size + 1100],
+            [size / 2, -1],
+        ])
+        // The second sink refused the restart: no head was taken, the attempt failed with its error.
+        #expect(mock.requests(for: noRanges).map(\.head?.disposition) == [.restarted(.rangeIgnored), nil])
+        #expect(mock.requests(for: noRanges).map(\.outcome) == [.completed, .failed(.validationFailed)])
     }
 
     @Test("a transport that resumes without checking the validator fails the validator checks")
@@ -85,13 +97,40 @@ struct MockConformanceTests {
         fixture.changeResource = nil
         fixture.stallingResource = nil
         fixture.authenticatedResource = nil
+        fixture.rangeIgnoringResource = nil
         let report = await TransportConformance(transport: mock, fixture: fixture).run()
         #expect(report.passed, "\(report)")
         #expect(report.notApplicable.map(\.name) == [
-            "changed resource", "cancellation", "authentication rejected", "authentication with the credential",
+            "range ignored by the server", "changed resource", "cancellation", "authentication rejected", "authentication with the credential",
             "nothing written after return",
         ])
         #expect(report["cancellation"]?.outcome == .notApplicable("the fixture has no stallingResource"))
+    }
+
+    @Test("a transport that lists .ranges but ignores the end fails the range checks")
+    func rangeForgettingTransportFails() async throws {
+        let scratch = try TemporaryDirectory()
+        defer { scratch.remove() }
+        let mock = servedMock()
+        let report = await TransportConformance(transport: RangeForgettingTransport(inner: mock),
+                                                fixture: fixture(mock, scratch: scratch)).run()
+        #expect(report.failures.map(\.name) == ["range in the middle", "range past the end"], "\(report)")
+        #expect(report["range in the middle"]?.description.contains("past the end") == true, "\(report)")
+    }
+
+    @Test("a transport without .ranges skips the range checks and passes the rest")
+    func transportWithoutRanges() async throws {
+        let scratch = try TemporaryDirectory()
+        defer { scratch.remove() }
+        let mock = servedMock()
+        let report = await TransportConformance(transport: CapabilityHidingTransport(inner: mock, hidden: .ranges),
+                                                fixture: fixture(mock, scratch: scratch)).run()
+        #expect(report.passed, "\(report)")
+        #expect(report.notApplicable.map(\.name) == [
+            "range in the middle", "range reaching the end", "range past the end", "range ignored by the server",
+        ])
+        #expect(report["range past the end"]?.outcome == .notApplicable("the transport does not list .ranges"))
+        #expect(mock.requests(for: resource).allSatisfy { $0.end == nil })
     }
 
     @Test("a resource below 256 KiB is reported, not silently accepted")

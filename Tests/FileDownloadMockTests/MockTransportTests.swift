@@ -407,6 +407,6 @@ struct MockTransportTests {
     @Test("the capabilities are everything")
     func capabilities() {
         #expect(MockTransport().capabilities == [.resume, .validators, .authentication, .rateLimit,
-                                                 .customHeaders, .expectedLength])
+                                                 .customHeaders, .expectedLength, .ranges])
     }
 }

@@ -29,11 +29,14 @@ extension Downloader {
         /// Whether ``url`` has the origin of the download's first URL (`URL.origin`): only then
         /// does the attempt carry secret header fields.
         let isFirstOrigin: Bool
+        /// The downloader's overall limit, which the attempt's sink draws from.
+        let bandwidth: BandwidthLimiter?
 
         init(id: String, url: URL, firstURL: URL, partPath: String, destination: URL, options: DownloadOptions,
              suggestedFileName: String?, takenNames: Set<String>, stagingSuffix: String,
              bytesOnDisk: Int64, validator: Validator?, expectedLength: Int64?, attempt: Int,
-             capabilities: TransportCapabilities, synchronize: Bool, roomCheck: RoomCheck? = nil) {
+             capabilities: TransportCapabilities, synchronize: Bool, roomCheck: RoomCheck? = nil,
+             bandwidth: BandwidthLimiter? = nil) {
             self.id = id
             self.url = url
             self.isFirstOrigin = url == firstURL || url.origin == firstURL.origin
@@ -50,6 +53,7 @@ extension Downloader {
             self.capabilities = capabilities
             self.synchronize = synchronize
             self.roomCheck = roomCheck
+            self.bandwidth = bandwidth
         }
     }
 
@@ -113,7 +117,8 @@ extension Downloader {
             suggestedFileName: e.suggestedFileName, takenNames: takenNames(besides: e),
             stagingSuffix: configuration.stagingSuffix, bytesOnDisk: e.bytesOnDisk, validator: e.validator, expectedLength: e.expectedLength,
             attempt: e.attempts, capabilities: transport.capabilities,
-            synchronize: configuration.synchronizesFiles, roomCheck: roomCheck(for: e)
+            synchronize: configuration.synchronizesFiles, roomCheck: roomCheck(for: e),
+            bandwidth: bandwidth
         )
         entries[id] = e
         running.insert(id)
@@ -184,7 +189,8 @@ extension Downloader {
         let id = ctx.id
         let expectedSize = ctx.options.expectedSize
         let roomCheck = ctx.roomCheck, requested = offset
-        let sink = try TransferSink(path: ctx.partPath, requestedOffset: offset, startsWriteback: ctx.synchronize) { head in
+        let sink = try TransferSink(path: ctx.partPath, requestedOffset: offset, startsWriteback: ctx.synchronize,
+                                    pacing: ctx.bandwidth) { head in
             try Downloader.checkHead(head, id: id, expectedSize: expectedSize, delegate: delegate)
             try roomCheck?.check(head, requestedOffset: requested)
         }

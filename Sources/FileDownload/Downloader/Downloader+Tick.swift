@@ -31,6 +31,7 @@ extension Downloader {
     /// checkpoints; starts due retries; emits the total.
     func tick() {
         let now = clock.now()
+        applyBandwidthSchedule(at: now)
         var events: [DownloadEvent] = []
         for id in running {
             guard var e = entries[id], let handle = e.attempt else { continue }

@@ -80,6 +80,10 @@ public actor Downloader {
     /// The file system (`statvfs` `f_fsid`) of each staging directory asked about, so the space
     /// that downloads still need is counted per file system without a system call each.
     var fileSystemIDs: [String: UInt] = [:]
+    /// The one limit for all downloads (``setBandwidthLimit(_:)``), drawn from by every sink.
+    nonisolated let bandwidth: BandwidthLimiter
+    /// The schedule that sets ``bandwidth`` at every tick, if any (``setBandwidthSchedule(_:calendar:startingAt:)``).
+    var bandwidthSchedule: ScheduledBandwidth?
 
     /// The progress of all downloads together, by bytes: `totalUnitCount` is the sum of the known
     /// sizes, `completedUnitCount` the bytes received of those. Its cancellation handler cancels
@@ -108,6 +112,7 @@ public actor Downloader {
         self.store = store
         self.delegate = delegate
         self.clock = ClockBox(clock)
+        self.bandwidth = BandwidthLimiter(bytesPerSecond: nil, clock: clock)
         let hub = EventHub(delegate: delegate)
         self.hub = hub
         self.journal = Journal(store: store, hub: hub, logger: configuration.logger)

@@ -56,6 +56,10 @@ extension DownloadError {
         /// The server broke the protocol (a body shorter than announced, a Content-Range that lies).
         /// Retryable: the next attempt resumes from the bytes that are on disk.
         public static let protocolViolation = Code(rawValue: "protocolViolation")
+        /// A ranged request (``TransferRequest/end``) starts at or past the end of the remote
+        /// resource (HTTP 416): there is no byte to send. Not retryable; the error's message says
+        /// the resource's length when the server told it.
+        public static let rangeNotSatisfiable = Code(rawValue: "rangeNotSatisfiable")
         /// Any other transport failure.
         public static let transport = Code(rawValue: "transport")
 

@@ -8,6 +8,15 @@ public struct TransferRequest: Sendable {
     public var url: URL
     /// The offset to start from: the number of bytes already on disk. 0 for a fresh start.
     public var offset: Int64
+    /// Where the bytes asked for end (exclusive): with an end the request asks for the range
+    /// `offset ..< end` only; `nil` asks for everything from ``offset`` to the end of the resource.
+    ///
+    /// Only sent to a transport listing ``TransportCapabilities/ranges``, and always above
+    /// ``offset``. What the transport must do with it is the "Ranges" section of ``Transport``:
+    /// the same head and validator rules as a resume, and exactly the bytes
+    /// `offset ..< min(end, length)`. The staging file holds the bytes before ``offset`` as for a
+    /// resume; a ``TransferSink`` made with the same end refuses a body that goes past it.
+    public var end: Int64?
     /// The validator remembered from the previous attempt, if any. When present and the remote
     /// resource no longer matches it, the transport restarts from zero
     /// (``ResumeDisposition/restarted(_:)`` with ``RestartReason/validatorChanged``).
@@ -34,6 +43,8 @@ public struct TransferRequest: Sendable {
     ///   - downloadID: the id of the download the attempt belongs to (``downloadID``).
     ///   - url: the remote resource (``url``).
     ///   - offset: the byte to start from; 0 for the whole resource (``offset``).
+    ///   - end: where the range asked for ends (exclusive), above `offset`; `nil` for the rest of
+    ///     the resource (``end``).
     ///   - validator: what the bytes before `offset` belong to (``validator``).
     ///   - expectedLength: the total length known from earlier attempts (``expectedLength``).
     ///   - options: per-download settings (``options``).
@@ -44,6 +55,7 @@ public struct TransferRequest: Sendable {
         downloadID: String,
         url: URL,
         offset: Int64 = 0,
+        end: Int64? = nil,
         validator: Validator? = nil,
         expectedLength: Int64? = nil,
         options: TransferOptions = TransferOptions(),
@@ -53,6 +65,7 @@ public struct TransferRequest: Sendable {
         self.downloadID = downloadID
         self.url = url
         self.offset = offset
+        self.end = end
         self.validator = validator
         self.expectedLength = expectedLength
         self.options = options

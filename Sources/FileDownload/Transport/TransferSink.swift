@@ -16,7 +16,7 @@ import Darwin
 /// and a write is counted in ``lateWriteAttempts``.
 public final class TransferSink: Sendable {
     /// The offset the attempt starts from (bytes already in the file): the one asked for, or 0
-    /// when the staging file was missing or could not be continued safely (see ``init(path:requestedOffset:startsWriteback:validateHead:)``).
+    /// when the staging file was missing or could not be continued safely (see ``init(path:requestedOffset:end:startsWriteback:pacing:validateHead:)``).
     public let requestedOffset: Int64
     /// The path of the staging file.
     public let path: String
@@ -28,6 +28,8 @@ public final class TransferSink: Sendable {
     private let sealed = Atomic<Bool>(false)
     private let complete = Atomic<Bool>(false)
     private let expected = Atomic<Int64>(-1)
+    /// Where a resumed body must end (the range's end), or -1 when any length may follow.
+    private let rangeEnd: Atomic<Int64>
     private let lateWrites = Atomic<Int>(0)
     private let receivedHead = Mutex<TransferHead?>(nil)
     private let validateHead: @Sendable (TransferHead) throws -> Void
@@ -37,6 +39,12 @@ public final class TransferSink: Sendable {
     private let writebackRanges = Atomic<Int>(0)
     /// Whether ``begin(_:)`` reserved disk space past the bytes written.
     private let reserved = Atomic<Bool>(false)
+    /// The shared limit every written byte is taken from (see ``pacingDelay``).
+    private let pacing: BandwidthLimiter?
+    /// Until when, on the limiter's clock (nanoseconds), the last write asks the transport to
+    /// wait, and the limiter's generation then.
+    private let pacedUntil = Atomic<Int64>(.min)
+    private let pacedGeneration = Atomic<Int>(0)
 
     /// How many bytes are handed to the kernel's writeback at once (see `startsWriteback`).
     public static let writebackChunk: Int64 = 8 << 20
@@ -58,12 +66,18 @@ public final class TransferSink: Sendable {
     ///   - path: the staging file.
     ///   - requestedOffset: the bytes of the existing file to keep and continue after; 0 starts a
     ///     new file.
+    ///   - end: the end (exclusive) of the range the attempt asks for (``TransferRequest/end``), or
+    ///     `nil`. A body that continues at the offset (``ResumeDisposition/resumed(at:)``) may then
+    ///     not go past it; after a restart the body is the whole resource and the end no longer
+    ///     applies.
     ///   - startsWriteback: when `true`, every ``writebackChunk`` bytes written are handed to the
     ///     kernel's writeback at once (`sync_file_range(2)` with `SYNC_FILE_RANGE_WRITE`, which does
     ///     not wait), so that a later flush of the whole file finds most of it already on disk
     ///     instead of writing a gigabyte at the end. The downloader asks for it when it flushes
     ///     finished files (``DownloaderConfiguration/synchronizesFiles``). It changes no byte and
     ///     promises no durability by itself; where the call is missing it does nothing.
+    ///   - pacing: a limiter shared with other transfers (the downloader's overall limit): every
+    ///     byte written is taken from it, and ``pacingDelay`` tells the transport how long to wait.
     ///   - validateHead: called synchronously by ``begin(_:)`` before anything is done with the
     ///     head; throw to refuse it (a rejected status). The downloader passes its status check and
     ///     the delegate's.
@@ -73,7 +87,9 @@ public final class TransferSink: Sendable {
     public init(
         path: String,
         requestedOffset: Int64,
+        end: Int64? = nil,
         startsWriteback: Bool = false,
+        pacing: BandwidthLimiter? = nil,
         validateHead: @escaping @Sendable (TransferHead) throws -> Void = { _ in }
     ) throws {
         let opened = try StagingFile.open(path, keeping: requestedOffset)
@@ -99,6 +115,8 @@ public final class TransferSink: Sendable {
         self.path = path
         self.requestedOffset = requestedOffset
         self.length = Atomic(requestedOffset)
+        self.rangeEnd = Atomic(end ?? -1)
+        self.pacing = pacing
         self.validateHead = validateHead
         self.startsWriteback = startsWriteback && Self.syncFileRange != nil
         self.writebackMark = Atomic(requestedOffset)
@@ -145,6 +163,7 @@ public final class TransferSink: Sendable {
                 throw DownloadError.fileSystem(errno: errno, "cannot truncate the staging file \(path)")
             }
             length.store(0, ordering: .releasing)
+            rangeEnd.store(-1, ordering: .relaxed)
             writebackMark.store(0, ordering: .relaxed)
         case .complete:
             complete.store(true, ordering: .relaxed)
@@ -169,7 +188,8 @@ public final class TransferSink: Sendable {
     /// - Throws: ``DownloadError`` with code ``DownloadError/Code/diskFull`` (ENOSPC),
     ///   ``DownloadError/Code/fileTooLarge`` (EFBIG), ``DownloadError/Code/fileSystem`` (other
     ///   errors), ``DownloadError/Code/protocolViolation`` (no head yet, a body after
-    ///   ``ResumeDisposition/complete``, or more bytes than the announced total length) or
+    ///   ``ResumeDisposition/complete``, more bytes than the announced total length, or a resumed
+    ///   body past the end of the range the sink was made for) or
     ///   ``DownloadError/Code/cancelled`` (the sink is sealed). Nothing is written when it throws,
     ///   except for a partial write before a disk error, which stays counted.
     public func write(_ bytes: UnsafeRawBufferPointer) throws {
@@ -190,6 +210,11 @@ public final class TransferSink: Sendable {
             throw DownloadError(.protocolViolation,
                                 "the server sent more than the \(total) bytes it announced")
         }
+        let end = rangeEnd.load(ordering: .relaxed)
+        if end >= 0, offset + Int64(bytes.count) > end {
+            throw DownloadError(.protocolViolation,
+                                "the transport delivered bytes past the end \(end) of the range asked for")
+        }
         var remaining = bytes.count
         var base = bytes.baseAddress!
         while remaining > 0 {
@@ -205,6 +230,11 @@ public final class TransferSink: Sendable {
             base += n
         }
         activity.add(1, ordering: .relaxed)
+        if let pacing, pacing.isLimited {  // without a limit: one relaxed load, no lock
+            let taken = pacing.take(bytes.count)
+            pacedUntil.store(Self.nanoseconds(taken.at + taken.wait), ordering: .relaxed)
+            pacedGeneration.store(taken.generation, ordering: .relaxed)
+        }
         if startsWriteback {
             let mark = writebackMark.load(ordering: .relaxed)
             if offset - mark >= Self.writebackChunk, let start = Self.syncFileRange {
@@ -295,6 +325,34 @@ public final class TransferSink: Sendable {
     /// Ends the attempt: from now on every call throws and late writes are counted.
     public func seal() {
         sealed.store(true, ordering: .releasing)
+    }
+
+    /// How long the transport should wait before it reads more body bytes, so that the transfers
+    /// sharing the sink's limiter (the downloader's overall limit) stay within it; zero without
+    /// one, before the first write, or once the wait is over. A transport listing
+    /// ``TransportCapabilities/rateLimit`` reads it after each write and waits that long (on its
+    /// own thread or clock, never blocking another transfer), next to its own pacing for
+    /// ``TransferOptions/maxBytesPerSecond``: the stricter of the two then holds.
+    ///
+    /// The wait is the one the sink's own last write got from the limiter
+    /// (``BandwidthLimiter/consume(_:)``), so the transfers sharing it are served in turn; it
+    /// counts down as the limiter's clock moves and may be asked again at any time. When the
+    /// limit changed since that write, it is no longer than what the limiter asks now, so a
+    /// raised limit takes effect at once.
+    public var pacingDelay: Duration {
+        guard let pacing else { return .zero }
+        let until = pacedUntil.load(ordering: .relaxed)
+        guard until != .min else { return .zero }
+        let own = max(.zero, Duration.nanoseconds(until) - pacing.clockNow)
+        if own > .zero, pacedGeneration.load(ordering: .relaxed) != pacing.generation {
+            return min(own, pacing.delay)
+        }
+        return own
+    }
+
+    private static func nanoseconds(_ d: Duration) -> Int64 {
+        let (seconds, attoseconds) = d.components
+        return seconds &* 1_000_000_000 &+ attoseconds / 1_000_000_000
     }
 
     /// The number of bytes of the resource in the file now (the offset of the next write).

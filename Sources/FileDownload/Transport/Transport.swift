@@ -21,9 +21,39 @@
 ///    rejected, the disk is unusable): stop and rethrow. A transport must never deliver bytes of a
 ///    changed remote file as a continuation of old bytes.
 /// 4. Deliver the body with ``TransferSink/write(_:)`` from any thread, in order. If `write` throws
-///    (disk full), stop and rethrow.
+///    (disk full), stop and rethrow. A transport listing ``TransportCapabilities/rateLimit`` waits
+///    ``TransferSink/pacingDelay`` after a write whenever it is above zero (the downloader's overall
+///    limit), without blocking other transfers, and asks again after the wait.
 /// 5. Return when the resource is complete. Throw a ``DownloadError`` otherwise, with the
 ///    ``DownloadError/Code`` the failure maps to and a correct ``DownloadError/isRetryable``.
+///
+/// ## Ranges
+/// A transport that lists ``TransportCapabilities/ranges`` honours ``TransferRequest/end``: the
+/// attempt asks for the bytes `offset ..< end` only (HTTP: `Range: bytes=OFFSET-(END-1)`; SFTP:
+/// seek and read up to the end). The steps above hold, with these rules for the head and body:
+/// - ``ResumeDisposition/resumed(at:)`` at the offset only when the server sends the bytes from
+///   the offset of the resource the request's ``TransferRequest/validator`` names (and whose
+///   length is ``TransferRequest/expectedLength``, when given) — at offset 0 too: with an end the
+///   validator is checked at every offset. The body is then exactly the bytes
+///   `offset ..< min(end, length)`: a range reaching past the end of the resource stops at its
+///   end, and the head's ``TransferHead/expectedLength`` says where that is.
+/// - When the server ignores the range (HTTP 200 with the whole body) or the resource no longer
+///   matches the validator, the head says ``ResumeDisposition/restarted(_:)`` with
+///   ``RestartReason/rangeIgnored`` or ``RestartReason/validatorChanged``, and what follows is the
+///   whole resource from byte zero, exactly as for a resume (the end no longer applies). Bytes of
+///   another place or another version are never delivered as the range. The sink's owner decides
+///   what to do with a restart: one that cannot take the whole resource (a segment of a file)
+///   refuses the head by throwing from ``TransferSink/begin(_:)``, and the transport stops and
+///   rethrows without delivering a byte.
+/// - A range that starts at or past the end of the resource (the offset is at least its length)
+///   fails with ``DownloadError/Code/rangeNotSatisfiable``, not retryable, without calling
+///   ``TransferSink/begin(_:)``: nothing is written. ``ResumeDisposition/complete`` is never the
+///   answer to a ranged request.
+/// - A server that answers another range than the one asked for fails the attempt with a
+///   retryable ``DownloadError/Code/protocolViolation`` before any byte, as for a resume.
+///
+/// A transport without the capability is never sent an end, so a custom transport written before
+/// ranges existed keeps working unchanged: its downloads use one connection each.
 ///
 /// ## Cancellation
 /// The call runs in a Swift task; the downloader cancels that task to pause or cancel the

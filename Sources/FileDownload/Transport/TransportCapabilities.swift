@@ -11,10 +11,15 @@ public struct TransportCapabilities: OptionSet, Sendable, Hashable {
     public static let validators = TransportCapabilities(rawValue: 1 << 1)
     /// Asks ``TransferRequest/authenticate(_:)`` for credentials.
     public static let authentication = TransportCapabilities(rawValue: 1 << 2)
-    /// Honours ``TransferOptions/maxBytesPerSecond``.
+    /// Honours ``TransferOptions/maxBytesPerSecond``, and waits ``TransferSink/pacingDelay`` (the
+    /// downloader's overall limit, ``Downloader/setBandwidthLimit(_:)``) before reading more.
     public static let rateLimit = TransportCapabilities(rawValue: 1 << 3)
     /// Sends ``TransferOptions/headers``.
     public static let customHeaders = TransportCapabilities(rawValue: 1 << 4)
     /// Reports the total length in the head when the server says it.
     public static let expectedLength = TransportCapabilities(rawValue: 1 << 5)
+    /// Honours ``TransferRequest/end``: delivers the byte range `offset ..< end` as the
+    /// ``Transport`` documentation's "Ranges" section says. The downloader never sends an end to
+    /// a transport without it (such a transport downloads every file over one connection).
+    public static let ranges = TransportCapabilities(rawValue: 1 << 6)
 }

@@ -5,7 +5,8 @@ import Glibc
 #endif
 
 /// nginx from Debian serving `root` on 127.0.0.1 over HTTP and HTTPS (a throwaway CA's
-/// certificate), with its prefix, logs and pid in a temporary directory.
+/// certificate), with its prefix, logs and pid in a temporary directory. `/no-ranges/PATH` serves
+/// `PATH` too, ignoring `Range` (`max_ranges 0`).
 final class NginxServer: Sendable {
     let httpPort: Int
     let httpsPort: Int
@@ -32,6 +33,8 @@ final class NginxServer: Sendable {
         let (httpPort, httpsPort, mutualTLSPort) = (ports[0], ports[1], ports[2])
         let p = prefix.path
         let user = geteuid() == 0 ? "user root;" : ""
+        // The same files under /no-ranges/, from a server that ignores Range (200, whole body).
+        let noRanges = "location /no-ranges/ { alias \(root.path)/; max_ranges 0; }"
         let config = """
         \(user)
         daemon off;
@@ -51,12 +54,14 @@ final class NginxServer: Sendable {
             server {
                 listen 127.0.0.1:\(httpPort);
                 root \(root.path);
+                \(noRanges)
             }
             server {
                 listen 127.0.0.1:\(httpsPort) ssl;
                 ssl_certificate \(certificates.serverCertificate.path);
                 ssl_certificate_key \(certificates.serverKey.path);
                 root \(root.path);
+                \(noRanges)
             }
             server {
                 listen 127.0.0.1:\(mutualTLSPort) ssl;
