@@ -55,6 +55,26 @@ struct URLRefreshTests {
         await h.cleanUp()
     }
 
+    @Test("a fresh URL of another origin gets no secret header field (they were given for the first URL's origin)")
+    func secretsStayWithTheirOrigin() async throws {
+        let elsewhere = URL(string: "mock://cdn/a")!
+        let refresher = Refresher([elsewhere])
+        let h = Harness(delegate: refresher)
+        let content = h.serve("a", size: 20_000, chunkSize: 1_000)
+        h.mock.serve(elsewhere, MockResource(content, chunkSize: 1_000))  // the same bytes and validator
+        h.mock.script(h.url("a"), attempts: [.drop(at: 8_000), .status(403)])
+        let headers = [HeaderField(name: "Authorization", value: "Bearer t"), HeaderField(name: "X-Plain", value: "p")]
+        try await h.downloader.start(id: "a", url: h.url("a"), options: DownloadOptions(transfer: TransferOptions(headers: headers)))
+        _ = await h.recorder.interruption(of: "a")
+        h.clock.advance(by: .seconds(1))
+        await h.downloader.refresh()
+        await h.recorder.state("a", .completed)
+        #expect(h.contents(h.file("a")) == content.data)
+        #expect(h.mock.requests(for: h.url("a")).allSatisfy { $0.headers.map(\.name) == ["Authorization", "X-Plain"] })
+        #expect(h.mock.requests(for: elsewhere).map { $0.headers.map(\.name) } == [["X-Plain"]])
+        await h.cleanUp()
+    }
+
     @Test("a fresh URL serving another file starts from zero, never splicing; the result is the new file")
     func differentFileRestarts() async throws {
         let refresher = Refresher([URL(string: "mock://files/other")!])

@@ -26,6 +26,12 @@ struct DownloadEntry {
     var createdAt = Date()
     /// Which of the download's URLs the next attempt uses: 0 for ``url``, n for mirror n - 1.
     var urlIndex = 0
+    /// The origin (`URL.origin`) that secret header fields were given for, once ``url`` was
+    /// replaced by a fresh one (``Downloader/point(_:at:expiry:now:events:)``); `nil` while it is
+    /// ``url``'s own. Memory only, as the secrets are: after a restore it is the stored URL's.
+    var secretsOrigin: String?
+    /// The origin an attempt may send secret header fields to.
+    var originOfSecrets: String { secretsOrigin ?? url.origin }
     /// Whether a failure of the current pass over the URLs (mirrors) was retryable.
     var passHadRetryableFailure = false
     /// The first file name a head of this download suggested (``TransferHead/suggestedFilename``).

@@ -26,20 +26,21 @@ extension Downloader {
         let synchronize: Bool
         /// Checks a head's announced length against the free space (``RoomCheck``); `nil` checks nothing.
         let roomCheck: RoomCheck?
-        /// Whether ``url`` has the origin of the download's first URL (`URL.origin`): only then
-        /// does the attempt carry secret header fields.
+        /// Whether ``url`` has the origin the secret header fields were given for (the download's
+        /// first URL's, `URL.origin`; ``DownloadEntry/originOfSecrets``): only then does the
+        /// attempt carry them.
         let isFirstOrigin: Bool
         /// The downloader's overall limit, which the attempt's sink draws from.
         let bandwidth: BandwidthLimiter?
 
-        init(id: String, url: URL, firstURL: URL, partPath: String, destination: URL, options: DownloadOptions,
+        init(id: String, url: URL, secretsOrigin: String, partPath: String, destination: URL, options: DownloadOptions,
              suggestedFileName: String?, takenNames: Set<String>, stagingSuffix: String,
              bytesOnDisk: Int64, validator: Validator?, expectedLength: Int64?, attempt: Int,
              capabilities: TransportCapabilities, synchronize: Bool, roomCheck: RoomCheck? = nil,
              bandwidth: BandwidthLimiter? = nil) {
             self.id = id
             self.url = url
-            self.isFirstOrigin = url == firstURL || url.origin == firstURL.origin
+            self.isFirstOrigin = url.origin == secretsOrigin
             self.partPath = partPath
             self.destination = destination
             self.options = options
@@ -113,7 +114,7 @@ extension Downloader {
             e.lastEmitted = nil
         }
         let context = AttemptContext(
-            id: id, url: e.currentURL, firstURL: e.url, partPath: e.partPath, destination: e.destination, options: e.options,
+            id: id, url: e.currentURL, secretsOrigin: e.originOfSecrets, partPath: e.partPath, destination: e.destination, options: e.options,
             suggestedFileName: e.suggestedFileName, takenNames: takenNames(besides: e),
             stagingSuffix: configuration.stagingSuffix, bytesOnDisk: e.bytesOnDisk, validator: e.validator, expectedLength: e.expectedLength,
             attempt: e.attempts, capabilities: transport.capabilities,

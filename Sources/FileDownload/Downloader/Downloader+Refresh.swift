@@ -22,7 +22,9 @@ extension Downloader {
     /// transport's resume check (the same strong validator under HTTP `If-Range`, or the same size
     /// where the protocol has no validator); otherwise it starts from zero
     /// (``DownloadEvent/restarted(id:reason:)``), never splicing two files. A URL of another
-    /// protocol family (HTTP and SFTP) starts from zero.
+    /// protocol family (HTTP and SFTP) starts from zero. Secret header fields
+    /// (``HeaderField/isSensitive``) keep going to the origin they were given for, not to a new
+    /// URL of another origin.
     ///
     /// - Throws: ``DownloadError/Code/unknownIdentifier``, ``DownloadError/Code/unsupportedScheme``,
     ///   ``DownloadError/Code/invalidURL`` (no resource named), ``DownloadError/Code/invalidState``
@@ -58,6 +60,7 @@ extension Downloader {
         if e.urlIndex > 0, e.urlIndex <= e.options.mirrors.count {
             e.options.mirrors[e.urlIndex - 1] = url
         } else {
+            e.secretsOrigin = e.originOfSecrets  // a fresh URL elsewhere does not get the secrets
             e.url = url
         }
         if Self.protocolFamily(of: from) != Self.protocolFamily(of: url) {
