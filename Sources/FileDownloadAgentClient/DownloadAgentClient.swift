@@ -61,30 +61,53 @@ public struct DownloadAgentClient: Sendable {
     @discardableResult
     public func cancel(_ id: String) async throws -> DownloadInfo { try await action("cancel", id) }
 
-    /// Sends several requests in one `POST /v1/downloads` (a JSON array; at most ``maxBatchCount``
-    /// each, so a longer list goes in several requests, one after the other). The agent adds them
-    /// in order, each as a single request would, and answers once the store has every one it
-    /// added; returns one result per request, in order: the download (status 201) or why it was
-    /// refused. A refused item does not stop the others.
+    /// Sends several requests in one `POST /v1/downloads` (a JSON array of at most
+    /// ``maxBatchCount`` items and ``maxBatchBodySize`` bytes, so a longer list goes in several
+    /// requests, one after the other). The agent adds them in order, each as a single request
+    /// would, and answers once the store has every one it added; returns one result per request,
+    /// in order: the download (status 201) or why it was refused. A refused item does not stop the
+    /// others.
     ///
     /// - Throws: ``DownloadAgentClientError`` when a whole request is refused (a body the agent
-    ///   cannot read) or no agent answers; items added by earlier requests stay added.
+    ///   cannot read, or one item larger than a batch may be) or no agent answers; items added by
+    ///   earlier requests stay added.
     public func submit(_ requests: [AgentDownloadRequest]) async throws -> [AgentBatchResult] {
         var results: [AgentBatchResult] = []
         results.reserveCapacity(requests.count)
-        var start = requests.startIndex
-        while start < requests.endIndex {
-            let end = min(start + Self.maxBatchCount, requests.endIndex)
-            let answer: BatchAnswer = try await call(.POST, "/v1/downloads", body: try JSONEncoder().encode(Array(requests[start..<end])))
+        let encoder = JSONEncoder()
+        var batch: [Data] = [], size = 2  // the brackets
+        func send() async throws {
+            guard !batch.isEmpty else { return }
+            var body = Data("[".utf8)
+            for (index, item) in batch.enumerated() {
+                if index > 0 { body.append(UInt8(ascii: ",")) }
+                body.append(item)
+            }
+            body.append(UInt8(ascii: "]"))
+            let answer: BatchAnswer = try await call(.POST, "/v1/downloads", body: body)
             results += answer.results
-            start = end
+            batch = []
+            size = 2
         }
+        for request in requests {
+            let item = try encoder.encode(request)
+            if batch.count == Self.maxBatchCount || (!batch.isEmpty && size + 1 + item.count > Self.maxBatchBodySize) {
+                try await send()
+            }
+            batch.append(item)
+            size += item.count + 1
+        }
+        try await send()
         return results
     }
 
     /// The most requests ``submit(_:)-([AgentDownloadRequest])`` puts in one batch (the agent's
     /// limit).
     public static let maxBatchCount = 1000
+
+    /// The largest body ``submit(_:)-([AgentDownloadRequest])`` sends in one batch (the agent's
+    /// limit: 4 MiB).
+    public static let maxBatchBodySize = 4 * 1024 * 1024
 
     /// Forgets a download that is not waiting or downloading (`DELETE /v1/downloads/{id}`).
     public func remove(_ id: String) async throws {

@@ -47,6 +47,21 @@ struct AgentBatchAndPageTests {
         }
     }
 
+    @Test("1,000 requests with long URLs (about 6 MB of JSON) are sent in batches under the agent's 4 MiB body limit: all added")
+    func largeRequestsAreSplitBySize() async throws {
+        try await AgentFixture.with { agent in
+            let out = agent.downloads.path
+            let query = String(repeating: "x", count: 6_000)
+            let requests = (0..<1000).map {
+                AgentDownloadRequest(id: String(format: "l%04d", $0), url: "http://127.0.0.1:9/\($0)?sig=\(query)",
+                                     destination: "\(out)/l\($0)", start: false)
+            }
+            let results = try await agent.client.submit(requests)
+            #expect(results.count == 1000 && results.allSatisfy { $0.status == 201 })
+            #expect(try await agent.client.summary().downloads == 1000)
+        }
+    }
+
     @Test("over the bounds: a batch of 1,001, a limit of 1,001 or 0, an unknown state, a bad after: each a clear 4xx")
     func bounds() async throws {
         try await AgentFixture.with { agent in
