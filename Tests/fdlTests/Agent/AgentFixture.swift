@@ -121,14 +121,16 @@ final class AgentFixture: Sendable {
     /// write to it: an event, or the keep-alive within 15 s.)
     @discardableResult
     func waitForEventStreams(_ what: String, seconds: Double = 60, _ condition: (Int) -> Bool) async throws -> Int {
-        let deadline = ContinuousClock.now + .seconds(seconds)
         var last = -1
-        while ContinuousClock.now < deadline {
-            last = try await client.status().eventStreams
-            if condition(last) { return last }
-            try await Task.sleep(for: .milliseconds(50))
+        do {
+            try await poll(what, limit: .seconds(seconds), interval: .milliseconds(50)) {
+                last = (try? await client.status().eventStreams) ?? -1
+                return condition(last)
+            }
+        } catch {
+            throw TestFailure("timed out waiting until \(what); the agent counts \(last) event streams")
         }
-        throw TestFailure("timed out waiting until \(what); the agent counts \(last) event streams")
+        return last
     }
 
     /// Reads the agent's events after `since` (`nil`: from the present, as the stream's `ready`
