@@ -56,6 +56,15 @@ public final class DownloadAgent: Service, Sendable {
         /// token of `STATE/agent.token` (see `docs/agent-api.md`, "TCP and the web page").
         /// `nil` (the default): the Unix socket only.
         public var tcpPort: Int?
+        /// The overall limit the downloader starts with, in bytes per second for all downloads
+        /// together (`Downloader.setBandwidthLimit(_:)`); `nil` (the default): none.
+        /// `PUT /v1/limit` changes it while the agent runs; the next start begins with this value again.
+        public var bandwidthLimit: Int64?
+        /// How long a download whose URL was refused (401/403/410) or is about to expire waits for
+        /// a client to send a fresh one with `PUT /v1/downloads/{id}/url` after the
+        /// `needsFreshURL` event, before it goes on as without one (a refused download fails
+        /// with the server's refusal). Default 10 minutes.
+        public var freshURLTimeout: Duration = .seconds(600)
 
         public init(socketPath: String = AgentPaths.defaultSocket(),
                     stateDirectory: String = AgentPaths.defaultStateDirectory(),
@@ -126,7 +135,10 @@ public final class DownloadAgent: Service, Sendable {
 
         let store = try await SQLiteDownloadStore(path: configuration.storePath, configuration: configuration.store)
         let log = try await AgentEventLog(store: store)
-        let downloader = Downloader(configuration: configuration.downloader, transports: try transports(), store: store)
+        let refresher = AgentURLRefresher(timeout: configuration.freshURLTimeout)
+        let downloader = Downloader(configuration: configuration.downloader, transports: try transports(), store: store,
+                                    delegate: refresher)
+        await downloader.setBandwidthLimit(configuration.bandwidthLimit)
         let feed = AgentEventFeed()
         downloader.observe { feed.post(.event($0)) }
         let pump = Task { [logger] in await Self.pump(feed, into: log, downloader: downloader, logger: logger) }
@@ -136,7 +148,8 @@ public final class DownloadAgent: Service, Sendable {
         feed.post(.reconcile)
         logger.info("restored \(report.restored.count) downloads (\(report.resumed.count) continue) from \(configuration.storePath)")
 
-        let api = AgentAPI(downloader: downloader, log: log, defaultTransfer: configuration.downloader.defaultTransferOptions)
+        let api = AgentAPI(downloader: downloader, log: log, defaultTransfer: configuration.downloader.defaultTransferOptions,
+                           refresher: refresher)
         let app = Self.application(router: api.router(), socketPath: socketPath, logger: logger, onListening: onListening)
         var web: AgentWebServer?
         if let port = configuration.tcpPort, let token {

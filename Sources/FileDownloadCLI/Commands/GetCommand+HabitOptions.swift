@@ -17,11 +17,10 @@ extension GetCommand {
     /// - Throws: `ValidationError` with a message that says what to fix.
     func applyHabitOptions(to settings: inout GetSettings) throws {
         if let limitRate {
-            guard let rate = ByteRate.parse(limitRate) else {
-                throw ValidationError("--limit-rate '\(limitRate)' is not a rate; write bytes per second with an optional "
-                                      + "K, M or G suffix, e.g. 500K or 1.5M")
-            }
-            settings.maxBytesPerSecond = rate > 0 ? rate : nil
+            settings.maxBytesPerSecond = try ByteRate.option("--limit-rate", limitRate)
+        }
+        if let limitRateTotal {
+            settings.overallBytesPerSecond = try ByteRate.option("--limit-rate-total", limitRateTotal)
         }
         if let connectTimeout {
             settings.connectTimeout = try Self.duration(connectTimeout, option: "--connect-timeout", range: Self.timeoutRange)

@@ -114,6 +114,7 @@ public actor GetSession {
         let downloader = Downloader(configuration: configuration, transports: transports, store: store,
                                     delegate: delegate)
         self.downloader = downloader
+        await downloader.setBandwidthLimit(settings.overallBytesPerSecond)
         let events = downloader.events()
         installSignalHandlers()
         let server = await startServing(downloader, store: sqlite)

@@ -18,6 +18,16 @@ final class FaultServer: Sendable {
         "http://127.0.0.1:\(port)/\(path)" + (query.isEmpty ? "" : "?\(query)")
     }
 
+    /// A signed link to `path` valid for `ttl` seconds from its first request (the server's
+    /// `/_sign`), with `query` after it.
+    func sign(_ path: String, ttl: Double = 2, _ query: String = "") async throws -> URL {
+        let curl = try await ChildProcess.run(["/usr/bin/curl", "-s", url("_sign", "path=/\(path)&ttl=\(ttl)")],
+                                              environment: ProxyFreeEnvironment.of(), limit: .seconds(60))
+        let object = try JSONSerialization.jsonObject(with: Data(curl.stdout.utf8)) as? [String: Any] ?? [:]
+        let signed = object["url"] as? String ?? ""
+        return URL(string: "http://127.0.0.1:\(port)\(signed)" + (query.isEmpty ? "" : "&\(query)"))!
+    }
+
     /// Stops the server (SIGKILL) and reaps it.
     func stop() { server.stop() }
 }
