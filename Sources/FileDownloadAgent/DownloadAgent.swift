@@ -26,12 +26,15 @@ import Glibc
 /// ``run()`` does, in order: makes the state directory and the socket's directory (mode 0700,
 /// refusing ones of another user), takes the lock `STATE/agent.lock` (one agent per state
 /// directory), removes a socket left by an agent that is gone (refusing to start when one still
-/// listens), opens `STATE/agent.sqlite`, restores the downloads it holds (interrupted ones
+/// listens), opens `STATE/agent.sqlite`, makes the downloader with
+/// ``Configuration/bandwidthLimit`` as its overall limit, restores the downloads it holds (interrupted ones
 /// continue), journals what the journal missed before the last stop (see `AgentEventLog`),
 /// binds the socket, makes it 0600, calls `onListening` (with ``Configuration/tcpPort`` set: also
 /// reads or makes the token `STATE/agent.token`, listens on 127.0.0.1, writes `STATE/agent.port`,
 /// calls `onWebListening`), and serves until a graceful shutdown
-/// (or cancellation). Every request on the socket is checked with `SO_PEERCRED`: another user
+/// (or cancellation). The downloader's delegate answers `freshURL` with the URL a client sends
+/// with `PUT /v1/downloads/{id}/url` within ``Configuration/freshURLTimeout``, else `nil`.
+/// Every request on the socket is checked with `SO_PEERCRED`: another user
 /// gets a 403; every request on TCP needs the token (see `WebGuardMiddleware`).
 ///
 /// On shutdown: the event streams end, the server stops, running downloads stop at their
