@@ -1,20 +1,27 @@
-import FileDownload
-import Foundation
+public import FileDownload
+public import Foundation
 
 /// The agent's answer to ``DownloaderDelegate/freshURL(forID:current:reason:)``: it waits, at most
 /// ``timeout``, for a client to send a URL with `PUT /v1/downloads/{id}/url` after the
 /// `needsFreshURL` event, and answers `nil` (the download fails as it would without a delegate)
 /// when none comes in time.
-actor AgentURLRefresher: DownloaderDelegate {
+///
+/// ``DownloadAgent`` makes one for its downloader; an ``AgentServer`` given one (a foreground
+/// `fdl get --fresh-url-timeout`) hands it the URLs of that request, and the owner of the
+/// downloader calls ``freshURL(forID:current:reason:)`` from its own delegate.
+public actor AgentURLRefresher: DownloaderDelegate {
     /// How long a question waits for a client's URL.
-    let timeout: Duration
+    public let timeout: Duration
     private var waiting: [String: [UUID: CheckedContinuation<URL?, Never>]] = [:]
 
-    init(timeout: Duration) {
+    /// A refresher whose questions wait at most `timeout`.
+    public init(timeout: Duration) {
         self.timeout = timeout
     }
 
-    func freshURL(forID id: String, current: URL, reason: URLRefreshReason) async -> URL? {
+    /// Waits until ``offer(_:for:)`` gives a URL for `id` (returned), `timeout` passes or the task
+    /// is cancelled (`nil` for both).
+    public func freshURL(forID id: String, current: URL, reason: URLRefreshReason) async -> URL? {
         let ticket = UUID()
         var timer: Task<Void, Never>?
         defer { timer?.cancel() }

@@ -33,6 +33,14 @@ import Testing
         }
     }
 
+    @Test func getWaitsForAFreshURLOnlyWhenAsked() throws {
+        #expect(try GetCommand.parse(["http://h/a"]).settings().freshURLTimeout == nil)
+        let s = try GetCommand.parse(["http://h/a", "--fresh-url-timeout", "90"]).settings()
+        #expect(s.freshURLTimeout == .seconds(90))
+        #expect(BackgroundSubmission.refusedOptions(s, dryRun: false).contains("--fresh-url-timeout"))
+        #expect(throws: (any Error).self) { try GetCommand.parse(["http://h/a", "--fresh-url-timeout", "0"]).settings() }
+    }
+
     @Test func urlTakesAnIdANewURLAndAnExpiry() throws {
         let command = try URLCommand.parse(["big", "https://h/f?token=2", "--expires-at", "2026-11-23T06:00:00Z", "--agent"])
         #expect(command.update.url.absoluteString == "https://h/f?token=2")

@@ -63,9 +63,7 @@ public struct AgentCommand: AsyncParsableCommand {
             throw ValidationError("--journal-capacity must be between 1 and 10000000")
         }
         if let limitRateTotal { _ = try ByteRate.option("--limit-rate-total", limitRateTotal) }
-        guard (0.001...86_400).contains(freshURLTimeout) else {
-            throw ValidationError("--fresh-url-timeout must be between 0.001 and 86400 seconds")
-        }
+        _ = try GetCommand.duration(freshURLTimeout, option: "--fresh-url-timeout", range: GetCommand.freshURLTimeoutRange)
         if let tcp, !(0...65535).contains(tcp) { throw ValidationError("--tcp must be a port between 0 and 65535") }
         if open, tcp == nil { throw ValidationError("--open needs --tcp PORT (the page is served on TCP)") }
         for (name, value) in [("--socket", socket), ("--state", state), ("--downloads", downloads)] {
@@ -90,7 +88,8 @@ public struct AgentCommand: AsyncParsableCommand {
         configuration.store = .init(journalCapacity: journalCapacity)
         configuration.tcpPort = tcp
         configuration.bandwidthLimit = try limitRateTotal.flatMap { try ByteRate.option("--limit-rate-total", $0) }
-        configuration.freshURLTimeout = .milliseconds(Int64((freshURLTimeout * 1000).rounded()))
+        configuration.freshURLTimeout = try GetCommand.duration(freshURLTimeout, option: "--fresh-url-timeout",
+                                                                range: GetCommand.freshURLTimeoutRange)
         let open = self.open
         let agent = DownloadAgent(configuration: configuration, logger: logger, onWebListening: { endpoint in
             Terminal.write("fdl agent: web page on \(endpoint.pageURL)\n")

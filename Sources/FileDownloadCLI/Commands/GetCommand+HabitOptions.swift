@@ -6,6 +6,8 @@ extension GetCommand {
     static let maxTimeRange = 0.001...31_536_000.0
     /// The seconds `--retry-wait` accepts: no wait up to the longest backoff, 5 minutes.
     static let retryWaitRange = 0.0...300.0
+    /// The seconds `--fresh-url-timeout` accepts: one millisecond to a day.
+    static let freshURLTimeoutRange = 0.001...86_400.0
 
     /// Puts the options people type from curl, wget and aria2c habit into `settings`: rate,
     /// timeouts, retry wait, user agent, credentials, quiet and verbose.
@@ -21,6 +23,9 @@ extension GetCommand {
         }
         if let limitRateTotal {
             settings.overallBytesPerSecond = try ByteRate.option("--limit-rate-total", limitRateTotal)
+        }
+        if let freshURLTimeout {
+            settings.freshURLTimeout = try Self.duration(freshURLTimeout, option: "--fresh-url-timeout", range: Self.freshURLTimeoutRange)
         }
         if let connectTimeout {
             settings.connectTimeout = try Self.duration(connectTimeout, option: "--connect-timeout", range: Self.timeoutRange)

@@ -87,6 +87,11 @@ public struct GetCommand: AsyncParsableCommand {
         valueName: "RATE"))
     public var limitRateTotal: String?
 
+    @Option(name: .customLong("fresh-url-timeout"), help: ArgumentHelp(
+        "When a server refuses a link that worked (401/403/410), wait up to S seconds for `fdl url ID NEWURL` "
+        + "before failing (default: do not wait).", valueName: "S"))
+    public var freshURLTimeout: Double?
+
     @Option(name: .customLong("connect-timeout"), help: ArgumentHelp(
         "Give up an attempt when its connection is not set up within S seconds (default 30).", valueName: "S"))
     public var connectTimeout: Double?

@@ -93,17 +93,12 @@ struct AgentLimitTests {
         }
     }
 
-    /// An agent with `--fresh-url-timeout timeout` and a fault server serving a 1 MB file (5 s at
-    /// the rate the tests ask for, so 2-second links expire on the way).
+    /// An agent with `--fresh-url-timeout timeout` and a fault server serving `signed.bin`.
     private func withSignedFile(timeout: Double, _ body: (AgentFixture, FaultServer, Data) async throws -> Void) async throws {
-        let root = try TemporaryDirectory("agent-signed")
-        defer { root.remove() }
-        let data = sampleBytes(1_000_000, seed: 91)
-        try data.write(to: root.file("signed.bin"))
-        let fault = try FaultServer(root: root.url)
-        defer { fault.stop() }
-        try await AgentFixture.with(arguments: ["--fresh-url-timeout", String(timeout)]) { agent in
-            try await body(agent, fault, data)
+        try await FaultServer.withSignedFile(seed: 91) { fault, data in
+            try await AgentFixture.with(arguments: ["--fresh-url-timeout", String(timeout)]) { agent in
+                try await body(agent, fault, data)
+            }
         }
     }
 }

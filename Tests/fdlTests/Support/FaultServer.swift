@@ -28,6 +28,18 @@ final class FaultServer: Sendable {
         return URL(string: "http://127.0.0.1:\(port)\(signed)" + (query.isEmpty ? "" : "&\(query)"))!
     }
 
+    /// Runs `body` with a fault server serving `signed.bin`, 1 MB of `sampleBytes` (5 s at
+    /// `rate=200000`, so short signed links expire on the way), and those bytes; removes both after.
+    static func withSignedFile(seed: UInt8, _ body: (FaultServer, Data) async throws -> Void) async throws {
+        let root = try TemporaryDirectory("fault-signed")
+        defer { root.remove() }
+        let data = sampleBytes(1_000_000, seed: seed)
+        try data.write(to: root.file("signed.bin"))
+        let fault = try FaultServer(root: root.url)
+        defer { fault.stop() }
+        try await body(fault, data)
+    }
+
     /// Stops the server (SIGKILL) and reaps it.
     func stop() { server.stop() }
 }
