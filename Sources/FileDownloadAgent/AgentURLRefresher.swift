@@ -1,7 +1,7 @@
 public import FileDownload
 public import Foundation
 
-/// The agent's answer to ``DownloaderDelegate/freshURL(forID:current:reason:)``: it waits, at most
+/// The agent's answer to `DownloaderDelegate.freshURL(forID:current:reason:)`: it waits, at most
 /// ``timeout``, for a client to send a URL with `PUT /v1/downloads/{id}/url` after the
 /// `needsFreshURL` event, and answers `nil` (the download fails as it would without a delegate)
 /// when none comes in time.
@@ -19,8 +19,8 @@ public actor AgentURLRefresher: DownloaderDelegate {
         self.timeout = timeout
     }
 
-    /// Waits until ``offer(_:for:)`` gives a URL for `id` (returned), `timeout` passes or the task
-    /// is cancelled (`nil` for both).
+    /// Waits until a URL for `id` comes with `PUT /v1/downloads/{id}/url` (returned), ``timeout``
+    /// passes or the task is cancelled (`nil` for both).
     public func freshURL(forID id: String, current: URL, reason: URLRefreshReason) async -> URL? {
         let ticket = UUID()
         var timer: Task<Void, Never>?
