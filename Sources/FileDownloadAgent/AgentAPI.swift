@@ -21,6 +21,9 @@ struct AgentAPI: Sendable {
     let downloader: Downloader
     let log: AgentEventLog
     let defaultTransfer: TransferOptions
+    /// Takes the URLs of `PUT /v1/downloads/{id}/url` for downloads that wait for one (the
+    /// agent's); `nil` (a running `fdl get`): such a URL goes to `Downloader.updateURL` only.
+    var refresher: AgentURLRefresher? = nil
 
     /// The routes for the Unix socket: every request's peer is checked with `SO_PEERCRED`.
     func router() -> Router<AgentRequestContext> {
@@ -76,6 +79,7 @@ struct AgentAPI: Sendable {
             return AgentAPIError.jsonResponse(status: .ok, body: try await info(of: id))
         }
         v1.get("events") { request, _ in try await events(request) }
+        addLimitRoutes(to: v1)
         return router
     }
 

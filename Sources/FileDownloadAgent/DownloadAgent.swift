@@ -26,12 +26,15 @@ import Glibc
 /// ``run()`` does, in order: makes the state directory and the socket's directory (mode 0700,
 /// refusing ones of another user), takes the lock `STATE/agent.lock` (one agent per state
 /// directory), removes a socket left by an agent that is gone (refusing to start when one still
-/// listens), opens `STATE/agent.sqlite`, restores the downloads it holds (interrupted ones
+/// listens), opens `STATE/agent.sqlite`, makes the downloader with
+/// ``Configuration/bandwidthLimit`` as its overall limit, restores the downloads it holds (interrupted ones
 /// continue), journals what the journal missed before the last stop (see `AgentEventLog`),
 /// binds the socket, makes it 0600, calls `onListening` (with ``Configuration/tcpPort`` set: also
 /// reads or makes the token `STATE/agent.token`, listens on 127.0.0.1, writes `STATE/agent.port`,
 /// calls `onWebListening`), and serves until a graceful shutdown
-/// (or cancellation). Every request on the socket is checked with `SO_PEERCRED`: another user
+/// (or cancellation). The downloader's delegate answers `freshURL` with the URL a client sends
+/// with `PUT /v1/downloads/{id}/url` within ``Configuration/freshURLTimeout``, else `nil`.
+/// Every request on the socket is checked with `SO_PEERCRED`: another user
 /// gets a 403; every request on TCP needs the token (see `WebGuardMiddleware`).
 ///
 /// On shutdown: the event streams end, the server stops, running downloads stop at their
@@ -56,6 +59,15 @@ public final class DownloadAgent: Service, Sendable {
         /// token of `STATE/agent.token` (see `docs/agent-api.md`, "TCP and the web page").
         /// `nil` (the default): the Unix socket only.
         public var tcpPort: Int?
+        /// The overall limit the downloader starts with, in bytes per second for all downloads
+        /// together (`Downloader.setBandwidthLimit(_:)`); `nil` (the default): none.
+        /// `PUT /v1/limit` changes it while the agent runs; the next start begins with this value again.
+        public var bandwidthLimit: Int64?
+        /// How long a download whose URL was refused (401/403/410) or is about to expire waits for
+        /// a client to send a fresh one with `PUT /v1/downloads/{id}/url` after the
+        /// `needsFreshURL` event, before it goes on as without one (a refused download fails
+        /// with the server's refusal). Default 10 minutes.
+        public var freshURLTimeout: Duration = .seconds(600)
 
         public init(socketPath: String = AgentPaths.defaultSocket(),
                     stateDirectory: String = AgentPaths.defaultStateDirectory(),
@@ -126,7 +138,10 @@ public final class DownloadAgent: Service, Sendable {
 
         let store = try await SQLiteDownloadStore(path: configuration.storePath, configuration: configuration.store)
         let log = try await AgentEventLog(store: store)
-        let downloader = Downloader(configuration: configuration.downloader, transports: try transports(), store: store)
+        let refresher = AgentURLRefresher(timeout: configuration.freshURLTimeout)
+        let downloader = Downloader(configuration: configuration.downloader, transports: try transports(), store: store,
+                                    delegate: refresher)
+        await downloader.setBandwidthLimit(configuration.bandwidthLimit)
         let feed = AgentEventFeed()
         downloader.observe { feed.post(.event($0)) }
         let pump = Task { [logger] in await Self.pump(feed, into: log, downloader: downloader, logger: logger) }
@@ -136,7 +151,8 @@ public final class DownloadAgent: Service, Sendable {
         feed.post(.reconcile)
         logger.info("restored \(report.restored.count) downloads (\(report.resumed.count) continue) from \(configuration.storePath)")
 
-        let api = AgentAPI(downloader: downloader, log: log, defaultTransfer: configuration.downloader.defaultTransferOptions)
+        let api = AgentAPI(downloader: downloader, log: log, defaultTransfer: configuration.downloader.defaultTransferOptions,
+                           refresher: refresher)
         let app = Self.application(router: api.router(), socketPath: socketPath, logger: logger, onListening: onListening)
         var web: AgentWebServer?
         if let port = configuration.tcpPort, let token {

@@ -166,6 +166,39 @@ public struct DownloadAgentClient: Sendable {
         AgentEventStream(connection: AgentConnection(socketPath: socketPath), since: since, includeProgress: includeProgress)
     }
 
+    /// The overall limit of the agent's downloader: bytes per second for all downloads
+    /// together, `nil` for none (`GET /v1/limit`).
+    public func limit() async throws -> Int64? {
+        let answer: AgentLimit = try await call(.GET, "/v1/limit")
+        return answer.bytesPerSecond
+    }
+
+    /// Sets the overall limit of the agent's downloader (`PUT /v1/limit`): bytes per second for
+    /// all downloads together (1 to ``AgentLimit/maxBytesPerSecond``), `nil` for none. It holds at
+    /// once, also for running downloads, until changed or the agent stops; returns the limit now.
+    ///
+    /// - Throws: ``DownloadAgentClientError`` `bad-limit` (400) for a value out of range.
+    @discardableResult
+    public func setLimit(_ bytesPerSecond: Int64?) async throws -> Int64? {
+        let body = try JSONEncoder().encode(AgentLimit(bytesPerSecond: bytesPerSecond))
+        let answer: AgentLimit = try await call(.PUT, "/v1/limit", body: body)
+        return answer.bytesPerSecond
+    }
+
+    /// Points download `id` at `url` from now on (`PUT /v1/downloads/{id}/url`), expiring at
+    /// `expiresAt` (`nil`: never): the answer to a `needsFreshURL` event, or a move to another
+    /// URL at any time. The agent gives it to the download when it waits for a fresh URL, else
+    /// calls `Downloader.updateURL(id:to:expiresAt:)`; the bytes continue when `url` serves the
+    /// same resource. Returns the download as the agent describes it then.
+    ///
+    /// - Throws: ``DownloadAgentClientError`` `unknown-id` (404), `bad-url` or `bad-expires-at`
+    ///   (400), `invalid-state` (409) for a completed or cancelled download.
+    @discardableResult
+    public func updateURL(id: String, to url: URL, expiresAt: Date? = nil) async throws -> DownloadInfo {
+        let body = try JSONEncoder().encode(AgentURLUpdate(url: url, expiresAt: expiresAt))
+        return try await call(.PUT, "/v1/downloads/\(Self.escape(id))/url", body: body)
+    }
+
     // MARK: private
 
     private struct BatchAnswer: Decodable {

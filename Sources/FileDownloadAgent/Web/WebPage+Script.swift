@@ -2,7 +2,9 @@ extension WebPage {
     /// The script: lists the downloads (`GET /v1/downloads`, a page of 200 at a time, more on
     /// "Show more") with the counts of `GET /v1/summary`, follows `GET /v1/events` with an
     /// EventSource (reconnecting after the agent restarts), adds downloads from the form (with
-    /// mirrors) and sends pause, resume, cancel, retry and forget. Rows are updated in place, so a
+    /// mirrors) and sends pause, resume, cancel, retry and forget; shows the overall limit
+    /// (`GET /v1/limit`, read again on every (re)connect, after journalled events and every 5 s)
+    /// and sets or clears it (`PUT /v1/limit`). Rows are updated in place, so a
     /// focused button keeps its focus.
     static let script = #"""
         "use strict";
@@ -173,6 +175,7 @@ extension WebPage {
         async function loadSummary() {
           summary = await api("GET", "/v1/summary");
           totals();
+          await loadLimit();
         }
 
         // The summary again after journalled events, at most twice a second.
@@ -196,6 +199,42 @@ extension WebPage {
           document.getElementById("more").hidden = after == null;
           await loadSummary();
         }
+
+        const limitNow = document.getElementById("limit-now");
+        const limitRate = document.getElementById("limit-rate");
+
+        function showLimit(answer) {
+          const n = answer.bytesPerSecond;
+          limitNow.textContent = n == null ? "No overall limit" : "Overall limit: " + bytes(n) + "/s";
+          limitNow.dataset.bytesPerSecond = n == null ? "" : String(n);
+        }
+
+        async function loadLimit() { showLimit(await api("GET", "/v1/limit")); }
+
+        // A rate as fdl's --limit-rate reads it: bytes per second, K, M or G (1024-based).
+        function parseRate(text) {
+          const m = /^\s*([0-9]+(?:\.[0-9]*)?|\.[0-9]+)([kKmMgG]?)\s*$/.exec(text);
+          if (!m) return null;
+          const power = { "": 0, k: 1, m: 2, g: 3 }[m[2].toLowerCase()];
+          const value = parseFloat(m[1]) * Math.pow(1024, power);
+          return value > 0 ? Math.max(1, Math.round(value)) : 0;
+        }
+
+        async function setLimit(value) {
+          try {
+            showLimit(await api("PUT", "/v1/limit", { bytesPerSecond: value }));
+            say("");
+          } catch (e) { say(e.message); }
+        }
+
+        document.getElementById("limit").addEventListener("submit", (event) => {
+          event.preventDefault();
+          const value = parseRate(limitRate.value);
+          if (value == null) { say("'" + limitRate.value + "' is not a rate: write bytes per second, e.g. 500K or 1.5M"); return; }
+          setLimit(value === 0 ? null : value);
+        });
+        document.getElementById("limit-clear").addEventListener("click", () => { limitRate.value = ""; setLimit(null); });
+        setInterval(() => loadLimit().catch(() => {}), 5000);
 
         document.getElementById("more").addEventListener("click", () => {
           wanted += PAGE;

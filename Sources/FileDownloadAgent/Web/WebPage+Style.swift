@@ -32,6 +32,9 @@ extension WebPage {
         .numbers { display: flex; flex-wrap: wrap; gap: 0 1rem; font-size: .9rem; font-variant-numeric: tabular-nums; }
         .error { margin: .2rem 0; overflow-wrap: anywhere; }
         .actions { display: flex; flex-wrap: wrap; gap: .4rem; margin-top: .3rem; }
+        .inline { display: flex; flex-wrap: wrap; gap: .4rem; }
+        .inline input { flex: 1 1 8rem; width: auto; }
+        #limit-now { margin: 0; font-weight: 600; }
         [hidden] { display: none !important; }
 
         """#

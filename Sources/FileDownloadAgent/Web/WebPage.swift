@@ -6,7 +6,8 @@
 /// travel beside it (on Linux `Bundle.module` stops the process when the bundle is missing).
 /// There is no build step and nothing from a CDN; the script is a file of its own so the
 /// Content-Security-Policy `default-src 'self'` holds (no inline script or style). The page uses
-/// only the documented API (`/v1/downloads`, `/v1/summary`, `/v1/events`), with the session cookie.
+/// only the documented API (`/v1/downloads`, `/v1/summary`, `/v1/limit`, `/v1/events`), with the
+/// session cookie.
 enum WebPage {
     static let html = #"""
         <!doctype html>
@@ -38,6 +39,18 @@ enum WebPage {
               <textarea id="mirrors" rows="1" placeholder="optional: https://mirror.example.org/file.iso"></textarea>
               <button type="submit">Add</button>
               <p id="add-result" role="status" aria-live="polite"></p>
+            </form>
+          </section>
+          <section aria-labelledby="limit-title">
+            <h2 id="limit-title">Overall limit</h2>
+            <form id="limit" autocomplete="off">
+              <p id="limit-now" role="status" aria-live="polite">reading the limit…</p>
+              <label for="limit-rate">Bytes per second for all downloads together: 500K, 1.5M, 2G (1024-based)</label>
+              <div class="inline">
+                <input id="limit-rate" inputmode="decimal" pattern="\s*([0-9]+(\.[0-9]*)?|\.[0-9]+)[kKmMgG]?\s*" placeholder="e.g. 1.5M">
+                <button type="submit">Set limit</button>
+                <button type="button" id="limit-clear">No limit</button>
+              </div>
             </form>
           </section>
           <section aria-labelledby="list-title">

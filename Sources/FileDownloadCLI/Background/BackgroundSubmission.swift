@@ -27,6 +27,8 @@ struct BackgroundSubmission {
         if !settings.credentials.isEmpty { refused.append("--user/--netrc") }
         if settings.proxy != nil || settings.noProxy != nil { refused.append("--proxy/--noproxy") }
         if settings.maxBytesPerSecond != nil { refused.append("--limit-rate") }
+        if settings.overallBytesPerSecond != nil { refused.append("--limit-rate-total") }
+        if settings.freshURLTimeout != nil { refused.append("--fresh-url-timeout") }
         if settings.timestamping { refused.append("--timestamping") }
         if settings.usesServerFileName { refused.append("--content-disposition") }
         if !settings.identityFiles.isEmpty || settings.knownHostsFile != nil || settings.acceptNewHostKeys {

@@ -45,6 +45,16 @@ public struct AgentCommand: AsyncParsableCommand {
     @Option(name: .long, help: "How many events the journal keeps for clients that reconnect.")
     public var journalCapacity: Int = 10_000
 
+    @Option(name: .customLong("limit-rate-total"), help: ArgumentHelp(
+        "Start with an overall limit of RATE bytes/s for all downloads together (as --limit-rate: 500K, 1.5M); "
+        + "PUT /v1/limit and the web page change it.", valueName: "RATE"))
+    public var limitRateTotal: String?
+
+    @Option(name: .customLong("fresh-url-timeout"), help: ArgumentHelp(
+        "How long a download whose link expired waits for a client's fresh URL (`fdl url`, PUT /v1/downloads/ID/url) "
+        + "before it fails (default 600).", valueName: "S"))
+    public var freshURLTimeout: Double = 600
+
     public init() {}
 
     public func validate() throws {
@@ -52,6 +62,8 @@ public struct AgentCommand: AsyncParsableCommand {
         guard (1...10_000_000).contains(journalCapacity) else {
             throw ValidationError("--journal-capacity must be between 1 and 10000000")
         }
+        if let limitRateTotal { _ = try ByteRate.option("--limit-rate-total", limitRateTotal) }
+        _ = try GetCommand.duration(freshURLTimeout, option: "--fresh-url-timeout", range: GetCommand.freshURLTimeoutRange)
         if let tcp, !(0...65535).contains(tcp) { throw ValidationError("--tcp must be a port between 0 and 65535") }
         if open, tcp == nil { throw ValidationError("--open needs --tcp PORT (the page is served on TCP)") }
         for (name, value) in [("--socket", socket), ("--state", state), ("--downloads", downloads)] {
@@ -75,6 +87,9 @@ public struct AgentCommand: AsyncParsableCommand {
                                                 logger: logger))
         configuration.store = .init(journalCapacity: journalCapacity)
         configuration.tcpPort = tcp
+        configuration.bandwidthLimit = try limitRateTotal.flatMap { try ByteRate.option("--limit-rate-total", $0) }
+        configuration.freshURLTimeout = try GetCommand.duration(freshURLTimeout, option: "--fresh-url-timeout",
+                                                                range: GetCommand.freshURLTimeoutRange)
         let open = self.open
         let agent = DownloadAgent(configuration: configuration, logger: logger, onWebListening: { endpoint in
             Terminal.write("fdl agent: web page on \(endpoint.pageURL)\n")

@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 
 /// A transfer rate written as curl's `--limit-rate` takes it: bytes per second, with an optional
@@ -20,5 +21,17 @@ enum ByteRate {
         guard bytes <= 1e18 else { return nil }
         // A fraction of a byte per second rounds up to 1, never to "no limit".
         return value > 0 ? max(1, Int64(bytes)) : 0
+    }
+
+    /// The value of option `name` (`--limit-rate`, `--limit-rate-total`): the bytes per second,
+    /// `nil` for `0` (no limit).
+    ///
+    /// - Throws: `ValidationError` saying how to write a rate.
+    static func option(_ name: String, _ text: String) throws -> Int64? {
+        guard let rate = parse(text) else {
+            throw ValidationError("\(name) '\(text)' is not a rate; write bytes per second with an optional "
+                                  + "K, M or G suffix, e.g. 500K or 1.5M")
+        }
+        return rate > 0 ? rate : nil
     }
 }

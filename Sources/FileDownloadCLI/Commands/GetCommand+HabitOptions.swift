@@ -6,6 +6,8 @@ extension GetCommand {
     static let maxTimeRange = 0.001...31_536_000.0
     /// The seconds `--retry-wait` accepts: no wait up to the longest backoff, 5 minutes.
     static let retryWaitRange = 0.0...300.0
+    /// The seconds `--fresh-url-timeout` accepts: one millisecond to a day.
+    static let freshURLTimeoutRange = 0.001...86_400.0
 
     /// Puts the options people type from curl, wget and aria2c habit into `settings`: rate,
     /// timeouts, retry wait, user agent, credentials, quiet and verbose.
@@ -17,11 +19,13 @@ extension GetCommand {
     /// - Throws: `ValidationError` with a message that says what to fix.
     func applyHabitOptions(to settings: inout GetSettings) throws {
         if let limitRate {
-            guard let rate = ByteRate.parse(limitRate) else {
-                throw ValidationError("--limit-rate '\(limitRate)' is not a rate; write bytes per second with an optional "
-                                      + "K, M or G suffix, e.g. 500K or 1.5M")
-            }
-            settings.maxBytesPerSecond = rate > 0 ? rate : nil
+            settings.maxBytesPerSecond = try ByteRate.option("--limit-rate", limitRate)
+        }
+        if let limitRateTotal {
+            settings.overallBytesPerSecond = try ByteRate.option("--limit-rate-total", limitRateTotal)
+        }
+        if let freshURLTimeout {
+            settings.freshURLTimeout = try Self.duration(freshURLTimeout, option: "--fresh-url-timeout", range: Self.freshURLTimeoutRange)
         }
         if let connectTimeout {
             settings.connectTimeout = try Self.duration(connectTimeout, option: "--connect-timeout", range: Self.timeoutRange)

@@ -82,6 +82,16 @@ public struct GetCommand: AsyncParsableCommand {
         "Cap each download at RATE bytes/s; K, M, G suffixes (1024-based), e.g. 500K, 1.5M.", valueName: "RATE"))
     public var limitRate: String?
 
+    @Option(name: .customLong("limit-rate-total"), help: ArgumentHelp(
+        "Cap all downloads of this run together at RATE bytes/s (same RATE as --limit-rate; both may be given).",
+        valueName: "RATE"))
+    public var limitRateTotal: String?
+
+    @Option(name: .customLong("fresh-url-timeout"), help: ArgumentHelp(
+        "When a server refuses a link that worked (401/403/410), wait up to S seconds for `fdl url ID NEWURL` "
+        + "before failing (default: do not wait).", valueName: "S"))
+    public var freshURLTimeout: Double?
+
     @Option(name: .customLong("connect-timeout"), help: ArgumentHelp(
         "Give up an attempt when its connection is not set up within S seconds (default 30).", valueName: "S"))
     public var connectTimeout: Double?

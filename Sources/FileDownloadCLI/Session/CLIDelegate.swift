@@ -1,4 +1,5 @@
 import FileDownload
+import FileDownloadAgent
 import Foundation
 import Logging
 
@@ -17,6 +18,13 @@ struct CLIDelegate: DownloaderDelegate {
     var origins = DownloadOrigins()
     /// Where `-v` sends what the delegate does (never a secret).
     var logger = Logger(label: "fdl", factory: { _ in SwiftLogNoOpLogHandler() })
+    /// With `--fresh-url-timeout`: waits for `fdl url ID NEWURL` (over the run's socket) when a
+    /// link expires; `nil`: no fresh URL, a refused download fails as before.
+    var refresher: AgentURLRefresher?
+
+    func freshURL(forID id: String, current: URL, reason: URLRefreshReason) async -> URL? {
+        await refresher?.freshURL(forID: id, current: current, reason: reason)
+    }
 
     func customizeTransfer(_ options: TransferOptions, id: String, url: URL) async -> TransferOptions {
         var options = options

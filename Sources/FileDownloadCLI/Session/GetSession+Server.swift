@@ -12,14 +12,17 @@ import ServiceLifecycle
 extension GetSession {
     /// Starts serving and returns once the socket accepts connections (or serving failed, which
     /// is reported as a warning: the downloads run all the same, without control from outside).
-    /// ``stopServing(_:)`` stops it.
-    func startServing(_ downloader: Downloader, store: SQLiteDownloadStore) async -> (ServiceGroup, Task<Void, Never>) {
+    /// ``stopServing(_:)`` stops it. `refresher` (the delegate's, with `--fresh-url-timeout`) takes
+    /// the URLs of `fdl url` for downloads that wait for one.
+    func startServing(_ downloader: Downloader, store: SQLiteDownloadStore,
+                      refresher: AgentURLRefresher?) async -> (ServiceGroup, Task<Void, Never>) {
         let socketPath = state.socketPath
         var logger = settings.verbose ? StderrLogHandler.logger(label: "fdl.server") : Logger(label: "fdl.server") { StderrLogHandler(label: $0) }
         logger.logLevel = settings.verbose ? .debug : .warning
         let (listening, signal) = AsyncStream<Void>.makeStream()
         let server = AgentServer(downloader: downloader, store: store, socketPath: socketPath,
-                                 defaultTransfer: settings.transferOptions, logger: logger) { _ in signal.yield() }
+                                 defaultTransfer: settings.transferOptions, logger: logger,
+                                 refresher: refresher) { _ in signal.yield() }
         let group = ServiceGroup(configuration: .init(services: [server], logger: logger))
         let task = Task {
             do {

@@ -1,4 +1,5 @@
 public import FileDownload
+import FileDownloadAgent
 import FileDownloadSQLite
 import Foundation
 #if canImport(Glibc)
@@ -111,12 +112,14 @@ public actor GetSession {
         configuration.logger.logLevel = settings.verbose ? .debug : .critical
         var delegate = CLIDelegate(headers: settings.headers, credentials: settings.credentials, origins: origins)
         if settings.verbose { delegate.logger = StderrLogHandler.logger(label: "fdl") }
+        delegate.refresher = settings.freshURLTimeout.map { AgentURLRefresher(timeout: $0) }
         let downloader = Downloader(configuration: configuration, transports: transports, store: store,
                                     delegate: delegate)
         self.downloader = downloader
+        await downloader.setBandwidthLimit(settings.overallBytesPerSecond)
         let events = downloader.events()
         installSignalHandlers()
-        let server = await startServing(downloader, store: sqlite)
+        let server = await startServing(downloader, store: sqlite, refresher: delegate.refresher)
 
         let options = DownloadOptions(transfer: settings.transferOptions,
                                       retryPolicy: settings.retryPolicy)

@@ -51,6 +51,12 @@ public struct GetSettings: Sendable {
     public var timestamping = false
     /// A cap on each download's transfer rate in bytes per second (`--limit-rate`); `nil` for none.
     public var maxBytesPerSecond: Int64? = nil
+    /// A cap on all downloads of the run together, in bytes per second (`--limit-rate-total`);
+    /// `nil` for none.
+    public var overallBytesPerSecond: Int64? = nil
+    /// How long a download whose link expired waits for `fdl url` (`--fresh-url-timeout`); `nil`:
+    /// it does not wait (a refused download fails at once, as before).
+    public var freshURLTimeout: Duration? = nil
     /// An attempt fails when its connection is not established within this time (`--connect-timeout`).
     public var connectTimeout: Duration = .seconds(30)
     /// A download fails when it has been downloading for this long in this run, over all its

@@ -29,7 +29,7 @@ struct AgentDocumentationTests {
                 environment["URL"] = "http://127.0.0.1:\(refusing.port)/example.bin"
                 environment["DIR"] = agent.downloads.path
                 let blocks = try Self.examples()
-                #expect(blocks.count == 6)
+                #expect(blocks.count == 7)
                 var outputs: [String] = []
                 for block in blocks {
                     let (status, output, errors) = try await CommandRun.run(["/bin/sh", "-ec", block], environment: environment)
@@ -39,8 +39,11 @@ struct AgentDocumentationTests {
                     outputs.append(output)
                 }
                 #expect(outputs[1].contains("\"id\":\"example\"") && outputs[1].contains("\"results\":[{\"download\""), "\(outputs[1])")
-                #expect(outputs[4].contains("event: download") && outputs[4].contains("\"type\":\"cancelled\""), "\(outputs[4])")
-                #expect(outputs[5].contains("\"error\":\"bad-url\""))
+                #expect(outputs[4].contains(#"{"bytesPerSecond":1048576}"#) && outputs[4].contains(#"{"bytesPerSecond":null}"#),
+                        "the limit set, read and cleared: \(outputs[4])")
+                #expect(outputs[5].contains("event: download") && outputs[5].contains("\"type\":\"cancelled\""), "\(outputs[5])")
+                #expect(outputs[6].contains("\"error\":\"bad-url\""))
+                #expect(try await agent.client.limit() == nil, "cleared by the example")
                 #expect(try await agent.client.info(of: "example") == nil, "forgotten by the DELETE example")
             }
         }
@@ -79,6 +82,9 @@ struct AgentDocumentationTests {
                 ("post", "/v1/downloads", ["-d", body]),
                 ("get", "/v1/downloads", []),
                 ("get", "/v1/downloads/{id}", []),
+                ("get", "/v1/limit", []),
+                ("put", "/v1/limit", ["-d", "{\"bytesPerSecond\":1048576}"]),
+                ("put", "/v1/downloads/{id}/url", ["-d", "{\"url\":\"http://127.0.0.1:9/doc2\"}"]),
                 ("post", "/v1/downloads/{id}/start", []),
                 ("post", "/v1/downloads/{id}/pause", []),
                 ("post", "/v1/downloads/{id}/resume", []),

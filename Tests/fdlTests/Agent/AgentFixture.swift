@@ -13,6 +13,8 @@ final class AgentFixture: Sendable {
     let directory: TemporaryDirectory
     let maxConcurrent: Int
     let journalCapacity: Int
+    /// More options of `fdl agent` (`--limit-rate-total`, `--fresh-url-timeout`).
+    let extraArguments: [String]
     private let current = Shared<FDLProcess?>(nil)
 
     /// The socket: `DIR/run/agent.sock`.
@@ -24,8 +26,9 @@ final class AgentFixture: Sendable {
     var client: DownloadAgentClient { DownloadAgentClient(socketPath: socket) }
     var process: FDLProcess? { current.withLock { $0 } }
 
-    init(maxConcurrent: Int = 4, journalCapacity: Int = 10_000) throws {
+    init(maxConcurrent: Int = 4, journalCapacity: Int = 10_000, arguments: [String] = []) throws {
         directory = try TemporaryDirectory("agent")
+        extraArguments = arguments
         self.maxConcurrent = maxConcurrent
         self.journalCapacity = journalCapacity
         try FileManager.default.createDirectory(at: directory.file("out"), withIntermediateDirectories: true)
@@ -35,7 +38,7 @@ final class AgentFixture: Sendable {
     @discardableResult
     func start() async throws -> FDLProcess {
         let agent = try FDLProcess(["agent", "--socket", socket, "--state", state, "--downloads", downloads.path,
-                                    "--max-concurrent", String(maxConcurrent), "--journal-capacity", String(journalCapacity)])
+                                    "--max-concurrent", String(maxConcurrent), "--journal-capacity", String(journalCapacity)] + extraArguments)
         current.withLock { $0 = agent }
         do {
             try await agent.waitForOutput(containing: "listening on")
@@ -66,9 +69,9 @@ final class AgentFixture: Sendable {
     }
 
     /// Runs `body` with a started agent, and removes everything afterwards.
-    static func with(maxConcurrent: Int = 4, journalCapacity: Int = 10_000,
+    static func with(maxConcurrent: Int = 4, journalCapacity: Int = 10_000, arguments: [String] = [],
                      _ body: (AgentFixture) async throws -> Void) async throws {
-        let fixture = try AgentFixture(maxConcurrent: maxConcurrent, journalCapacity: journalCapacity)
+        let fixture = try AgentFixture(maxConcurrent: maxConcurrent, journalCapacity: journalCapacity, arguments: arguments)
         do {
             try await fixture.start()
             try await body(fixture)

@@ -17,7 +17,7 @@ import Testing
 struct AgentWebPageTests {
     static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("drive_page.py").path
 
-    @Test("add a slow download in the page, watch it move, pause, resume, complete; the file is byte-exact")
+    @Test("add a slow download in the page, watch it move, pause, resume, complete; the file is byte-exact; the overall limit set through the API is shown, and set and cleared with the keyboard")
     func drivePage() async throws {
         for tool in ["/usr/bin/chromium", "/usr/bin/chromedriver"] where !FileManager.default.isExecutableFile(atPath: tool) {
             throw TestFailure("\(tool) is missing: run scripts/install-deps.sh (apt-get install -y chromium chromium-driver)")
@@ -28,15 +28,17 @@ struct AgentWebPageTests {
                 let scratch = try TemporaryDirectory("agent-web-shots")
                 defer { scratch.remove() }
                 let shots = ProcessInfo.processInfo.environment["FDL_UI_SCREENSHOTS"] ?? scratch.path
+                try await agent.client.setLimit(64 << 20)
                 let (status, output, errors) = try await CommandRun.run([
                     "/usr/bin/timeout", "300", "/usr/bin/env", "python3", Self.script,
                     "--login", agent.loginURL, "--url", server.url("slow/big.bin"), "--id", "slow",
-                    "--missing", server.url("missing.bin"), "--shots", shots,
+                    "--missing", server.url("missing.bin"), "--shots", shots, "--limit", String(64 << 20),
                 ])
                 #expect(status == 0, "drive_page.py: \(output) \(errors)")
                 guard status == 0 else { return }
                 let file = agent.downloads.appendingPathComponent("big.bin")
                 #expect(try Data(contentsOf: file) == content)
+                #expect(try await agent.client.limit() == 32 << 20, "the limit the page set")
                 // The page paused the first transfer in the middle, and resumed it with a range.
                 let log = server.accessLog.filter { $0.contains("/slow/big.bin") }
                 #expect(log.count >= 2 && log.last?.contains("range=\"bytes=") == true, "\(log)")

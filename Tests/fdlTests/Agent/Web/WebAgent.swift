@@ -1,3 +1,4 @@
+import FileDownloadAgentClient
 import FileDownloadTestSupport
 import Foundation
 #if canImport(Glibc)
@@ -14,6 +15,7 @@ final class WebAgent: Sendable {
     var socket: String { directory.path("run/agent.sock") }
     var state: String { directory.path("state") }
     var downloads: URL { directory.file("out") }
+    var client: DownloadAgentClient { DownloadAgentClient(socketPath: socket) }
     var process: FDLProcess? { current.withLock { $0?.process } }
     var port: Int { current.withLock { $0?.port ?? 0 } }
     /// The URL `--open` printed: `http://127.0.0.1:PORT/ui/login?token=TOKEN`.

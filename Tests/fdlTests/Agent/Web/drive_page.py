@@ -171,6 +171,17 @@ def run(arguments):
         driver.wait("the event stream is live", 'return document.getElementById("connection").textContent === "live";')
         log("page open and live at " + address)
 
+        # The overall limit the test set through the API before the page opened is shown; then
+        # with the keyboard only: "No limit" clears it, a rate typed and Enter sets it.
+        LIMIT = 'return document.getElementById("limit-now").dataset.bytesPerSecond === arguments[0] ? document.getElementById("limit-now").textContent : null;'
+        shown = driver.wait("the page shows the limit set through the API", LIMIT, arguments.limit)
+        log("limit shown: " + shown)
+        driver.s("/element/%s/value" % driver.find("#limit-clear"), {"text": ENTER})
+        driver.wait("the limit is cleared", LIMIT, "")
+        driver.type("#limit-rate", "32M" + ENTER)
+        shown = driver.wait("the limit typed is set", LIMIT, str(32 * 1024 * 1024))
+        log("limit set in the page: " + shown)
+
         # The slow file through its mirror: the first URL refuses connections (nothing listens
         # on port 9), so every byte comes from the mirror typed into the form's mirrors field.
         dead = "http://127.0.0.1:9/" + arguments.url.rstrip("/").split("/")[-1]
@@ -248,14 +259,14 @@ def main():
     parser.add_argument("--login", required=True)
     parser.add_argument("--id", required=True)
     parser.add_argument("--ready", help="reconnect mode: the file to create once the page is live")
-    for name in ("url", "missing", "shots"):
+    for name in ("url", "missing", "shots", "limit"):
         parser.add_argument("--" + name)
     arguments = parser.parse_args()
     try:
         if arguments.ready:
             return reconnect(arguments)
-        if not (arguments.url and arguments.missing and arguments.shots):
-            parser.error("--url, --missing and --shots are needed (or --ready)")
+        if not (arguments.url and arguments.missing and arguments.shots and arguments.limit):
+            parser.error("--url, --missing, --shots and --limit are needed (or --ready)")
         return run(arguments)
     except Failure as failure:
         log("FAILED: %s" % failure)

@@ -1,0 +1,62 @@
+import FileDownload
+import FileDownloadAgentClient
+import Foundation
+import Hummingbird
+import NIOCore
+
+/// `GET`/`PUT /v1/limit` (the overall limit of the downloader) and `PUT /v1/downloads/{id}/url`
+/// (a fresh URL).
+extension AgentAPI {
+    func addLimitRoutes(to v1: RouterGroup<AgentRequestContext>) {
+        v1.get("limit") { _, _ in
+            AgentAPIError.jsonResponse(status: .ok, body: AgentLimit(bytesPerSecond: downloader.bandwidthLimit))
+        }
+        v1.put("limit") { request, _ in
+            let limit: AgentLimit = try await decodeSmallBody(request, what: #"{"bytesPerSecond": N or null}"#)
+            if let value = limit.bytesPerSecond, !(1...AgentLimit.maxBytesPerSecond).contains(value) {
+                throw AgentAPIError(.badRequest, "bad-limit",
+                                    "bytesPerSecond \(value) is not between 1 and \(AgentLimit.maxBytesPerSecond); send null for no limit")
+            }
+            await downloader.setBandwidthLimit(limit.bytesPerSecond)
+            return AgentAPIError.jsonResponse(status: .ok, body: AgentLimit(bytesPerSecond: downloader.bandwidthLimit))
+        }
+        v1.put("downloads/:id/url") { request, context in
+            let id = try id(context)
+            let update: AgentURLUpdate = try await decodeSmallBody(request, what: #"{"url": "...", "expiresAt": "RFC 3339"}"#)
+            guard let url = URL(string: update.url), url.scheme != nil else {
+                throw AgentAPIError(.badRequest, "bad-url", "'\(update.url)' is not an absolute URL")
+            }
+            var expiresAt: Date?
+            if let text = update.expiresAt {
+                guard let date = AgentURLUpdate.parseDate(text) else {
+                    throw AgentAPIError(.badRequest, "bad-expires-at", "expiresAt '\(text)' is not an RFC 3339 date such as 2026-11-23T06:00:00Z")
+                }
+                expiresAt = date
+            }
+            _ = try await info(of: id)
+            if let refresher, await refresher.offer(url, for: id) {
+                await downloader.settle()
+            } else {
+                try await library { try await downloader.updateURL(id: id, to: url, expiresAt: expiresAt) }
+            }
+            return AgentAPIError.jsonResponse(status: .ok, body: try await info(of: id))
+        }
+    }
+
+    /// The body of `request` (at most ``maxBodySize``) decoded as `T`; a 400 `bad-json` saying
+    /// `what` is expected otherwise.
+    func decodeSmallBody<T: Decodable>(_ request: Request, what: String) async throws -> T {
+        var request = request
+        let body: ByteBuffer
+        do {
+            body = try await request.collectBody(upTo: Self.maxBodySize)
+        } catch {
+            throw AgentAPIError(.contentTooLarge, "body-too-large", "the request body is larger than \(Self.maxBodySize) bytes")
+        }
+        do {
+            return try JSONDecoder().decode(T.self, from: Data(body.readableBytesView))
+        } catch let error as DecodingError {
+            throw AgentAPIError(.badRequest, "bad-json", "the body is not \(what): \(Self.describe(error))")
+        }
+    }
+}

@@ -1,0 +1,57 @@
+public import FileDownload
+public import Foundation
+
+/// The agent's answer to `DownloaderDelegate.freshURL(forID:current:reason:)`: it waits, at most
+/// ``timeout``, for a client to send a URL with `PUT /v1/downloads/{id}/url` after the
+/// `needsFreshURL` event, and answers `nil` (the download fails as it would without a delegate)
+/// when none comes in time.
+///
+/// ``DownloadAgent`` makes one for its downloader; an ``AgentServer`` given one (a foreground
+/// `fdl get --fresh-url-timeout`) hands it the URLs of that request, and the owner of the
+/// downloader calls ``freshURL(forID:current:reason:)`` from its own delegate.
+public actor AgentURLRefresher: DownloaderDelegate {
+    /// How long a question waits for a client's URL.
+    public let timeout: Duration
+    private var waiting: [String: [UUID: CheckedContinuation<URL?, Never>]] = [:]
+
+    /// A refresher whose questions wait at most `timeout`.
+    public init(timeout: Duration) {
+        self.timeout = timeout
+    }
+
+    /// Waits until a URL for `id` comes with `PUT /v1/downloads/{id}/url` (returned), ``timeout``
+    /// passes or the task is cancelled (`nil` for both).
+    public func freshURL(forID id: String, current: URL, reason: URLRefreshReason) async -> URL? {
+        let ticket = UUID()
+        var timer: Task<Void, Never>?
+        defer { timer?.cancel() }
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                waiting[id, default: [:]][ticket] = continuation
+                timer = Task { [timeout] in
+                    if !Task.isCancelled { try? await Task.sleep(for: timeout) }
+                    self.answer(ticket, of: id, with: nil)
+                }
+                if Task.isCancelled { answer(ticket, of: id, with: nil) }
+            }
+        } onCancel: {
+            Task { await self.answer(ticket, of: id, with: nil) }
+        }
+    }
+
+    /// Gives `url` to the questions about `id` that wait now.
+    ///
+    /// - Returns: whether a question was waiting (it takes the URL; the caller does not also
+    ///   call `Downloader.updateURL`).
+    func offer(_ url: URL, for id: String) -> Bool {
+        guard let questions = waiting.removeValue(forKey: id), !questions.isEmpty else { return false }
+        for continuation in questions.values { continuation.resume(returning: url) }
+        return true
+    }
+
+    private func answer(_ ticket: UUID, of id: String, with url: URL?) {
+        guard let continuation = waiting[id]?.removeValue(forKey: ticket) else { return }
+        if waiting[id]?.isEmpty == true { waiting[id] = nil }
+        continuation.resume(returning: url)
+    }
+}
