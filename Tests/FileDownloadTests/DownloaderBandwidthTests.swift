@@ -107,4 +107,16 @@ struct DownloaderBandwidthTests {
         #expect(h.downloader.bandwidthLimit == 5_000)
         await h.cleanUp()
     }
+
+    @Test("a transport without .rateLimit draws nothing from the shared limit (its bytes never put the others into debt)")
+    func unpacedTransportNotCounted() async throws {
+        let unpaced = UnpacedTransport(size: 64 * 1024)
+        let h = Harness(wrap: { _ in unpaced })
+        await h.downloader.setBandwidthLimit(1000)
+        try await h.downloader.start(id: "u", url: h.url("u"))
+        await h.recorder.state("u", .completed)
+        #expect(unpaced.pacingDelay == .zero, "64 KiB at 1000 B/s would be a debt of a minute")
+        await h.cleanUp()
+    }
 }
+
