@@ -43,6 +43,7 @@ extension Downloader {
             .filter { $0.state == .interrupted && $0.waitReason != nil }
             .sorted { $0.options.priority != $1.options.priority
                 ? $0.options.priority > $1.options.priority : $0.queueOrder < $1.queueOrder }
+        endOverdueRefreshes(held, now: now)
         let network = Set(networkReleases(held.filter { $0.waitReason == .waitingForNetwork }, now: now))
         var letGo: [UInt: Int64] = [:]
         var blocked: Set<UInt> = []
