@@ -31,6 +31,9 @@ public struct MockResource: Sendable, CustomStringConvertible {
     public var suggestedFilename: String?
     /// Challenges asked, in order, before every attempt (empty: none).
     public var authentication: [MockAuthentication]
+    /// The total length the head announces (`TransferHead.expectedLength`) instead of the
+    /// content's size: a server that lies about its length. `nil` (default): the content's size.
+    public var announcedLength: Int64?
 
     public init(
         _ content: MockContent,
@@ -41,7 +44,8 @@ public struct MockResource: Sendable, CustomStringConvertible {
         supportsRanges: Bool = true,
         retryAfter: Duration? = nil,
         suggestedFilename: String? = nil,
-        authentication: [MockAuthentication] = []
+        authentication: [MockAuthentication] = [],
+        announcedLength: Int64? = nil
     ) {
         self.content = content
         self.chunkSize = max(1, chunkSize)
@@ -52,6 +56,7 @@ public struct MockResource: Sendable, CustomStringConvertible {
         self.retryAfter = retryAfter
         self.suggestedFilename = suggestedFilename
         self.authentication = authentication
+        self.announcedLength = announcedLength
     }
 
     /// The validator the head reports: ``validator`` or the content's default.
@@ -62,6 +67,7 @@ public struct MockResource: Sendable, CustomStringConvertible {
         if let chunkDelay { parts.append("delay \(chunkDelay)") }
         if !supportsRanges { parts.append("no ranges") }
         if !authentication.isEmpty { parts.append("auth \(authentication)") }
+        if let announcedLength { parts.append("announces \(announcedLength)") }
         return parts.joined(separator: ", ")
     }
 }

@@ -64,7 +64,7 @@ extension MockTransport {
         let partial = start > 0 || bodyEnd < size
         let status = script?.statusCode ?? (partial && resource.statusCode == 200 ? 206 : resource.statusCode)
         let retryAfter = script?.retryAfter ?? resource.retryAfter
-        let head = TransferHead(disposition: disposition, statusCode: status, expectedLength: size,
+        let head = TransferHead(disposition: disposition, statusCode: status, expectedLength: resource.announcedLength ?? size,
                                 validator: current, suggestedFilename: resource.suggestedFilename,
                                 retryAfter: retryAfter)
         try sink.begin(head)

@@ -1,6 +1,7 @@
 import FileDownload
 import FileDownloadHTTP
 import FileDownloadMock
+import FileDownloadTestSupport
 import Foundation
 import Testing
 
@@ -8,15 +9,6 @@ import Testing
 /// the libcurl transfer on its I/O thread, on a limiter whose clock the test moves.
 @Suite("HTTPTransport paces by the sink's shared limiter", .timeLimit(.minutes(1)))
 struct HTTPPacingTests {
-    /// Polls `condition` every 5 ms for at most 10 s.
-    private func eventually(_ condition: () -> Bool) async -> Bool {
-        for _ in 0..<2000 {
-            if condition() { return true }
-            try? await Task.sleep(for: .milliseconds(5))
-        }
-        return condition()
-    }
-
     @Test("after a write that put the limiter in debt the transfer holds; it goes on when its wait is over and finishes byte-exact when the limit is lifted")
     func pausesAndResumes() async throws {
         try await HTTPFixture.with(nginx: true, fault: false) { fx in
@@ -30,7 +22,7 @@ struct HTTPPacingTests {
             let request = TransferRequest(downloadID: "paced", url: fx.nginx!.url("paced.bin"))
             let transfer = Task { try await transport.transfer(request, into: sink) }
 
-            #expect(await eventually { sink.fileLength > 0 }, "no body byte arrived")
+            try await poll("a body byte arrived") { sink.fileLength > 0 }
             let first = sink.fileLength
             #expect(first < Int64(size))
             // The clock stands still: the transfer pauses again each time it asks.
@@ -38,7 +30,7 @@ struct HTTPPacingTests {
             #expect(sink.fileLength == first, "the transfer went on from \(first) to \(sink.fileLength) bytes while it owed the limiter")
 
             clock.advance(by: .seconds(3600))  // the wait is over: one more write, then it owes again
-            #expect(await eventually { sink.fileLength > first }, "the transfer did not go on once its wait was over")
+            try await poll("the transfer went on once its wait was over") { sink.fileLength > first }
             limiter.bytesPerSecond = nil  // lifted: taken up within 100 ms, the rest comes at once
             try await transfer.value
             sink.seal()

@@ -24,13 +24,8 @@ struct SFTPPacingTests {
         let request = TransferRequest(downloadID: "paced", url: server.url("paced.bin"))
         let transfer = Task { try await transport.transfer(request, into: sink) }
 
-        var waited = 0
-        while sink.fileLength == 0, waited < 2000 {  // at most 10 s for the first read
-            try await Task.sleep(for: .milliseconds(5))
-            waited += 1
-        }
+        try await poll("the first read arrived") { sink.fileLength > 0 }
         let first = sink.fileLength
-        #expect(first > 0)
         try await Task.sleep(for: .milliseconds(300))
         #expect(sink.fileLength == first, "the transfer read on while the limiter was an hour in debt")
 

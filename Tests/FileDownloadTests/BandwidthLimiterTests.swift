@@ -53,4 +53,16 @@ struct BandwidthLimiterTests {
         limiter.bytesPerSecond = 0  // below 1: no limit
         #expect(limiter.bytesPerSecond == nil)
     }
+
+    @Test("a debt too long for Int64 nanoseconds is clamped to the longest wait, no trap")
+    func hugeDebtClamped() {
+        let clock = ManualClock()
+        let limiter = BandwidthLimiter(bytesPerSecond: 1, burst: .zero, clock: clock)
+        #expect(limiter.consume(Int.max) == .nanoseconds(Int64.max))
+        #expect(limiter.delay == .nanoseconds(Int64.max))
+        // ~9.3 GB at 1 B/s: just past Int64.max nanoseconds.
+        let slow = BandwidthLimiter(bytesPerSecond: 1, burst: .zero, clock: clock)
+        #expect(slow.consume(9_300_000_000) == .nanoseconds(Int64.max))
+    }
 }
+

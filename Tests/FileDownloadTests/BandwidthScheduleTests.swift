@@ -51,4 +51,12 @@ struct BandwidthScheduleTests {
         #expect(decoded.limit(at: at(9, 0), calendar: utc) == nil)
         #expect(try JSONDecoder().decode(BandwidthSchedule.self, from: JSONEncoder().encode(schedule)) == schedule)
     }
+
+    @Test("hostile JSON is clamped as the init clamps: hours 0-23, minutes 0-59")
+    func decodingClamps() throws {
+        let json = #"{"entries":[{"hour":9223372036854775807,"minute":-5,"bytesPerSecond":7},{"hour":-3,"minute":999}]}"#
+        let decoded = try JSONDecoder().decode(BandwidthSchedule.self, from: Data(json.utf8))
+        #expect(decoded.entries == [.init(hour: 0, minute: 59, bytesPerSecond: nil), .init(hour: 23, minute: 0, bytesPerSecond: 7)])
+        #expect(decoded.limit(at: at(23, 30), calendar: utc) == 7)
+    }
 }

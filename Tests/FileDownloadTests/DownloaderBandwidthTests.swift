@@ -1,5 +1,6 @@
 import FileDownload
 import FileDownloadMock
+import FileDownloadTestSupport
 import Foundation
 import Testing
 
@@ -105,6 +106,40 @@ struct DownloaderBandwidthTests {
         try await run(h, parked: 2, for: .seconds(2), step: .milliseconds(100))
         await h.downloader.refresh()
         #expect(h.downloader.bandwidthLimit == 5_000)
+        await h.cleanUp()
+    }
+
+    @Test("a transport without .rateLimit draws nothing from the shared limit (its bytes never put the others into debt)")
+    func unpacedTransportNotCounted() async throws {
+        let unpaced = UnpacedTransport(size: 64 * 1024)
+        let h = Harness(wrap: { _ in unpaced })
+        await h.downloader.setBandwidthLimit(1000)
+        try await h.downloader.start(id: "u", url: h.url("u"))
+        await h.recorder.state("u", .completed)
+        #expect(unpaced.pacingDelay == .zero, "64 KiB at 1000 B/s would be a debt of a minute")
+        await h.cleanUp()
+    }
+
+    @Test("a wait for the shared limit longer than the request timeout is not idleness: no timeout, no hold for the network")
+    func pacedWaitIsNotIdle() async throws {
+        let h = Harness(transfer: TransferOptions(requestTimeout: .seconds(5)))
+        let content = h.serve("a", size: 32 * 1024, chunkSize: 16 * 1024)
+        await h.downloader.setBandwidthLimit(1000)  // each chunk owes ~16 s
+        try await h.downloader.start(id: "a", url: h.url("a"))
+        for _ in 0..<60 {
+            // One second at a time, each once the transfer waits on the clock (with the tick loop).
+            try await poll("the transfer waits on the clock, or ended") {
+                if h.clock.sleeperCount >= 2 { return true }
+                return await h.downloader.state(of: "a") != .downloading
+            }
+            if await h.downloader.state(of: "a") != .downloading { break }
+            h.clock.advance(by: .seconds(1))
+            await h.downloader.refresh()
+        }
+        try #require(!h.recorder.names(of: "a").contains { $0.hasPrefix("interrupted") || $0.hasPrefix("onHold") },
+                     "\(h.recorder.names(of: "a"))")
+        await h.recorder.state("a", .completed)
+        #expect(h.contents(h.file("a")) == content.data)
         await h.cleanUp()
     }
 }

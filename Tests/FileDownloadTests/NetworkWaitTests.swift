@@ -117,6 +117,8 @@ struct NetworkWaitTests {
             h.clock.advance(by: .seconds(29))
             await h.downloader.refresh()
             #expect(h.mock.allRequests.count == 3 + probe - 1, "not before 30 s")
+            // A released attempt runs on its own task: the states catch a probe that went early.
+            for id in ids { #expect(await h.downloader.state(of: id) == .interrupted, "not before 30 s") }
             let mark = h.recorder.count
             h.clock.advance(by: .seconds(1))
             await h.downloader.refresh()
@@ -192,6 +194,7 @@ struct NetworkWaitTests {
             h.clock.advance(by: .seconds(29))
             await h.downloader.refresh()
             #expect(h.mock.requests(for: h.url("a")).count == probe, "not before 30 s")
+            #expect(await h.downloader.state(of: "a") == .interrupted, "not before 30 s")
             let mark = h.recorder.count
             h.clock.advance(by: .seconds(1))
             await h.downloader.refresh()
@@ -229,5 +232,21 @@ struct NetworkWaitTests {
         try await h.downloader.start(id: "a", url: h.url("a"))
         try await failsAfterRetries(h)
         await h.cleanUp()
+    }
+
+    @Test("a downloader dropped without shutdown stops listening: the monitor's sequence ends")
+    func droppedDownloaderStopsListening() async throws {
+        let monitor = TestNetworkMonitor()
+        do {
+            let h = harness(monitor)
+            _ = h.serve("a", size: 10_000)
+            h.mock.script(h.url("a"), attempts: [.cannotConnect(Self.unreachable)])
+            try await h.downloader.start(id: "a", url: h.url("a"))
+            await onHold(h, ["a"], from: 0)
+            try await poll("the downloader listens") { monitor.subscribers == 1 }
+            #expect(monitor.ended == 0)
+            try? FileManager.default.removeItem(at: h.directory)
+        }
+        try await poll("the monitor's sequence ended") { monitor.ended == 1 }
     }
 }

@@ -110,4 +110,51 @@ struct SpaceWaitTests {
         #expect((FileValidation.size(tmpfs.path("big.part")) ?? 0) > 0, "the bytes that fitted are kept")
         await h.cleanUp()
     }
+
+    @Test("a head announcing Int64.max bytes while another download runs is held for space, no trap")
+    func hugeAnnouncedLength() async throws {
+        let tmpfs = try TmpfsMount(size: "8m")
+        defer { tmpfs.unmount() }
+        let h = Harness(maxConcurrent: 4, directory: tmpfs.url)
+        let size = 4 * Self.mebibyte
+        _ = h.serve("a", size: size, chunkSize: 1 << 20)
+        h.mock.script(h.url("a"), attempts: [.stall(at: size / 2)])
+        h.mock.serve(h.url("huge"), MockResource(.seeded(seed: 2, size: 1024), announcedLength: .max - 10))
+        try await h.downloader.start(id: "a", url: h.url("a"), options: DownloadOptions(expectedSize: size))
+        await h.parked(2)  // "a" runs and still needs half its bytes
+        try await h.downloader.start(id: "huge", url: h.url("huge"))
+        await onHold(h, "huge")
+        let info = try #require(await h.downloader.info(of: "huge"))
+        #expect(info.lastErrorCode == .diskFull)
+        #expect(info.lastError?.contains("too full") == true, "\(info)")
+        for _ in 0..<2 {  // the ticks weigh it against the free space again
+            h.clock.advance(by: .seconds(1))
+            await h.downloader.refresh()
+        }
+        #expect(await h.downloader.state(of: "huge") == .interrupted)
+        await h.cleanUp()
+    }
+
+    @Test("held behind what a running download needs, it continues once that download is paused")
+    func continuesWhenOtherPauses() async throws {
+        let tmpfs = try TmpfsMount(size: "8m")
+        defer { tmpfs.unmount() }
+        let h = Harness(maxConcurrent: 4, directory: tmpfs.url)
+        let size = 5 * Self.mebibyte, small = 4 * Self.mebibyte
+        _ = h.serve("b", size: size, chunkSize: 1 << 20)
+        h.mock.script(h.url("b"), attempts: [.stall(at: size / 2)])
+        let content = h.serve("a", size: small, seed: 2, chunkSize: 1 << 20)
+        try await h.downloader.start(id: "b", url: h.url("b"), options: DownloadOptions(expectedSize: size))
+        await h.parked(2)  // "b" runs with half its bytes written, needing 2.5 MiB more
+        try await h.downloader.start(id: "a", url: h.url("a"), options: DownloadOptions(expectedSize: small))
+        await onHold(h, "a")
+        // "b" paused keeps its 2.5 MiB staging file: the free space does not grow, but it no longer
+        // needs the rest now, so 4 MiB fit.
+        _ = try await h.downloader.pause("b")
+        h.clock.advance(by: .seconds(1))
+        await h.downloader.refresh()
+        await h.recorder.state("a", .completed)
+        #expect(h.contents(h.file("a")) == content.data)
+        await h.cleanUp()
+    }
 }

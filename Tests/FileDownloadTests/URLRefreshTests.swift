@@ -222,4 +222,50 @@ struct URLRefreshTests {
         await h.cleanUp()
     }
 
+    @Test("an absurd expiry time (a damaged record, far past Date.distantFuture) means not soon: no trap, no question")
+    func absurdExpiry() async throws {
+        let refresher = Refresher([])
+        let h = Harness(delegate: refresher)
+        let content = h.serve("a", size: 10_000, chunkSize: 500)
+        let options = DownloadOptions(urlExpiresAt: Date(timeIntervalSinceReferenceDate: 1e300))
+        try await h.downloader.start(id: "a", url: h.url("a"), options: options)
+        await h.recorder.state("a", .completed)
+        #expect(h.contents(h.file("a")) == content.data)
+        #expect(refresher.asked.isEmpty)
+        await h.cleanUp()
+    }
+
+    /// Never answers until released.
+    final class Silent: DownloaderDelegate {
+        let gate = Gate()
+        func freshURL(forID id: String, current: URL, reason: URLRefreshReason) async -> URL? {
+            await gate.park()
+            return URL(string: "mock://files/late")
+        }
+    }
+
+    @Test("a delegate that never answers: after freshURLTimeout the download goes on as with a nil answer; a late answer is ignored")
+    func freshURLTimeout() async throws {
+        let silent = Silent()
+        let h = Harness(delegate: silent, configure: { $0.freshURLTimeout = .seconds(60) })
+        h.serve("a", size: 20_000, chunkSize: 1_000)
+        h.serve("late", size: 20_000, chunkSize: 1_000)
+        h.mock.script(h.url("a"), attempts: [.drop(at: 8_000), .status(403)])
+        try await startAndRetry(h)
+        _ = await h.recorder.first { if case .onHold("a", .refreshingURL) = $0 { true } else { false } }
+        await silent.gate.waitForArrival()
+        h.clock.advance(by: .seconds(59))
+        await h.downloader.refresh()
+        #expect(await h.downloader.state(of: "a") == .interrupted)
+        h.clock.advance(by: .seconds(1))
+        await h.downloader.refresh()
+        await h.recorder.state("a", .failed)
+        let info = try #require(await h.downloader.info(of: "a"))
+        #expect(info.lastError?.contains("no fresh URL came within") == true, "\(info)")
+        silent.gate.release()  // the late answer changes nothing
+        await h.downloader.refresh()
+        #expect(await h.downloader.state(of: "a") == .failed)
+        #expect(h.mock.requests(for: h.url("late")).isEmpty)
+        await h.cleanUp()
+    }
 }

@@ -33,6 +33,17 @@ public struct BandwidthSchedule: Sendable, Hashable, Codable {
             self.bytesPerSecond = bytesPerSecond
         }
 
+        private enum CodingKeys: String, CodingKey { case hour, minute, bytesPerSecond }
+
+        /// Decodes through ``init(hour:minute:bytesPerSecond:)``, so a stored or sent entry is
+        /// clamped as one made in code (`minute` may be missing: 0).
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            self.init(hour: try c.decode(Int.self, forKey: .hour),
+                      minute: try c.decodeIfPresent(Int.self, forKey: .minute) ?? 0,
+                      bytesPerSecond: try c.decodeIfPresent(Int64.self, forKey: .bytesPerSecond))
+        }
+
         /// Minutes since midnight.
         var minuteOfDay: Int { hour * 60 + minute }
     }

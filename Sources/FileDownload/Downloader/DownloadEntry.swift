@@ -41,10 +41,14 @@ struct DownloadEntry {
     var waitReason: WaitReason?
     /// When the download was put on hold (``Downloader/hold(_:_:error:now:events:)``).
     var heldAt: Duration?
-    /// The free space of the staging file's file system when the download was put on hold for
-    /// space: it continues only once there is more (a full disk that statvfs does not show, such
-    /// as a quota, never makes it try again and again).
+    /// The free space of the staging file's file system when a write met a full disk (ENOSPC):
+    /// it continues only once there is more (a full disk that statvfs does not show, such as a
+    /// quota, never makes it try again and again). `nil` for a hold the free space explains
+    /// (``RoomCheck/Shortfall``): that one continues as soon as what it needs fits.
     var freeAtHold: Int64?
+    /// What a hold the free space explains said the download still needs (a size it may know
+    /// from nothing else, when the head announcing it was refused).
+    var neededAtHold: Int64?
     /// When the current URL expires on the downloader's clock (from
     /// ``DownloadOptions/urlExpiresAt``), and how long it lived from when that was set.
     var urlExpiry: Duration?

@@ -119,7 +119,7 @@ extension Downloader {
             stagingSuffix: configuration.stagingSuffix, bytesOnDisk: e.bytesOnDisk, validator: e.validator, expectedLength: e.expectedLength,
             attempt: e.attempts, capabilities: transport.capabilities,
             synchronize: configuration.synchronizesFiles, roomCheck: roomCheck(for: e),
-            bandwidth: bandwidth
+            bandwidth: transport.capabilities.contains(.rateLimit) ? bandwidth : nil
         )
         entries[id] = e
         running.insert(id)

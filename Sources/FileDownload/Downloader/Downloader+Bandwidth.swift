@@ -13,7 +13,8 @@ extension Downloader {
     /// ``TransferSink/pacingDelay`` before it reads more. Next to it, a download's own
     /// ``TransferOptions/maxBytesPerSecond`` still holds: the stricter of the two wins. Over any
     /// window of `t` seconds all downloads move at most `limit × t` bytes plus a burst of 0.1 s
-    /// worth and one chunk per transfer. A transport without `.rateLimit` is not held back.
+    /// worth and one chunk per transfer. A transport without `.rateLimit` is not held back, and
+    /// its bytes are not counted (they would put the others into debt).
     public func setBandwidthLimit(_ bytesPerSecond: Int64?) {
         bandwidthSchedule = nil
         bandwidth.bytesPerSecond = bytesPerSecond

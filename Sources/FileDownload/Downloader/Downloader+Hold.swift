@@ -11,7 +11,11 @@ extension Downloader {
         e.retryAt = nil
         e.waitReason = reason
         e.heldAt = now
-        e.freeAtHold = reason == .insufficientSpace ? freeSpaceAtHold(of: e) : nil
+        // Only a failed write remembers the free space: a shortfall the free space explains
+        // (RoomCheck, the check before an attempt) ends as soon as what is needed fits.
+        let shortfall = error.underlying as? RoomCheck.Shortfall
+        e.freeAtHold = reason == .insufficientSpace && shortfall == nil ? freeSpaceAtHold(of: e) : nil
+        e.neededAtHold = shortfall?.need
         retrying.insert(e.id)
         events += [.stateChanged(id: e.id, state: .interrupted), .interrupted(id: e.id, error: error, retryIn: nil),
                    .onHold(id: e.id, reason: reason)]
@@ -39,6 +43,7 @@ extension Downloader {
             .filter { $0.state == .interrupted && $0.waitReason != nil }
             .sorted { $0.options.priority != $1.options.priority
                 ? $0.options.priority > $1.options.priority : $0.queueOrder < $1.queueOrder }
+        endOverdueRefreshes(held, now: now)
         let network = Set(networkReleases(held.filter { $0.waitReason == .waitingForNetwork }, now: now))
         var letGo: [UInt: Int64] = [:]
         var blocked: Set<UInt> = []
@@ -46,13 +51,13 @@ extension Downloader {
             switch e.waitReason {
             case .insufficientSpace?:
                 guard let fs = fileSystem(of: e), !blocked.contains(fs.id) else { continue }
-                let need = stillNeeded(e) ?? Self.unknownSizeRoom
-                let others = neededByRunning(on: fs.id, besides: e.id) + letGo[fs.id, default: 0]
-                guard need + others <= fs.free, fs.free > e.freeAtHold ?? -1 else {
+                let need = stillNeeded(e) ?? e.neededAtHold ?? Self.unknownSizeRoom
+                let others = neededByRunning(on: fs.id, besides: e.id).addingSaturating(letGo[fs.id, default: 0])
+                guard need.addingSaturating(others) <= fs.free, fs.free > e.freeAtHold ?? -1 else {
                     blocked.insert(fs.id)  // later ones wait behind it: queue order
                     continue
                 }
-                letGo[fs.id, default: 0] += need
+                letGo[fs.id, default: 0] = letGo[fs.id, default: 0].addingSaturating(need)
             case .waitingForNetwork?:
                 guard network.contains(e.id) else { continue }
             case .refreshingURL?, nil:  // a fresh URL ends that wait (Downloader+Refresh)
@@ -71,6 +76,6 @@ extension Downloader {
     func freeSpaceAtHold(of e: DownloadEntry) -> Int64? {
         guard let fs = fileSystem(of: e) else { return nil }
         guard let need = stillNeeded(e) else { return fs.free }
-        return need + neededByRunning(on: fs.id, besides: e.id) <= fs.free ? .max : fs.free
+        return need.addingSaturating(neededByRunning(on: fs.id, besides: e.id)) <= fs.free ? .max : fs.free
     }
 }

@@ -108,11 +108,17 @@ extension Downloader {
         }
     }
 
+    /// The longest time until a URL expires that is taken as it is, in seconds (about 31 years).
+    static let longestExpiry: Double = 1e9
+
     /// Sets when `e`'s URL expires on the downloader's clock from ``DownloadOptions/urlExpiresAt``
     /// (once per URL: when the download is first queued, or re-pointed).
     func armExpiry(_ e: inout DownloadEntry, now: Duration) {
         guard e.urlExpiry == nil, let date = e.options.urlExpiresAt else { return }
-        let left = Duration.seconds(max(0, date.timeIntervalSinceNow))
+        // At most ~31 years: an absurd date (a damaged record) means "not soon", and a larger
+        // number of seconds would trap when made a Duration.
+        let seconds = date.timeIntervalSinceNow
+        let left = Duration.seconds(seconds.isNaN ? 0 : min(max(0, seconds), Self.longestExpiry))
         e.urlExpiry = now + left
         e.urlLifetime = left
         expiringURLs.insert(e.id)
@@ -163,14 +169,35 @@ extension Downloader {
             return
         }
         guard waiting, let error else { return }  // an expiring URL goes on as it is
-        retrying.remove(id)
+        goOnWithoutFreshURL(&e, error, now: now, events: &events)
+    }
+
+    /// A download on hold for a fresh URL gets none (the delegate answered `nil`, or not within
+    /// ``DownloaderConfiguration/freshURLTimeout``): it goes on as the refusal `error` would
+    /// have made it, without asking again; a later answer is ignored.
+    func goOnWithoutFreshURL(_ e: inout DownloadEntry, _ error: DownloadError, now: Duration, events: inout [DownloadEvent]) {
+        e.refreshToken &+= 1
+        retrying.remove(e.id)
         e.waitReason = nil
         e.declinedRefresh = true
         failure(&e, error, now: now, events: &events)
         e.declinedRefresh = false
-        entries[id] = e
+        entries[e.id] = e
         persist(e, flush: nil, events: events)
         schedule()
+    }
+
+    /// On every tick: the downloads on hold for a fresh URL that have waited
+    /// ``DownloaderConfiguration/freshURLTimeout`` for the delegate go on without one.
+    func endOverdueRefreshes(_ held: [DownloadEntry], now: Duration) {
+        for var e in held where e.waitReason == .refreshingURL {
+            guard let since = e.heldAt, now - since >= configuration.freshURLTimeout else { continue }
+            let refusal = e.lastError ?? DownloadError(.transport, "the server refused the URL")
+            logger.debug("download '\(e.id)': no fresh URL within \(configuration.freshURLTimeout)")
+            var events: [DownloadEvent] = []
+            goOnWithoutFreshURL(&e, refusal.adding(context: "no fresh URL came within \(configuration.freshURLTimeout)"),
+                                now: now, events: &events)
+        }
     }
 
     /// On every tick: downloads whose URL expires soon ask for a fresh one (once per URL), within

@@ -42,7 +42,7 @@ extension Downloader {
         var sum: Int64 = 0
         for other in running where other != besides {
             guard let e = entries[other], let fs = fileSystemIDs[Self.directory(of: e)], fs == id else { continue }
-            sum = sum.addingReportingOverflow(stillNeeded(e) ?? 0).partialValue
+            sum = sum.addingSaturating(stillNeeded(e) ?? 0)
         }
         return sum
     }
@@ -54,11 +54,12 @@ extension Downloader {
         guard configuration.waitsForSpace, var e = entries[id], let need = stillNeeded(e), need > 0,
               let fs = fileSystem(of: e) else { return false }
         let others = neededByRunning(on: fs.id, besides: id)
-        guard need + others > fs.free else { return false }
+        guard need.addingSaturating(others) > fs.free else { return false }
         let now = clock.now()
         var events: [DownloadEvent] = []
         let error = DownloadError(.diskFull, "the disk is too full: the download still needs \(need) bytes but \(fs.free) are free"
-                                  + (others > 0 ? " (after \(others) bytes other downloads still need)" : ""))
+                                  + (others > 0 ? " (after \(others) bytes other downloads still need)" : ""),
+                                  underlying: RoomCheck.Shortfall(need: need))
         hold(&e, .insufficientSpace, error: error, now: now, events: &events)
         entries[id] = e
         persist(e, flush: nil, events: events)

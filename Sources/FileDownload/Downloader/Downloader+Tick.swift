@@ -38,7 +38,9 @@ extension Downloader {
             let sink = handle.currentSink
             if let sink { absorbHead(&e, sink: sink, events: &events) }
             let activity = sink?.activityCount ?? 0
-            if activity != e.lastActivityCount || handle.challengesInFlight.load(ordering: .relaxed) > 0 {
+            // A transfer waiting out its share of the bandwidth limit is not idle.
+            let paced = sink.map { $0.pacingDelay > .zero } ?? false
+            if activity != e.lastActivityCount || paced || handle.challengesInFlight.load(ordering: .relaxed) > 0 {
                 e.lastActivityCount = activity
                 e.lastActivityAt = now
             } else if now - e.lastActivityAt >= e.options.transfer.requestTimeout {

@@ -124,6 +124,14 @@ public actor Downloader {
         Task { [weak self] in await self?.installRootHandlers() }
     }
 
+    /// A downloader dropped without ``shutdown()`` stops listening to the network: the monitor's
+    /// sequence ends (for ``NetlinkNetworkMonitor``, its thread closes its socket within half a
+    /// second), and the tick loop ends.
+    deinit {
+        networkTask?.cancel()
+        tickTask?.cancel()
+    }
+
     /// A new sequence of every event from now on, in order. Each call makes an independent
     /// subscriber with an unbounded buffer; the sequence ends after ``shutdown()``. Subscribe before
     /// starting downloads to miss nothing.

@@ -50,6 +50,13 @@ public struct DownloaderConfiguration: Sendable {
     /// How long before ``DownloadOptions/urlExpiresAt`` a fresh URL is asked for (at most a
     /// quarter of the URL's life). Default 30 s.
     public var urlRefreshLead: Duration
+    /// How long a download on hold for a fresh link (``WaitReason/refreshingURL``) waits for the
+    /// delegate's answer (``DownloaderDelegate/freshURL(forID:current:reason:)``), on the
+    /// downloader's clock, looked at on every tick. After it, the download goes on as with a `nil`
+    /// answer (it fails with the server's refusal, or uses its retries or next mirror as that
+    /// refusal would) and a later answer is ignored; ``Downloader/updateURL(id:to:expiresAt:)``
+    /// still re-points it. Default 5 minutes.
+    public var freshURLTimeout: Duration
     public var logger: Logger
 
     public init(
@@ -68,6 +75,7 @@ public struct DownloaderConfiguration: Sendable {
         networkMonitor: (any NetworkChangeMonitor)? = nil,
         networkProbeInterval: Duration = .seconds(30),
         urlRefreshLead: Duration = .seconds(30),
+        freshURLTimeout: Duration = .seconds(300),
         logger: Logger = Logger(label: "FileDownload")
     ) {
         self.maxConcurrentDownloads = max(1, maxConcurrentDownloads)
@@ -85,6 +93,7 @@ public struct DownloaderConfiguration: Sendable {
         self.networkMonitor = networkMonitor
         self.networkProbeInterval = networkProbeInterval
         self.urlRefreshLead = urlRefreshLead
+        self.freshURLTimeout = freshURLTimeout
         self.logger = logger
     }
 }

@@ -7,8 +7,10 @@ public enum WaitReason: String, Sendable, Hashable, Codable, CaseIterable, Custo
     /// (ENOSPC). The bytes on disk are kept; the downloader looks at the free space on every tick
     /// and continues the download when it fits.
     case insufficientSpace
-    /// The way to the download's server is down (connection refused or unreachable, name not
-    /// resolved, no byte for the request timeout). The wait uses no retry; the download is tried
+    /// The way to the download's server is down (host or network unreachable, name not resolved
+    /// while there is no default route, no byte for the request timeout). A refused connection is
+    /// not among them: the host answered, so it counts against the retries as the server's
+    /// failure. The wait uses no retry; the download is tried
     /// again shortly after the network changes (``NetworkChangeMonitor``), and otherwise at most
     /// once per ``DownloaderConfiguration/networkProbeInterval``.
     case waitingForNetwork
@@ -16,7 +18,8 @@ public enum WaitReason: String, Sendable, Hashable, Codable, CaseIterable, Custo
     /// asked for (``DownloaderDelegate/freshURL(forID:current:reason:)``,
     /// ``DownloadEvent/needsFreshURL(id:reason:)``). It continues from its bytes at the URL the
     /// delegate gives, or at the one ``Downloader/updateURL(id:to:expiresAt:)`` sets; it fails
-    /// with the server's refusal when the delegate gives none.
+    /// with the server's refusal when the delegate gives none, or none within
+    /// ``DownloaderConfiguration/freshURLTimeout``.
     case refreshingURL
 
     public var description: String { rawValue }

@@ -121,9 +121,14 @@ public final class BandwidthLimiter: Sendable {
 
     private func wait(_ b: Bucket) -> Duration {
         guard let rate = b.rate, b.tokens < 0 else { return .zero }
-        // Whole nanoseconds, rounded: a debt of 2,000 bytes at 10,000 B/s is exactly 200 ms.
-        return .nanoseconds(Int64((-b.tokens * 1e9 / Double(rate)).rounded()))
+        // Whole nanoseconds, rounded: a debt of 2,000 bytes at 10,000 B/s is exactly 200 ms. A
+        // debt of more than ~292 years (Int64 nanoseconds) is clamped: converting it would trap.
+        let nanoseconds = (-b.tokens * 1e9 / Double(rate)).rounded()
+        return .nanoseconds(nanoseconds < Self.longestWait ? Int64(nanoseconds) : Int64.max)
     }
+
+    /// The longest wait in nanoseconds that converts to `Int64` (the largest `Double` below 2⁶³).
+    private static let longestWait = Double(Int64.max).nextDown
 
     private static func capacity(_ rate: Int64, _ burst: Duration) -> Double {
         seconds(burst) * Double(rate)

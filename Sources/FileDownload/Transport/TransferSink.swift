@@ -352,7 +352,10 @@ public final class TransferSink: Sendable {
 
     private static func nanoseconds(_ d: Duration) -> Int64 {
         let (seconds, attoseconds) = d.components
-        return seconds &* 1_000_000_000 &+ attoseconds / 1_000_000_000
+        // Saturating: a clamped wait of Int64.max nanoseconds after any instant stays the longest.
+        let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        if overflow { return seconds > 0 ? .max : .min }
+        return whole.addingSaturating(attoseconds / 1_000_000_000)
     }
 
     /// The number of bytes of the resource in the file now (the offset of the next write).

@@ -6,6 +6,7 @@ import Synchronization
 final class TestNetworkMonitor: NetworkChangeMonitor {
     private let continuations = Mutex<[AsyncStream<Void>.Continuation]>([])
     private let route: Mutex<Bool>
+    private let endedCount = Atomic<Int>(0)
 
     init(defaultRoute: Bool = true) { route = Mutex(defaultRoute) }
 
@@ -18,12 +19,16 @@ final class TestNetworkMonitor: NetworkChangeMonitor {
 
     func changes() -> AsyncStream<Void> {
         let (stream, continuation) = AsyncStream<Void>.makeStream()
+        continuation.onTermination = { [weak self] _ in self?.endedCount.add(1, ordering: .relaxed) }
         continuations.withLock { $0.append(continuation) }
         return stream
     }
 
     /// How many sequences the downloader asked for.
     var subscribers: Int { continuations.withLock { $0.count } }
+
+    /// How many of those sequences ended (their iteration was cancelled).
+    var ended: Int { endedCount.load(ordering: .relaxed) }
 
     /// Tells every subscriber that the network may have changed.
     func signal() {
