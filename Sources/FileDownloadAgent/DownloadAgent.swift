@@ -66,7 +66,8 @@ public final class DownloadAgent: Service, Sendable {
         /// How long a download whose URL was refused (401/403/410) or is about to expire waits for
         /// a client to send a fresh one with `PUT /v1/downloads/{id}/url` after the
         /// `needsFreshURL` event, before it goes on as without one (a refused download fails
-        /// with the server's refusal). Default 10 minutes.
+        /// with the server's refusal). Default 10 minutes; it is also the downloader's
+        /// ``FileDownload/DownloaderConfiguration/freshURLTimeout`` in the agent.
         public var freshURLTimeout: Duration = .seconds(600)
 
         public init(socketPath: String = AgentPaths.defaultSocket(),
@@ -139,7 +140,10 @@ public final class DownloadAgent: Service, Sendable {
         let store = try await SQLiteDownloadStore(path: configuration.storePath, configuration: configuration.store)
         let log = try await AgentEventLog(store: store)
         let refresher = AgentURLRefresher(timeout: configuration.freshURLTimeout)
-        let downloader = Downloader(configuration: configuration.downloader, transports: try transports(), store: store,
+        // The downloader's own bound on the question is the refresher's (its default is shorter).
+        var downloaderConfiguration = configuration.downloader
+        downloaderConfiguration.freshURLTimeout = configuration.freshURLTimeout
+        let downloader = Downloader(configuration: downloaderConfiguration, transports: try transports(), store: store,
                                     delegate: refresher)
         await downloader.setBandwidthLimit(configuration.bandwidthLimit)
         let feed = AgentEventFeed()

@@ -113,6 +113,8 @@ public actor GetSession {
         var delegate = CLIDelegate(headers: settings.headers, credentials: settings.credentials, origins: origins)
         if settings.verbose { delegate.logger = StderrLogHandler.logger(label: "fdl") }
         delegate.refresher = settings.freshURLTimeout.map { AgentURLRefresher(timeout: $0) }
+        // The downloader's own bound on the question is the same (its default is shorter).
+        if let timeout = settings.freshURLTimeout { configuration.freshURLTimeout = timeout }
         let downloader = Downloader(configuration: configuration, transports: transports, store: store,
                                     delegate: delegate)
         self.downloader = downloader
