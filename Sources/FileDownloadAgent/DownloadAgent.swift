@@ -67,7 +67,7 @@ public final class DownloadAgent: Service, Sendable {
         /// a client to send a fresh one with `PUT /v1/downloads/{id}/url` after the
         /// `needsFreshURL` event, before it goes on as without one (a refused download fails
         /// with the server's refusal). Default 10 minutes; it is also the downloader's
-        /// ``FileDownload/DownloaderConfiguration/freshURLTimeout`` in the agent.
+        /// `DownloaderConfiguration.freshURLTimeout` in the agent.
         public var freshURLTimeout: Duration = .seconds(600)
 
         public init(socketPath: String = AgentPaths.defaultSocket(),
