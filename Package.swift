@@ -19,6 +19,8 @@ let package = Package(
         .library(name: "FileDownloadSFTP", targets: ["FileDownloadSFTP"]),
         // MARK: products of the SQLite store
         .library(name: "FileDownloadSQLite", targets: ["FileDownloadSQLite"]),
+        // MARK: products of the PostgreSQL fleet queue
+        .library(name: "FileDownloadPostgres", targets: ["FileDownloadPostgres"]),
         // MARK: products of the command line
         .executable(name: "fdl", targets: ["fdl"]),
         .library(name: "FileDownloadCLI", targets: ["FileDownloadCLI"]),
@@ -39,6 +41,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        // MARK: dependencies of the PostgreSQL fleet queue
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         // MARK: core
@@ -166,6 +170,17 @@ let package = Package(
             swiftSettings: strictSwift
         ),
 
+        // MARK: PostgreSQL fleet queue (FileDownloadPostgres); tested through `fdl worker` in fdlTests
+        .target(
+            name: "FileDownloadPostgres",
+            dependencies: [
+                "FileDownload",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSwift
+        ),
+
         // MARK: agent (FileDownloadAgent, FileDownloadAgentClient); tested through `fdl agent` in fdlTests
         .target(
             name: "FileDownloadAgent",
@@ -210,6 +225,7 @@ let package = Package(
                 "FileDownloadSQLite",
                 "FileDownloadAgent",
                 "FileDownloadAgentClient",
+                "FileDownloadPostgres",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -237,7 +253,7 @@ let package = Package(
         .testTarget(
             name: "fdlTests",
             dependencies: ["FileDownloadTestSupport", "FileDownloadCLI", "FileDownload", "FileDownloadAgentClient",
-                           "FileDownloadAgent", "FileDownloadSQLite", "fdl",
+                           "FileDownloadAgent", "FileDownloadSQLite", "FileDownloadPostgres", "fdl",
                            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                            .product(name: "Logging", package: "swift-log"),
                            "fdl-agent-app"],
@@ -284,6 +300,12 @@ let package = Package(
             name: "bench-core",
             dependencies: ["FileDownload", "FileDownloadMock"],
             path: "Benchmarks/bench-core",
+            swiftSettings: strictSwift
+        ),
+        .executableTarget(
+            name: "bench-queue",
+            dependencies: ["FileDownload", "FileDownloadSQLite"],
+            path: "Benchmarks/bench-queue",
             swiftSettings: strictSwift
         ),
         .executableTarget(

@@ -8,6 +8,13 @@
 #                                 front of TARGET_PORT: DELAY_MS each way, RATE bytes/s per
 #                                 connection; sets $proxy_port and $proxy_pid
 #   stop_shaping_proxy
+#   start_local_sshd WORKDIR   -> OpenSSH's sshd on a free 127.0.0.1 port that lets root in with a
+#                                 throwaway key: WORKDIR/id_ed25519 (the client key),
+#                                 WORKDIR/host_key(.pub), WORKDIR/known_hosts (the host key for
+#                                 [127.0.0.1]:PORT); sets $sshd_port and $sshd_pid
+#   trust_sshd_port PORT       -> adds the host key for [127.0.0.1]:PORT to WORKDIR/known_hosts too
+#                                 (a proxy in front of sshd)
+#   stop_local_sshd
 . "$(dirname "${BASH_SOURCE[0]}")/../scripts/local-nginx.sh"
 
 in_rotation() {
@@ -38,5 +45,46 @@ stop_shaping_proxy() {
         kill "$proxy_pid" 2>/dev/null || true
         wait "$proxy_pid" 2>/dev/null || true
         proxy_pid=""
+    fi
+}
+
+start_local_sshd() {
+    sshd_work=$1
+    mkdir -p /run/sshd
+    ssh-keygen -q -t ed25519 -N '' -f "$sshd_work/host_key"
+    ssh-keygen -q -t ed25519 -N '' -f "$sshd_work/id_ed25519"
+    cp "$sshd_work/id_ed25519.pub" "$sshd_work/authorized_keys"
+    sshd_port="$(free_port)"
+    : > "$sshd_work/known_hosts"
+    trust_sshd_port "$sshd_port"
+    cat > "$sshd_work/sshd_config" <<CONF
+Port $sshd_port
+ListenAddress 127.0.0.1
+HostKey $sshd_work/host_key
+PidFile $sshd_work/sshd.pid
+AuthorizedKeysFile $sshd_work/authorized_keys
+StrictModes no
+PermitRootLogin yes
+PasswordAuthentication no
+KbdInteractiveAuthentication no
+UsePAM no
+MaxStartups 100
+MaxSessions 50
+Subsystem sftp /usr/lib/openssh/sftp-server
+CONF
+    /usr/sbin/sshd -f "$sshd_work/sshd_config" -D -e 2>"$sshd_work/sshd.log" &
+    sshd_pid=$!
+    wait_for_port "$sshd_port" "$sshd_work/sshd.log"
+}
+
+trust_sshd_port() {
+    echo "[127.0.0.1]:$1 $(cut -d' ' -f1,2 "$sshd_work/host_key.pub")" >> "$sshd_work/known_hosts"
+}
+
+stop_local_sshd() {
+    if [ -n "${sshd_pid:-}" ]; then
+        kill "$sshd_pid" 2>/dev/null || true
+        wait "$sshd_pid" 2>/dev/null || true
+        sshd_pid=""
     fi
 }

@@ -20,38 +20,16 @@ swift build -c release --product bench-sftp >/dev/null
 bench="$(swift build -c release --show-bin-path)/bench-sftp"
 
 work="$(mktemp -d /tmp/fdl-bench-sftp.XXXXXX)"
-sshd_pid=""
 cleanup() {
-    if [ -n "$sshd_pid" ]; then kill "$sshd_pid" 2>/dev/null || true; wait "$sshd_pid" 2>/dev/null || true; fi
+    stop_local_sshd
     rm -rf "$work"
 }
 trap cleanup EXIT
-mkdir -p /run/sshd "$work/data/small" "$work/out"
+mkdir -p "$work/data/small" "$work/out"
 chmod 755 "$work" "$work/data"
 
-ssh-keygen -q -t ed25519 -N '' -f "$work/host_key"
-ssh-keygen -q -t ed25519 -N '' -f "$work/id_ed25519"
-cp "$work/id_ed25519.pub" "$work/authorized_keys"
-port="$(free_port)"
-echo "[127.0.0.1]:$port $(cut -d' ' -f1,2 "$work/host_key.pub")" > "$work/known_hosts"
-cat > "$work/sshd_config" <<CONF
-Port $port
-ListenAddress 127.0.0.1
-HostKey $work/host_key
-PidFile $work/sshd.pid
-AuthorizedKeysFile $work/authorized_keys
-StrictModes no
-PermitRootLogin yes
-PasswordAuthentication no
-KbdInteractiveAuthentication no
-UsePAM no
-MaxStartups 100
-MaxSessions 50
-Subsystem sftp /usr/lib/openssh/sftp-server
-CONF
-/usr/sbin/sshd -f "$work/sshd_config" -D -e 2>"$work/sshd.log" &
-sshd_pid=$!
-wait_for_port "$port" "$work/sshd.log"
+start_local_sshd "$work"
+port="$sshd_port"
 
 echo "creating 1 GiB + 500 x 64 KiB of random data in $work/data"
 head -c $((1024 * 1024 * 1024)) /dev/urandom > "$work/data/big.bin"

@@ -10,8 +10,9 @@ a connection wait one extra round trip, standing in for the TCP handshake over t
 loopback connect itself is instant), so a request's first byte arrives 2 round trips after
 connect, as over a real link.
 
-The proxy reads only as much as the link holds (rate x delay, plus a little): a faster sender meets
-TCP back-pressure, as it would on the real link.
+The proxy reads only as many bytes as the link holds (rate x delay, plus a few chunks), however
+small the pieces the sender writes: a faster sender meets TCP back-pressure, as it would on the
+real link.
 
     python3 Benchmarks/shaping_proxy.py --target 127.0.0.1:8080 --delay-ms 20 --rate 20000000
     -> prints "listening PORT" once it accepts (PORT from --listen, default a free one)
@@ -21,6 +22,7 @@ Benchmarks/wan-check.sh; see docs/benchmarks.md, "Simulated WAN".
 """
 import argparse
 import asyncio
+import collections
 import os
 import signal
 import socket
@@ -31,35 +33,63 @@ CHUNK = 64 * 1024
 async def pump(reader, writer, delay, rate, start_at):
     """Copies reader to writer, each chunk held until it arrived + delay, paced to rate."""
     loop = asyncio.get_running_loop()
-    # Chunks in flight: what the link holds (rate x delay) and a few more; 64 without a cap.
-    held = max(8, int(rate * delay / CHUNK) + 4) if rate > 0 else 64
-    queue = asyncio.Queue(maxsize=held)
+    # Bytes in flight: what the link holds (rate x delay) and a few chunks more; 4 MiB without a
+    # cap. Counted in bytes, not reads: a sender that writes small pieces (SSH) gets the same
+    # window as one that writes 64 KiB at a time (nginx's sendfile).
+    window = int(rate * delay) + 4 * CHUNK if rate > 0 else 64 * CHUNK
+    pending = collections.deque()  # (due, data), in arrival order; (None, None) at the end
+    arrived = asyncio.Event()
+    in_flight = 0
+    room = asyncio.Event()
+    room.set()
 
     async def receive():
+        nonlocal in_flight
         try:
             while True:
+                while in_flight >= window:
+                    room.clear()
+                    await room.wait()
                 data = await reader.read(CHUNK)
                 if not data:
                     break
+                in_flight += len(data)
                 # Nothing crosses the link before the simulated handshake is over.
-                await queue.put((max(loop.time(), start_at) + delay, data))
+                pending.append((max(loop.time(), start_at) + delay, data))
+                arrived.set()
         except (ConnectionError, OSError):
             pass
-        await queue.put((None, None))
+        pending.append((None, None))
+        arrived.set()
 
     receiving = asyncio.ensure_future(receive())
     free_at = start_at  # when the link is free for the next byte
     try:
         while True:
-            due, data = await queue.get()
+            while not pending:
+                arrived.clear()
+                await arrived.wait()
+            due, data = pending.popleft()
             if data is None:
                 break
             send_at = max(due, free_at)
             wait = send_at - loop.time()
             if wait > 0:
                 await asyncio.sleep(wait)
+            # What else is due by now goes out in the same write (one timer and one write for
+            # many small reads, as SSH's), charged to the link like one chunk.
+            parts = [data]
+            size = len(data)
+            now = loop.time()
+            while pending and pending[0][1] is not None and pending[0][0] <= now and size < 4 * CHUNK:
+                more = pending.popleft()[1]
+                parts.append(more)
+                size += len(more)
+            data = b"".join(parts) if len(parts) > 1 else data
             writer.write(data)
             await writer.drain()
+            in_flight -= len(data)
+            room.set()
             free_at = send_at + (len(data) / rate if rate > 0 else 0)
         if writer.can_write_eof():
             writer.write_eof()

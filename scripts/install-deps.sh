@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Installs the Debian packages swift-file-download builds and tests with, if any is missing.
 # Runs `apt-get update` once, and only when something has to be installed. Uses sudo when not root.
-#   bash scripts/install-deps.sh             # everything below
+#   bash scripts/install-deps.sh             # everything in `packages` below
+#   bash scripts/install-deps.sh --benchmarks
+#                                            # that and the peers only Benchmarks/segments.sh runs
+#                                            # (axel, lftp, rclone: not needed by the build, tests or CI)
 #   bash scripts/install-deps.sh PKG...      # only these (demo.sh asks for what it needs)
 set -euo pipefail
 
@@ -27,9 +30,21 @@ packages=(
   man-db                 # man -l: the man page test (FDLInstallTests)
   groff-base             # renders the man page for man
   iproute2               # ip netns, veth: the network-loss tests
+  postgresql             # the fleet tests: a real PostgreSQL server (initdb in a temporary directory)
 )
 
-if [ $# -gt 0 ]; then packages=("$@"); fi
+# The segmented-download benchmark (Benchmarks/segments.sh, issue #14) compares with these too.
+benchmark_packages=(
+  axel                   # axel -n 8
+  lftp                   # lftp pget -n 8 (HTTP and SFTP)
+  rclone                 # rclone's multi-thread download (HTTP and SFTP)
+)
+
+if [ "${1:-}" = "--benchmarks" ]; then
+  packages+=("${benchmark_packages[@]}")
+elif [ $# -gt 0 ]; then
+  packages=("$@")
+fi
 
 missing=()
 for p in "${packages[@]}"; do

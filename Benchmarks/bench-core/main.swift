@@ -12,6 +12,15 @@ import Foundation
 import Glibc
 #endif
 
+/// CPU time (user + system) of the process so far, in seconds: on a busy machine the wall time
+/// measures the neighbours, the CPU time what this process did.
+func cpuSeconds() -> Double {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
+        + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+}
+
 func peakRSSMiB() -> Double {
     var usage = rusage()
     getrusage(RUSAGE_SELF.rawValue, &usage)
@@ -38,6 +47,7 @@ for (i, url) in urls.enumerated() {
 // Raw: the transport into sinks, `concurrency` at a time, no Downloader.
 let rawDir = root.appendingPathComponent("raw")
 try FileManager.default.createDirectory(at: rawDir, withIntermediateDirectories: true)
+let rawCPUStart = cpuSeconds()
 let rawStart = ContinuousClock.now
 await withTaskGroup(of: Void.self) { group in
     var next = 0
@@ -56,6 +66,7 @@ await withTaskGroup(of: Void.self) { group in
     while await group.next() != nil { if next < count { add() } }
 }
 let rawTime = ContinuousClock.now - rawStart
+let rawCPU = cpuSeconds() - rawCPUStart
 let rawRSS = peakRSSMiB()
 
 // Through the Downloader.
@@ -68,6 +79,7 @@ let downloader = Downloader(
     transports: transports
 )
 let events = downloader.events()
+let cpuStart = cpuSeconds()
 let start = ContinuousClock.now
 for (i, url) in urls.enumerated() {
     try await downloader.start(id: "d\(i)", url: url)
@@ -86,6 +98,7 @@ for await event in events {
     if completed + failed == count { break }
 }
 let wall = ContinuousClock.now - start
+let cpu = cpuSeconds() - cpuStart
 let rss = peakRSSMiB()
 await downloader.shutdown()
 
@@ -98,3 +111,5 @@ print("raw transport:  \(ms(rawTime)) wall, \(us(rawTime, count)) per file, peak
 print("downloader:     \(ms(wall)) wall (\(ms(queued)) to queue all), \(us(wall, count)) per download, peak RSS \(String(format: "%.1f", rss)) MiB")
 print(String(format: "overhead:       %.1f µs per download (downloader - raw), ratio %.2fx",
              (wall.seconds - rawTime.seconds) * 1e6 / Double(count), wall.seconds / rawTime.seconds))
+print(String(format: "CPU time:       raw %.1f µs per file, downloader %.1f µs per download, overhead %.1f µs (ratio %.2fx)",
+             rawCPU * 1e6 / Double(count), cpu * 1e6 / Double(count), (cpu - rawCPU) * 1e6 / Double(count), cpu / rawCPU))

@@ -34,11 +34,10 @@ extension AgentAPI {
                 expiresAt = date
             }
             _ = try await info(of: id)
-            if let refresher, await refresher.offer(url, for: id) {
-                await downloader.settle()
-            } else {
-                try await library { try await downloader.updateURL(id: id, to: url, expiresAt: expiresAt) }
-            }
+            // Checked and applied by the library whether or not a needsFreshURL question waits:
+            // the question is then withdrawn (its answer would come after the re-pointing).
+            try await library { try await downloader.updateURL(id: id, to: url, expiresAt: expiresAt) }
+            await refresher?.withdraw(id)
             return AgentAPIError.jsonResponse(status: .ok, body: try await info(of: id))
         }
     }

@@ -59,6 +59,10 @@ extension AgentDownloadRequest {
         if let expectedSize, expectedSize < 0 {
             throw AgentAPIError(.badRequest, "bad-size", "\"expectedSize\" cannot be negative")
         }
+        if let maxConnections, !(1...Self.maxConnectionsLimit).contains(maxConnections) {
+            throw AgentAPIError(.badRequest, "bad-connections",
+                                "\"maxConnections\" must be between 1 and \(Self.maxConnectionsLimit)")
+        }
         var transfer = defaults
         let secrets = Set((secretHeaders ?? []).map { $0.lowercased() })
         for (name, value) in (headers ?? [:]).sorted(by: { $0.key < $1.key }) {
@@ -69,6 +73,6 @@ extension AgentDownloadRequest {
             transfer.headers.append(HeaderField(name: name, value: value, isSecret: secrets.contains(name.lowercased())))
         }
         return DownloadOptions(transfer: transfer, expectedSize: expectedSize, sha256: sha256, priority: priority ?? 0,
-                               mirrors: try parsedMirrors())
+                               mirrors: try parsedMirrors(), maxConnections: maxConnections)
     }
 }

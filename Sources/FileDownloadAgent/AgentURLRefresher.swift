@@ -1,10 +1,12 @@
 public import FileDownload
 public import Foundation
 
-/// The agent's answer to `DownloaderDelegate.freshURL(forID:current:reason:)`: it waits, at most
-/// ``timeout``, for a client to send a URL with `PUT /v1/downloads/{id}/url` after the
-/// `needsFreshURL` event, and answers `nil` (the download fails as it would without a delegate)
-/// when none comes in time.
+/// The agent's answer to `DownloaderDelegate.freshURL(forID:current:reason:)`: it keeps the
+/// question open, at most ``timeout``, so that the download waits for a client to send a URL with
+/// `PUT /v1/downloads/{id}/url` after the `needsFreshURL` event. That request re-points the
+/// download through `Downloader.updateURL(id:to:expiresAt:)` (checked like any other) and
+/// withdraws the question; when none comes in time the answer is `nil` (the download fails as it
+/// would without a delegate).
 ///
 /// ``DownloadAgent`` makes one for its downloader; an ``AgentServer`` given one (a foreground
 /// `fdl get --fresh-url-timeout`) hands it the URLs of that request, and the owner of the
@@ -19,8 +21,8 @@ public actor AgentURLRefresher: DownloaderDelegate {
         self.timeout = timeout
     }
 
-    /// Waits until a URL for `id` comes with `PUT /v1/downloads/{id}/url` (returned), ``timeout``
-    /// passes or the task is cancelled (`nil` for both).
+    /// Waits until `PUT /v1/downloads/{id}/url` re-points the download, ``timeout`` passes or the
+    /// task is cancelled; answers `nil` in every case (a re-pointed download ignores the answer).
     public func freshURL(forID id: String, current: URL, reason: URLRefreshReason) async -> URL? {
         let ticket = UUID()
         var timer: Task<Void, Never>?
@@ -39,14 +41,11 @@ public actor AgentURLRefresher: DownloaderDelegate {
         }
     }
 
-    /// Gives `url` to the questions about `id` that wait now.
-    ///
-    /// - Returns: whether a question was waiting (it takes the URL; the caller does not also
-    ///   call `Downloader.updateURL`).
-    func offer(_ url: URL, for id: String) -> Bool {
-        guard let questions = waiting.removeValue(forKey: id), !questions.isEmpty else { return false }
-        for continuation in questions.values { continuation.resume(returning: url) }
-        return true
+    /// Ends the questions about `id` that wait now with `nil`: the caller re-pointed the download
+    /// itself (`Downloader.updateURL(id:to:expiresAt:)`), so the downloader ignores their answer.
+    func withdraw(_ id: String) {
+        guard let questions = waiting.removeValue(forKey: id) else { return }
+        for continuation in questions.values { continuation.resume(returning: nil) }
     }
 
     private func answer(_ ticket: UUID, of id: String, with url: URL?) {

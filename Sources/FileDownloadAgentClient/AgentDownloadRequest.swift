@@ -6,7 +6,8 @@ public import Foundation
 /// ```json
 /// {"id": "iso", "url": "https://example.com/x.iso", "destination": "/home/me/x.iso",
 ///  "headers": {"X-Api-Key": "..."}, "secretHeaders": ["X-Api-Key"], "sha256": "…",
-///  "expectedSize": 123, "priority": 0, "mirrors": ["https://mirror.example.org/x.iso"], "start": true}
+///  "expectedSize": 123, "priority": 0, "mirrors": ["https://mirror.example.org/x.iso"],
+///  "maxConnections": 4, "start": true}
 /// ```
 /// Only `id` and `url` are required. `destination` must be an absolute path (when absent: the
 /// agent's downloads directory plus the URL's file name); `start: false` adds the download without
@@ -14,7 +15,8 @@ public import Foundation
 /// `Proxy-Authorization` always) are kept in the agent's memory only, never stored or logged, and
 /// are sent only to the origin (scheme, host, port) of `url`. `mirrors` are further URLs of the
 /// same file, tried in turn when an attempt fails (`DownloadOptions.mirrors`; at most
-/// ``maxMirrors``).
+/// ``maxMirrors``). `maxConnections` is `DownloadOptions.maxConnections` (1 to
+/// ``maxConnectionsLimit``; absent: automatic).
 public struct AgentDownloadRequest: Codable, Sendable, Hashable {
     public var id: String
     public var url: String
@@ -25,14 +27,18 @@ public struct AgentDownloadRequest: Codable, Sendable, Hashable {
     public var expectedSize: Int64?
     public var priority: Int?
     public var mirrors: [String]?
+    public var maxConnections: Int?
     public var start: Bool?
+
+    /// The most connections one download may ask for (more is a 400 `bad-connections`).
+    public static let maxConnectionsLimit = 16
 
     /// The most mirrors one download may have (more is a 400 `bad-mirror`).
     public static let maxMirrors = 16
 
     public init(id: String, url: String, destination: String? = nil, headers: [String: String]? = nil,
                 secretHeaders: [String]? = nil, sha256: String? = nil, expectedSize: Int64? = nil,
-                priority: Int? = nil, mirrors: [String]? = nil, start: Bool? = nil) {
+                priority: Int? = nil, mirrors: [String]? = nil, maxConnections: Int? = nil, start: Bool? = nil) {
         self.id = id
         self.url = url
         self.destination = destination
@@ -42,12 +48,13 @@ public struct AgentDownloadRequest: Codable, Sendable, Hashable {
         self.expectedSize = expectedSize
         self.priority = priority
         self.mirrors = mirrors
+        self.maxConnections = maxConnections
         self.start = start
     }
 
     /// The request for a download as `Downloader.start(id:url:destination:options:)`
     /// takes it. Of `options`, the API carries the header fields (secret ones marked), the
-    /// SHA-256, the expected size, the priority and the mirrors; the other transfer options are the
+    /// SHA-256, the expected size, the priority, the mirrors and the connections; the other transfer options are the
     /// agent's.
     public init(id: String, url: URL, destination: URL?, options: DownloadOptions?, start: Bool) {
         let headers = options?.transfer.headers ?? []
@@ -56,6 +63,7 @@ public struct AgentDownloadRequest: Codable, Sendable, Hashable {
                   secretHeaders: headers.contains(where: \.isSecret) ? headers.filter(\.isSecret).map(\.name) : nil,
                   sha256: options?.sha256, expectedSize: options?.expectedSize,
                   priority: options.map(\.priority),
-                  mirrors: options.flatMap { $0.mirrors.isEmpty ? nil : $0.mirrors.map(\.absoluteString) }, start: start)
+                  mirrors: options.flatMap { $0.mirrors.isEmpty ? nil : $0.mirrors.map(\.absoluteString) },
+                  maxConnections: options?.maxConnections, start: start)
     }
 }

@@ -35,6 +35,9 @@ public struct MockAttempt: Sendable, CustomStringConvertible {
     /// The connection cannot be made: this error is thrown before any head or byte (a server
     /// that refuses, a host that cannot be reached).
     public var connectionError: DownloadError?
+    /// The wait between chunks of this attempt instead of the resource's
+    /// ``MockResource/chunkDelay``: one slow connection among fast ones.
+    public var chunkDelay: Duration?
 
     public init(
         fault: MockFault? = nil,
@@ -56,6 +59,12 @@ public struct MockAttempt: Sendable, CustomStringConvertible {
 
     /// Served as the resource says.
     public static var normal: MockAttempt { MockAttempt() }
+    /// This attempt waits `delay` between chunks (a slow connection).
+    public static func slow(_ delay: Duration) -> MockAttempt {
+        var attempt = MockAttempt()
+        attempt.chunkDelay = delay
+        return attempt
+    }
     /// The connection breaks at `offset`: retryable `DownloadError.Code.connectionLost`.
     public static func drop(at offset: Int64) -> MockAttempt { MockAttempt(fault: .drop(at: offset)) }
     /// Silence from `offset` until the task is cancelled.

@@ -71,7 +71,8 @@ extension MockTransport {
         updateRecord(url, index) { $0.head = head }
 
         let end = min(bodyEnd, max(start, script?.fault?.offset ?? size))
-        try await writeBody(of: resource, from: start, to: end, request: request, record: index, into: sink)
+        try await writeBody(of: resource, from: start, to: end, request: request, record: index,
+                            delay: script?.chunkDelay ?? resource.chunkDelay, into: sink)
 
         switch script?.fault {
         case .drop(let offset)?:
@@ -115,7 +116,7 @@ extension MockTransport {
     /// Writes `start..<end` of the resource in chunks, waiting on the clock between chunks.
     private func writeBody(
         of resource: MockResource, from start: Int64, to end: Int64, request: TransferRequest, record index: Int,
-        into sink: TransferSink
+        delay: Duration?, into sink: TransferSink
     ) async throws {
         guard start < end else { return }
         let capacity = Int(min(Int64(resource.chunkSize), end - start))
@@ -137,7 +138,7 @@ extension MockTransport {
         while position < end {
             var wait = Duration.zero
             if previousChunk > 0 {
-                wait = resource.chunkDelay ?? .zero
+                wait = delay ?? .zero
                 if let rate { wait = max(wait, .seconds(Double(previousChunk) / Double(rate))) }
             }
             // The downloader's overall limit, shared with other transfers (zero without one),

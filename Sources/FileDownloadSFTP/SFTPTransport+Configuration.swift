@@ -29,7 +29,9 @@ extension SFTPTransport {
         /// transfer that finds them all busy waits for one (first come, first served). Default 4:
         /// each session costs the server a process and a key exchange, and on the 2-core machine
         /// this was measured on, 500 small files at 8 downloads at a time finished faster over 4
-        /// sessions than over 8 (see docs/benchmarks-history.md).
+        /// sessions than over 8 (see docs/benchmarks-history.md). The transfers of a download
+        /// fetched in segments may open more, up to the connections it asks for
+        /// (`TransferRequest.connections`, at most 16): each segment has its own session.
         public var maxSessionsPerHost: Int
         /// How long an unused session stays open for the next transfer.
         public var idleSessionTimeout: Duration

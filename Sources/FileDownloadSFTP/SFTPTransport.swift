@@ -70,6 +70,11 @@ public final class SFTPTransport: Transport {
     /// How many SSH sessions this transport has opened since it was created: a measure of reuse.
     public var sessionsOpened: Int { pool.connectionsMade }
 
+    /// The most SSH sessions that were open at once to one host since this transport was
+    /// created: at most `Configuration.maxSessionsPerHost`, or what a segmented download asked
+    /// for (`TransferRequest.connections`, at most 16).
+    public var mostSessionsAtOnce: Int { pool.peakOpen }
+
     /// Performs one attempt; see `Transport` for the contract and this type's overview for
     /// what SFTP adds.
     public func transfer(_ request: TransferRequest, into sink: TransferSink) async throws {
@@ -100,7 +105,7 @@ public final class SFTPTransport: Transport {
         var replacedStaleSession = false
         while true {
             try Task.checkCancellation()
-            let connection = try await pool.checkout(key)
+            let connection = try await pool.checkout(key, connections: request.connections)
             let reused = connection.isReady
             let file: SSHConnection.OpenedFile?
             do {

@@ -4,6 +4,10 @@ import Synchronization
 
 /// Reuses SSH sessions per ``SessionKey`` with a bound on the sessions open per host and port.
 ///
+/// The bound is the configuration's `maxSessionsPerHost`; a transfer of a download fetched in
+/// segments (`TransferRequest.connections` above it) raises it for its own checkout to that
+/// many, at most ``segmentSessionLimit``, so each segment gets a session of its own.
+///
 /// `checkout` returns an idle session of the same key, or a new (not yet connected) one while the
 /// host is under its bound, or replaces an idle session of another key of that host; otherwise
 /// the caller waits, first come first served, until a session is handed back. Waiting is
@@ -23,6 +27,7 @@ final class SessionPool: Sendable {
         var generation = 0
         var configuration: SFTPTransport.Configuration
         var connectionsMade = 0
+        var peakOpen = 0
         var isShutDown = false
     }
 
@@ -41,6 +46,9 @@ final class SessionPool: Sendable {
     /// How many SSH sessions this pool has created (connected or not) since it was made.
     var connectionsMade: Int { state.withLock { $0.connectionsMade } }
 
+    /// The most sessions that were open at once to one host and port since the pool was made.
+    var peakOpen: Int { state.withLock { $0.peakOpen } }
+
     /// Replaces the configuration. When it changes (host key policy, known hosts file,
     /// identities, ...), every idle session is closed and busy ones are closed when handed back:
     /// no transfer runs on a session verified or authenticated under the old rules.
@@ -58,8 +66,20 @@ final class SessionPool: Sendable {
         for connection in stale { close(connection) }
     }
 
-    /// A session for `key`: idle, new, or after a wait.
-    func checkout(_ key: SessionKey) async throws -> SSHConnection {
+    /// The most sessions per host a segmented download's transfers open together, whatever
+    /// connections it asks for (each costs the server a process and a key exchange).
+    static let segmentSessionLimit = 16
+
+    /// The sessions a checkout for a transfer that may use `connections` connections may find
+    /// open to its host before it waits.
+    private static func bound(_ s: State, connections: Int) -> Int {
+        max(s.configuration.maxSessionsPerHost, min(connections, segmentSessionLimit))
+    }
+
+    /// A session for `key`: idle, new, or after a wait. `connections` is what the transfer's
+    /// download may use at once (`TransferRequest.connections`): above the configuration's bound
+    /// it raises that bound for this checkout (at most ``segmentSessionLimit``).
+    func checkout(_ key: SessionKey, connections: Int = 1) async throws -> SSHConnection {
         enum Outcome { case ready(SSHConnection), replace(SSHConnection, SSHConnection), queued, cancelled, shutDown }
         let id: UInt64 = state.withLock { s in s.nextWaiterID += 1; return s.nextWaiterID }
         let knownHosts = currentKnownHostsStamp()
@@ -69,7 +89,7 @@ final class SessionPool: Sendable {
                     if s.isShutDown { return .shutDown }
                     if let reused = takeIdle(key, knownHosts: knownHosts, &s) { return .ready(reused) }
                     let endpoint = key.endpoint
-                    if s.open[endpoint, default: 0] < s.configuration.maxSessionsPerHost {
+                    if s.open[endpoint, default: 0] < Self.bound(s, connections: connections) {
                         s.open[endpoint, default: 0] += 1
                         return .ready(makeConnection(key, &s))
                     }
@@ -225,6 +245,7 @@ final class SessionPool: Sendable {
 
     private func makeConnection(_ key: SessionKey, _ s: inout State) -> SSHConnection {
         s.connectionsMade += 1
+        s.peakOpen = max(s.peakOpen, s.open[key.endpoint, default: 0])
         return SSHConnection(key: key, configuration: s.configuration, generation: s.generation)
     }
 

@@ -97,7 +97,7 @@ public actor SQLiteDownloadStore: DownloadStore {
 
     /// Inserts or replaces each record, without its secrets, in one transaction: when the call
     /// returns all are saved, when it throws none is.
-    public func saveAll(_ records: [DownloadRecord]) throws {
+    public func saveAll(_ records: [DownloadRecord]) async throws {
         guard records.count > 1 else {
             if let record = records.first { try save(record) }
             return
@@ -113,9 +113,66 @@ public actor SQLiteDownloadStore: DownloadStore {
         }
     }
 
+    /// Records the bytes on disk of each segment of download `id`, belonging to `validator`; its
+    /// checkpointed bytes become their sum and its `updatedAt` now. Does nothing for an unknown id.
+    public func checkpoint(id: String, segments: [SegmentCheckpoint], validator: Validator?) async throws {
+        try perform("cannot checkpoint download \"\(id)\"") {
+            try $0.checkpoint(id: id, segments: segments, validator: validator, at: Date())
+        }
+    }
+
     /// Forgets download `id`. Does nothing for an unknown id.
     public func remove(id: String) throws {
         try perform("cannot remove download \"\(id)\"") { try $0.remove(id: id) }
+    }
+
+    // MARK: paging (indexes of schema version 4)
+    // Declared async, so that a call on the concrete type is this store's query, not the
+    // protocol's default on loadAll().
+
+    /// `true`: a downloader leaves waiting downloads here and pages them in as slots free up.
+    public nonisolated var pagesWaitingDownloads: Bool { true }
+
+    /// Every record whose state is not in `states`, in queue order (then by id).
+    public func loadAll(excluding states: Set<DownloadState>) async throws -> [DownloadRecord] {
+        try perform("cannot load the downloads") { try $0.loadAll(excluding: states) }
+    }
+
+    /// Up to `limit` waiting records in the order they run (priority, queue order, id), read from
+    /// an index: the cost grows with `limit`, not with the number of rows.
+    public func nextWaiting(limit: Int) async throws -> [DownloadRecord] {
+        try perform("cannot read the waiting downloads") { try $0.nextWaiting(limit: limit) }
+    }
+
+    /// The record of download `id`, or `nil`.
+    public func record(id: String) async throws -> DownloadRecord? {
+        try perform("cannot read download \"\(id)\"") { try $0.record(id: id) }
+    }
+
+    /// How many records are in each state, counted on an index.
+    public func countsByState() async throws -> [DownloadState: Int] {
+        try perform("cannot count the downloads") { try $0.countsByState() }
+    }
+
+    /// Up to `limit` records after queue position `position` in one of `states`, in queue order.
+    public func page(in states: Set<DownloadState>?, after position: Int64?, limit: Int) async throws -> [DownloadRecord] {
+        try perform("cannot list the downloads") { try $0.page(in: states, after: position, limit: limit) }
+    }
+
+    /// The largest queue order stored.
+    public func lastQueueOrder() async throws -> Int64? {
+        try perform("cannot read the queue") { try $0.lastQueueOrder() }
+    }
+
+    /// The staging paths of waiting records with checkpointed bytes, from a partial index.
+    public func waitingPartPaths() async throws -> Set<String> {
+        try perform("cannot read the waiting downloads") { try $0.waitingPartPaths() }
+    }
+
+    /// The id of an unfinished record writing to `destination` or `partPath`, from a partial index
+    /// on the staging path.
+    public func unfinishedOwner(destination: String, partPath: String) async throws -> String? {
+        try perform("cannot read the downloads") { try $0.unfinishedOwner(destination: destination, partPath: partPath) }
     }
 
     // MARK: lifecycle

@@ -55,6 +55,35 @@ enum SQLiteSchema {
         ) WITHOUT ROWID;
         INSERT INTO journal_states (download_id, state) SELECT id, state FROM downloads;
         """,
+        // Version 3: the segments of a download fetched over several connections, as JSON text
+        // (an array of {"start", "end", "done"}); '[]' for a download over one connection.
+        """
+        ALTER TABLE downloads ADD COLUMN segments TEXT NOT NULL DEFAULT '[]';
+        """,
+        // Version 4, paging (docs/persistence.md): the downloader reads the next waiting downloads, counts
+        // and lists by state, and finds the staging files of waiting downloads without reading
+        // every row. `priority` copies the options' priority so that the waiting order is an index.
+        """
+        ALTER TABLE downloads ADD COLUMN priority INTEGER NOT NULL DEFAULT 0;
+        UPDATE downloads SET priority = coalesce(json_extract(options, '$.priority'), 0);
+        CREATE INDEX downloads_waiting ON downloads (state, priority DESC, queue_order, id);
+        CREATE INDEX downloads_by_state ON downloads (state, queue_order, id);
+        CREATE INDEX downloads_waiting_with_bytes ON downloads (part_path)
+            WHERE state = 'waiting' AND checkpointed_bytes > 0;
+        """,
+        // Version 5: whether a new download would write into the files of an unfinished one the
+        // store holds (DownloadStore.unfinishedOwner) is one index lookup.
+        """
+        CREATE INDEX downloads_unfinished_by_part_path ON downloads (part_path)
+            WHERE state NOT IN ('completed', 'cancelled');
+        """,
+        // Version 6: a waiting download fetched in segments may have bytes on disk while its
+        // contiguous prefix (checkpointed_bytes) is still 0: its staging file is kept too.
+        """
+        DROP INDEX downloads_waiting_with_bytes;
+        CREATE INDEX downloads_waiting_with_bytes ON downloads (part_path)
+            WHERE state = 'waiting' AND (checkpointed_bytes > 0 OR segments <> '[]');
+        """,
     ]
 
     /// The schema version this build writes.

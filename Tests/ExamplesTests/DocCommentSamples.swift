@@ -147,3 +147,15 @@ func rangedRequestDocSample(transport: any Transport, sink: TransferSink, valida
     try await transport.transfer(request, into: sink)   // exactly bytes 64 MiB ..< 128 MiB, or a restart
     // end-snippet
 }
+
+/// The segmented download of the BandwidthAndRanges article. Compiled, never called.
+func segmentedDownloadDocSample(downloader: Downloader) async {
+    // snippet: doc-segments
+    var configuration = DownloaderConfiguration()
+    configuration.segmentThreshold = 16 << 20        // the default: files of 16 MiB and more are split
+    var options = DownloadOptions()
+    options.maxConnections = 8                        // up to 8 connections for this download
+    _ = try? await downloader.start(id: "iso", url: URL(string: "https://example.org/debian.iso")!, options: options)
+    // end-snippet
+    _ = configuration
+}

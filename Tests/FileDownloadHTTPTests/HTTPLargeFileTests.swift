@@ -27,6 +27,7 @@ struct HTTPLargeFileTests {
                 fx, fx.fault.url("big.bin", "drop=\(drops.map(String.init).joined(separator: ","))"),
                 sha256: sha,
                 retry: RetryPolicy(maxRetries: 25, initialDelay: .milliseconds(10), maxDelay: .milliseconds(50), jitter: 0),
+                maxConnections: 1,  // the resumes of one stream (segments have their own tests)
                 limit: .seconds(300))
             let done = try #require(run.file, "seed \(seed): \(String(describing: run.error))")
             #expect(run.interruptions == 20, "seed \(seed)")

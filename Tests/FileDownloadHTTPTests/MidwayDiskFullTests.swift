@@ -35,13 +35,14 @@ struct MidwayDiskFullTests {
             let file = tmpfs.url.appending(path: "mid.bin")
             try await downloader.start(id: "m", url: fx.fault.url("mid.bin", "rate=2000000"), destination: file)
 
-            // 1 MiB in (about half a second at 2 MB/s), another file takes all but 256 KiB of the
-            // free space: the next writes meet ENOSPC.
+            // 1 MiB in (about half a second at 2 MB/s), another file takes all the free space
+            // (written until ENOSPC, so the download's own writes meanwhile do not matter): the
+            // next writes of the download meet ENOSPC.
             while let event = await next.next() {
                 if case .progress("m", let p) = event, p.receivedBytes >= 1 << 20 { break }
             }
             let filler = tmpfs.url.appending(path: "filler")
-            try Data(count: Int(try Self.freeBytes(tmpfs.url.path) - (256 << 10))).write(to: filler)
+            try Self.fill(filler)
             while let event = await next.next() {
                 if case .onHold("m", .insufficientSpace) = event { break }
                 if case .failed("m", let error, _) = event { Issue.record("failed: \(error)"); break }
@@ -71,10 +72,18 @@ struct MidwayDiskFullTests {
         }
     }
 
-    /// The bytes an unprivileged writer may still use on the file system of `path`.
-    static func freeBytes(_ path: String) throws -> Int64 {
-        var info = statvfs()
-        guard statvfs(path, &info) == 0 else { throw TestFailure("statvfs \(path): errno \(errno)") }
-        return Int64(info.f_bavail) * Int64(info.f_frsize)
+    /// Creates `file` and writes zeros to it until its file system is full (ENOSPC): bounded by
+    /// the size of that file system.
+    static func fill(_ file: URL) throws {
+        let fd = open(file.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw TestFailure("cannot create \(file.path): errno \(errno)") }
+        defer { close(fd) }
+        let block = [UInt8](repeating: 0, count: 64 << 10)
+        while true {
+            if write(fd, block, block.count) >= 0 { continue }
+            if errno == EINTR { continue }
+            if errno == ENOSPC { return }
+            throw TestFailure("cannot write \(file.path): errno \(errno)")
+        }
     }
 }

@@ -24,7 +24,7 @@ struct SFTPPacingTests {
         let request = TransferRequest(downloadID: "paced", url: server.url("paced.bin"))
         let transfer = Task { try await transport.transfer(request, into: sink) }
 
-        try await poll("the first read arrived") { sink.fileLength > 0 }
+        try await poll("the first read arrived", limit: .seconds(60)) { sink.fileLength > 0 }
         let first = sink.fileLength
         try await Task.sleep(for: .milliseconds(300))
         #expect(sink.fileLength == first, "the transfer read on while the limiter was an hour in debt")

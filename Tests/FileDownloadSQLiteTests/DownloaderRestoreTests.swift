@@ -47,7 +47,8 @@ struct DownloaderRestoreTests {
         // The first process "dies" here: no shutdown; a second one opens the same file.
         let second = try await Process(path: path, directory: dir.url)
         let report = try await second.downloader.restore()
-        #expect(report.restored == ["a", "b", "c", "d"])
+        // The SQLite store pages: waiting "b" and "d" stay in it until a slot frees up.
+        #expect(report.restored == ["a", "c"])
         #expect(report.resumed == ["a"])
         #expect(await second.downloader.downloads().map(\.id) == ["a", "b", "c", "d"])
         #expect(await second.downloader.state(of: "a") == .downloading)

@@ -40,4 +40,22 @@ struct SQLiteDownloadStoreSaveAllTests {
         let reopened = try await SQLiteDownloadStore(path: dir.path("s.sqlite"))
         #expect(try await reopened.loadAll().isEmpty)
     }
+
+    @Test("a batch that fails part-way saves none of it, also when called on the concrete store type")
+    func failedBatchSavesNone() async throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let path = dir.path("s.sqlite")
+        await (try await SQLiteDownloadStore(path: path)).close()
+        // The second row of the batch is refused by the database itself.
+        try RawSQLite.execute("""
+            CREATE TRIGGER refuse_b BEFORE INSERT ON downloads WHEN NEW.id = 'b'
+            BEGIN SELECT RAISE(ABORT, 'refused for the test'); END;
+            """, at: path)
+        let store = try await SQLiteDownloadStore(path: path)
+        await #expect(throws: DownloadError.self) {
+            try await store.saveAll([.sample(id: "a"), .sample(id: "b")])
+        }
+        #expect(try await store.loadAll().isEmpty)
+    }
 }

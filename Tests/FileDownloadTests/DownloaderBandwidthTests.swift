@@ -128,7 +128,7 @@ struct DownloaderBandwidthTests {
         try await h.downloader.start(id: "a", url: h.url("a"))
         for _ in 0..<60 {
             // One second at a time, each once the transfer waits on the clock (with the tick loop).
-            try await poll("the transfer waits on the clock, or ended") {
+            try await poll("the transfer waits on the clock, or ended", limit: .seconds(60)) {
                 if h.clock.sleeperCount >= 2 { return true }
                 return await h.downloader.state(of: "a") != .downloading
             }

@@ -3,7 +3,7 @@ import FileDownloadMock
 import Foundation
 import Testing
 
-@Suite("Progress", .timeLimit(.minutes(1)))
+@Suite("Progress", .timeLimit(.minutes(3)))
 struct ProgressTests {
     @Test("throttled to the interval, monotonic, never above the size, final event exactly once")
     func throttleMonotonicFinal() async throws {

@@ -44,7 +44,9 @@ struct SpaceWaitTests {
         await h.downloader.refresh()
         await h.recorder.state("big", .completed)
         #expect(h.contents(h.file("big")) == content.data)
-        #expect(h.mock.requests(for: h.url("big")).count == 2)
+        // The attempt after the growth starts from zero (it may then split the file: segments).
+        let requests = h.mock.requests(for: h.url("big"))
+        #expect(requests.count >= 2 && requests[1].offset == 0 && requests[1].end == nil, "\(requests)")
         #expect(!h.recorder.names(of: "big").contains("failed"))
         await h.cleanUp()
     }

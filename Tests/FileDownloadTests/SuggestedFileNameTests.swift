@@ -39,7 +39,7 @@ struct SuggestedFileNameTests {
     func sameNameAtOnce() async throws {
         let count = 12
         let barrier = CompletionBarrier(count: count)
-        let h = Harness(maxConcurrent: count, delegate: barrier)
+        let h = Harness(maxConcurrent: count, delegate: barrier, configure: { $0.maxConnectionsPerHost = count })
         let contents = (0..<count).map { serve(h, "d\($0)", suggesting: "report.pdf", seed: UInt64($0 + 1)) }
         for i in 0..<count {
             try await h.downloader.start(id: "d\(i)", url: h.url("d\(i)"), destination: h.file("d\(i)"),

@@ -235,11 +235,13 @@ struct URLRefreshTests {
         await h.cleanUp()
     }
 
-    /// Never answers until released.
+    /// Never answers until released; `answered` sees the late answer leave.
     final class Silent: DownloaderDelegate {
         let gate = Gate()
+        let answered = Gate()
         func freshURL(forID id: String, current: URL, reason: URLRefreshReason) async -> URL? {
             await gate.park()
+            defer { answered.arrive() }
             return URL(string: "mock://files/late")
         }
     }
@@ -263,8 +265,10 @@ struct URLRefreshTests {
         let info = try #require(await h.downloader.info(of: "a"))
         #expect(info.lastError?.contains("no fresh URL came within") == true, "\(info)")
         silent.gate.release()  // the late answer changes nothing
+        await silent.answered.waitForArrival()
         await h.downloader.refresh()
         #expect(await h.downloader.state(of: "a") == .failed)
+        #expect(await h.downloader.info(of: "a")?.url == h.url("a"), "the late answer re-pointed the download")
         #expect(h.mock.requests(for: h.url("late")).isEmpty)
         await h.cleanUp()
     }

@@ -78,7 +78,7 @@ public final class NginxServer {
             error_log \(prefix.path)/logs/error.log warn;
             events { worker_connections 256; }
             http {
-                log_format bytes '$request_uri $status $body_bytes_sent "$http_range"';
+                \(NginxAccessLog.format(named: "bytes"))
                 access_log \(prefix.path)/logs/access.log bytes;
                 client_body_temp_path \(prefix.path)/body;
                 proxy_temp_path \(prefix.path)/proxy;
@@ -108,16 +108,12 @@ public final class NginxServer {
 
     /// The access log, one line per response: `uri status body_bytes_sent "range"`.
     public func accessLog() throws -> [String] {
-        let text = try String(contentsOf: prefix.appending(path: "logs/access.log"), encoding: .utf8)
-        return text.split(separator: "\n").map(String.init)
+        try NginxAccessLog.lines(of: prefix.appending(path: "logs/access.log"))
     }
 
     /// Body bytes sent over all responses so far (complete after ``stop()``).
     public func bodyBytesSent() throws -> Int64 {
-        try accessLog().reduce(0) { sum, line in
-            let fields = line.split(separator: " ")
-            return sum + (fields.count > 2 ? Int64(fields[2]) ?? 0 : 0)
-        }
+        NginxAccessLog.bodyBytes(try accessLog())
     }
 
     deinit {

@@ -13,9 +13,10 @@ import Glibc
         let home = try BackgroundAgentHome()
         var agentPID: pid_t?
         do {
-            // a.bin takes at least 20 s (2 MB at 100 KB/s): `fdl add` returns well before.
+            // a.bin takes at least 40 s (4 MB at 100 KB/s, below the segment threshold): `fdl add`
+            // returns well before, and `list` sees it running even on a busy machine.
             try await NginxServer.withServer(slowRate: "100k") { server, out in
-                let a = try server.serve("slow/a.bin", sampleBytes(2_000_000, seed: 31))
+                let a = try server.serve("slow/a.bin", sampleBytes(4_000_000, seed: 31))
                 let b = try server.serve("slow/b.bin", sampleBytes(300_000, seed: 32))
                 #expect(!FileManager.default.fileExists(atPath: home.socket))
                 let add = try await FDLProcess.run(["add", server.url("slow/a.bin"), server.url("slow/b.bin"), "-d", out.path],

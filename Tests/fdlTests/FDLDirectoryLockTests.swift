@@ -16,7 +16,8 @@ import Glibc
             out.remove()
             states.remove()
         }
-        try server.serve("slow/held.bin", sampleBytes(1_500_000, seed: 31))
+        // 12 MB at 100 KB/s: still running when the SIGINT comes, however busy the machine.
+        try server.serve("slow/held.bin", sampleBytes(12_000_000, seed: 31))
         try server.serve("other.bin", sampleBytes(20_000, seed: 32))
         try server.serve("third.bin", sampleBytes(20_000, seed: 33))
         let earlier = try await FDLProcess.run(["get", server.url("other.bin"), "-d", out.path, "--state", states.path("two")])

@@ -129,13 +129,15 @@ import Glibc
 
     @Test func aChangedRemoteFileIsFetchedAgainNotSpliced() async throws {
         try await withServer(slowRate: "100k") { server, out in
-            try server.serve("slow/changing.bin", sampleBytes(2_400_000, seed: 7))
+            // 12 MB at 100 KB/s (2.4 MB completed before the kill in a full CI run); below the
+            // segment threshold, so one connection. The second run asks with a Range: full speed.
+            try server.serve("slow/changing.bin", sampleBytes(12_000_000, seed: 7))
             let arguments = ["get", server.url("slow/changing.bin"), "-d", out.path, "--json"]
             let first = try FDLProcess(arguments)
             first.whenOutput(contains: #""event":"checkpoint""#) { first.send(SIGKILL) }
             _ = await first.exitStatus()
             // Same size, other bytes, and a later mtime: nginx's ETag changes.
-            let changed = try server.serve("slow/changing.bin", sampleBytes(2_400_000, seed: 8))
+            let changed = try server.serve("slow/changing.bin", sampleBytes(12_000_000, seed: 8))
             let later = Date().addingTimeInterval(5)
             try FileManager.default.setAttributes([.modificationDate: later],
                                                   ofItemAtPath: server.root.appendingPathComponent("slow/changing.bin").path)
@@ -173,7 +175,9 @@ import Glibc
     @Test func pauseAndResumeFromAnotherProcess() async throws {
         try await withServer(slowRate: "100k") { server, out in
             let data = try server.serve("slow/p.bin", sampleBytes(24_000_000, seed: 11))
-            let running = try FDLProcess(["get", server.url("slow/p.bin"), "-d", out.path, "--json"])
+            // One connection: ranged segments are not slowed by the server, and would finish the
+            // file before the pause reached it.
+            let running = try FDLProcess(["get", server.url("slow/p.bin"), "-d", out.path, "--json", "-x", "1"])
             let pausing = Shared<FDLProcess?>(nil)
             running.whenOutput(contains: #""event":"progress""#) {
                 pausing.withLock { $0 = try? FDLProcess(["pause", "p.bin", "-d", out.path]) }
@@ -201,7 +205,8 @@ import Glibc
         try await withServer(slowRate: "100k") { server, out in
             try server.serve("slow/a.bin", sampleBytes(30_000_000, seed: 13))
             try server.serve("slow/b.bin", sampleBytes(30_000_000, seed: 14))
-            let first = try FDLProcess(["get", server.url("slow/a.bin"), server.url("slow/b.bin"), "-d", out.path, "--json"])
+            // One connection each (as above): still running when the SIGINT comes.
+            let first = try FDLProcess(["get", server.url("slow/a.bin"), server.url("slow/b.bin"), "-d", out.path, "--json", "-x", "1"])
             first.whenOutput(contains: #""event":"checkpoint""#) { first.send(SIGINT) }
             #expect(await first.exitStatus() == 130)
 

@@ -40,7 +40,7 @@ import Glibc
     @Test func afterSIGWINCHFramesFitTheNewSize() async throws {
         try await NginxServer.withServer(slowRate: "32k") { server, out in
             let files = try serveForty(server, size: 8_000_000)
-            let fdl = try FDLProcess(["get"] + files.map(\.url) + ["-d", out.path, "-j", "40"],
+            let fdl = try FDLProcess(["get"] + files.map(\.url) + ["-d", out.path, "-j", "40", "--max-connections-per-host", "40"],
                                      terminal: true, columns: 120, rows: 30)
             // With 40 downloads at once, a 30-line terminal is filled: 28 rows and the total line.
             try await fdl.waitForOutput("a frame of 29 lines") { output in

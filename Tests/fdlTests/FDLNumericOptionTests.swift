@@ -13,6 +13,7 @@ import Testing
         // Counts that are Ints: out of range, beyond Int, not whole.
         ["--retry=-1"], ["--retry", "1001"], ["--retry", "99999999999999999999"], ["--retry", "2.5"],
         ["-j", "0"], ["-j", "65"], ["--jobs", "99999999999999999999"], ["--jobs", "1e3"],
+        ["--max-connections-per-host", "0"], ["--max-connections-per-host", "65"],
     ])
     func anOutOfRangeNumberIsAUsageError(option: [String]) async throws {
         let result = try await FDLProcess.getInEmptyDirectory(option)
@@ -20,6 +21,23 @@ import Testing
         let name = option[0].split(separator: "=")[0]
         #expect(result.stderr.contains(name == "--jobs" ? "-j" : name), "\(option): \(result.stderr)")
         #expect(result.created.isEmpty)
+    }
+
+    @Test(arguments: [
+        ["agent", "--max-connections-per-host", "65"], ["agent", "--max-connections-per-host", "0"],
+        ["worker", "--postgres", "postgres://fdl@127.0.0.1:9/db", "--lease", "nan"],
+        ["worker", "--postgres", "postgres://fdl@127.0.0.1:9/db", "--lease", "86401"],
+        ["worker", "--postgres", "postgres://fdl@127.0.0.1:9/db", "--poll", "0"],
+        ["worker", "--postgres", "postgres://fdl@127.0.0.1:9/db", "--poll", "inf"],
+    ])
+    func theAgentAndTheWorkerRefuseOutOfRangeNumbersToo(arguments: [String]) async throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let result = try await FDLProcess.run(arguments + (arguments[0] == "agent" ? ["--state", dir.path("state")] : ["-d", dir.path("files")]),
+                                              environment: ["PGPASSWORD": "x"])
+        #expect(result.status == 64, "\(arguments): status \(result.status), stderr: \(result.stderr)")
+        #expect(result.stderr.contains(arguments[arguments.count - 2]), "\(arguments): \(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir.path("state")) && !FileManager.default.fileExists(atPath: dir.path("files")))
     }
 
     @Test func theBoundsThemselvesAreAccepted() async throws {

@@ -12,7 +12,7 @@ import Glibc
         try await NginxServer.withServer(slowRate: "200k") { server, out in
             let a = try server.serve("slow/a.bin", sampleBytes(30_000_000, seed: 21))
             let b = try server.serve("slow/b.bin", sampleBytes(600_000, seed: 22))
-            let running = try FDLProcess(["get", server.url("slow/a.bin"), server.url("slow/b.bin"), "-d", out.path])
+            let running = try FDLProcess(["get", server.url("slow/a.bin"), server.url("slow/b.bin"), "-d", out.path, "-x", "1"])
             try await running.waitForOutput(containing: "a.bin: downloading")
             let pause = try await FDLProcess.run(["pause", "a.bin", "-d", out.path])
             #expect(pause.status == 0, "stdout: \(pause.stdout) stderr: \(pause.stderr)")
@@ -37,7 +37,7 @@ import Glibc
     @Test func cancellingThePausedDownloadEndsTheRun() async throws {
         try await NginxServer.withServer(slowRate: "100k") { server, out in
             try server.serve("slow/c.bin", sampleBytes(30_000_000, seed: 23))
-            let running = try FDLProcess(["get", server.url("slow/c.bin"), "-d", out.path])
+            let running = try FDLProcess(["get", server.url("slow/c.bin"), "-d", out.path, "-x", "1"])
             try await running.waitForOutput(containing: "c.bin: downloading")
             #expect(try await FDLProcess.run(["pause", "c.bin", "-d", out.path]).status == 0)
             try await running.waitForOutput(containing: "this run waits for it")

@@ -12,11 +12,12 @@ import Testing
     @Test func optionsBecomeSettings() throws {
         let hex = String(repeating: "ab", count: 32)
         let s = try settings(["http://h/a.bin", "sftp://h/b", "-d", "/tmp/out", "-j", "2", "--sha256", hex,
-                              "--retry", "1", "--timeout", "2.5", "--header", "X-Token: abc", "--json",
+                              "--max-connections-per-host", "3", "--retry", "1", "--timeout", "2.5", "--header", "X-Token: abc", "--json",
                               "--known-hosts", "/k", "--identity", "/id", "--accept-new-host-keys"])
         #expect(s.urls.map(\.absoluteString) == ["http://h/a.bin", "sftp://h/b"])
         #expect(s.outputDirectory.path == "/tmp/out")
         #expect(s.concurrency == 2)
+        #expect(s.maxConnectionsPerHost == 3)
         #expect(s.sha256 == [hex])
         #expect(s.retries == 1)
         #expect(s.requestTimeout == .milliseconds(2_500))
@@ -35,6 +36,7 @@ import Testing
         (["not a url"], "is not a URL"),
         (["http:///path"], "has no host"),
         (["http://h/a", "-j", "0"], "-j must be between 1 and 64"),
+        (["http://h/a", "--max-connections-per-host", "0"], "--max-connections-per-host must be between 1 and 64"),
         (["http://h/a", "--header", "nocolon"], "must look like 'Name: value'"),
         (["http://h/a", "--name", "../x"], "is not a plain file name"),
         (["http://h/a", "http://h/b", "-o", "x"], "-o NAME names the file of one URL"),

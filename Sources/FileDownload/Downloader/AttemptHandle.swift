@@ -18,6 +18,9 @@ final class AttemptHandle: Sendable {
     /// Set once the staging file is open.
     let sink = Mutex<TransferSink?>(nil)
     let stopReason = Mutex<StopReason?>(nil)
+    /// The segments when the attempt fetches its file over several connections (inactive
+    /// otherwise).
+    let segments = SegmentBoard()
     /// Challenges being answered right now; the idle timeout does not run meanwhile.
     let challengesInFlight = Atomic<Int>(0)
     /// Whether the downloader booked the attempt's end, who waits for it, and the deadline task

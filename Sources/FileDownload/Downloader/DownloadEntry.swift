@@ -11,12 +11,22 @@ struct DownloadEntry {
     var state: DownloadState
     var validator: Validator?
     var expectedLength: Int64?
-    /// Bytes of the resource in the staging file, as last seen.
+    /// Bytes of the resource in the staging file, as last seen (with ``segments``: their sum).
     var bytesOnDisk: Int64 = 0
+    /// The segments of a download fetched over several connections, each with its bytes on
+    /// disk, as last seen; empty for one stream (then the bytes on disk are the first
+    /// ``bytesOnDisk`` bytes of the file).
+    var segments: [SegmentCheckpoint] = []
+    /// Set once a server ignored a range request of this download: it uses one connection.
+    var segmentsDisabled = false
     var queueOrder: Int64
     var attempts = 0
     /// Retries used since the download was last started or resumed by the caller.
     var retriesUsed = 0
+    /// Restarts from zero of a segmented download because the remote file changed
+    /// (``Downloader/AttemptOutcome/restart(_:)``) since the download was last started or
+    /// resumed by the caller; bounded by the retry policy (memory only).
+    var changedFileRestarts = 0
     var lastError: DownloadError?
     /// What the file was checked against when it completed in this process.
     var checks: CompletionChecks?
@@ -86,7 +96,8 @@ struct DownloadEntry {
 
     func progress() -> DownloadProgress {
         let sink = attempt?.currentSink
-        let received = sink?.fileLength ?? bytesOnDisk
+        let board = attempt?.segments
+        let received = board.flatMap { $0.isActive ? $0.received : nil } ?? sink?.fileLength ?? bytesOnDisk
         let expected = sink?.announcedLength ?? expectedLength ?? options.expectedSize
         return DownloadProgress(
             receivedBytes: expected.map { min(received, $0) } ?? received,
@@ -96,18 +107,23 @@ struct DownloadEntry {
         )
     }
 
+    /// Where one stream continues the staging file: after the bytes from the start on (with
+    /// segments, their contiguous prefix; ``bytesOnDisk`` is then their sum).
+    var continuationOffset: Int64 { segments.isEmpty ? bytesOnDisk : segments.contiguousPrefix }
+
     func record() -> DownloadRecord {
         DownloadRecord(
             id: id, url: url, destination: destination, partPath: partPath, state: state,
-            validator: validator, checkpointedBytes: bytesOnDisk, expectedLength: expectedLength,
+            validator: validator, checkpointedBytes: continuationOffset, segments: segments, expectedLength: expectedLength,
             options: options, queueOrder: queueOrder, errorCode: lastError?.code.rawValue,
             errorMessages: lastError?.messages ?? [], attempts: attempts, createdAt: createdAt, updatedAt: Date()
         )
     }
 
     func resumeData() -> ResumeData {
-        ResumeData(id: id, url: url, destination: destination, partPath: partPath, bytesOnDisk: bytesOnDisk,
-                   validator: validator, expectedLength: expectedLength, options: options)
+        ResumeData(id: id, url: url, destination: destination, partPath: partPath,
+                   bytesOnDisk: continuationOffset,
+                   validator: validator, expectedLength: expectedLength, options: options, segments: segments)
     }
 
     func info() -> DownloadInfo {

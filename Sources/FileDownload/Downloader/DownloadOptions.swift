@@ -41,6 +41,13 @@ public struct DownloadOptions: Sendable, Hashable, Codable {
     /// from the moment the download is started, restored or re-pointed
     /// (``Downloader/updateURL(id:to:expiresAt:)``). Default `nil`: the URL does not expire.
     public var urlExpiresAt: Date?
+    /// How many connections this download may use at once (segments of one file, see
+    /// ``DownloaderConfiguration/segmentThreshold``): `nil` (default) is automatic: up to
+    /// ``Downloader/automaticConnections``, within what the downloader allows for the host;
+    /// `1` is one connection, exactly as before segments existed; `n` is up to `n`. Only a
+    /// file of at least the threshold, with a strong validator, from a transport listing
+    /// ``TransportCapabilities/ranges``, is split; every other download uses one connection.
+    public var maxConnections: Int?
 
     public init(
         transfer: TransferOptions = TransferOptions(),
@@ -50,7 +57,8 @@ public struct DownloadOptions: Sendable, Hashable, Codable {
         retryPolicy: RetryPolicy? = nil,
         mirrors: [URL] = [],
         usesSuggestedFileName: Bool = false,
-        urlExpiresAt: Date? = nil
+        urlExpiresAt: Date? = nil,
+        maxConnections: Int? = nil
     ) {
         self.transfer = transfer
         self.expectedSize = expectedSize
@@ -60,14 +68,16 @@ public struct DownloadOptions: Sendable, Hashable, Codable {
         self.mirrors = mirrors
         self.usesSuggestedFileName = usesSuggestedFileName
         self.urlExpiresAt = urlExpiresAt
+        self.maxConnections = maxConnections
     }
 
     private enum CodingKeys: String, CodingKey {
         case transfer, expectedSize, sha256, priority, retryPolicy, mirrors, usesSuggestedFileName, urlExpiresAt
+        case maxConnections
     }
 
     /// Decodes options; fields added after the first release (mirrors, usesSuggestedFileName,
-    /// urlExpiresAt) may be missing (records of earlier versions) and get their defaults.
+    /// urlExpiresAt, maxConnections) may be missing (records of earlier versions) and get their defaults.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         self.transfer = try c.decode(TransferOptions.self, forKey: .transfer)
@@ -78,6 +88,7 @@ public struct DownloadOptions: Sendable, Hashable, Codable {
         self.mirrors = try c.decodeIfPresent([URL].self, forKey: .mirrors) ?? []
         self.usesSuggestedFileName = try c.decodeIfPresent(Bool.self, forKey: .usesSuggestedFileName) ?? false
         self.urlExpiresAt = try c.decodeIfPresent(Date.self, forKey: .urlExpiresAt)
+        self.maxConnections = try c.decodeIfPresent(Int.self, forKey: .maxConnections)
     }
 
     /// Encodes the options; mirrors without credentials (sensitive header fields are left out by
@@ -92,5 +103,6 @@ public struct DownloadOptions: Sendable, Hashable, Codable {
         if !mirrors.isEmpty { try c.encode(mirrors.map(\.removingCredentials), forKey: .mirrors) }
         if usesSuggestedFileName { try c.encode(true, forKey: .usesSuggestedFileName) }
         try c.encodeIfPresent(urlExpiresAt, forKey: .urlExpiresAt)
+        try c.encodeIfPresent(maxConnections, forKey: .maxConnections)
     }
 }

@@ -32,12 +32,23 @@ extension Downloader {
         let isFirstOrigin: Bool
         /// The downloader's overall limit, which the attempt's sink draws from.
         let bandwidth: BandwidthLimiter?
+        /// The segments to continue (``DownloadEntry/segments``), when the attempt continues a
+        /// download fetched over several connections; empty otherwise.
+        let segments: [SegmentCheckpoint]
+        /// How the attempt asks for connections beyond the first; `nil` keeps it on one
+        /// connection (a transport without ranges, ``DownloadOptions/maxConnections`` 1, a
+        /// server that ignored a range before).
+        let seam: SegmentSeam?
+        /// ``DownloaderConfiguration/segmentThreshold`` and ``DownloaderConfiguration/minimumSegmentSize``.
+        let segmentThreshold: Int64
+        let minimumSegmentSize: Int64
 
         init(id: String, url: URL, secretsOrigin: String, partPath: String, destination: URL, options: DownloadOptions,
              suggestedFileName: String?, takenNames: Set<String>, stagingSuffix: String,
              bytesOnDisk: Int64, validator: Validator?, expectedLength: Int64?, attempt: Int,
              capabilities: TransportCapabilities, synchronize: Bool, roomCheck: RoomCheck? = nil,
-             bandwidth: BandwidthLimiter? = nil) {
+             bandwidth: BandwidthLimiter? = nil, segments: [SegmentCheckpoint] = [], seam: SegmentSeam? = nil,
+             segmentThreshold: Int64 = .max, minimumSegmentSize: Int64 = 4 << 20) {
             self.id = id
             self.url = url
             self.isFirstOrigin = url.origin == secretsOrigin
@@ -55,6 +66,10 @@ extension Downloader {
             self.synchronize = synchronize
             self.roomCheck = roomCheck
             self.bandwidth = bandwidth
+            self.segments = segments
+            self.seam = seam
+            self.segmentThreshold = segmentThreshold
+            self.minimumSegmentSize = minimumSegmentSize
         }
     }
 
@@ -68,6 +83,10 @@ extension Downloader {
         case invalid(DownloadError)
         /// The downloader stopped the attempt (see the handle's stop reason).
         case stopped
+        /// A segment saw another version of the remote file (or was answered with the whole
+        /// file): every connection was stopped; the download starts over from zero, or fails once
+        /// it restarted the retry policy's `maxRetries` times (``changedFileError(_:restarts:)``).
+        case restart(RestartReason)
 
         /// A few words for a debug log (error messages never hold a secret).
         var summary: String {
@@ -76,6 +95,7 @@ extension Downloader {
             case .failed(let error): "failed (\(error.code)): \(error.messages.joined(separator: ": "))"
             case .invalid(let error): "invalid (\(error.code)): \(error.messages.joined(separator: ": "))"
             case .stopped: "stopped"
+            case .restart(let reason): "restarts from zero (\(reason))"
             }
         }
     }
@@ -96,6 +116,14 @@ extension Downloader {
             return
         }
         let now = clock.now()
+        let segmentable = transport.capabilities.contains(.ranges) && !e.segmentsDisabled && segmentSlots(for: id) > 1
+        if !e.segments.isEmpty, !(segmentable && e.validator?.isStrong == true
+                                   && e.expectedLength == e.segments.map(\.end).max()) {
+            // The segments cannot be continued here (another transport, no strong validator, one
+            // connection only): the attempt continues after the bytes on disk from the start on.
+            e.bytesOnDisk = e.segments.contiguousPrefix
+            e.segments = []
+        }
         e.attempts = e.attempts.successorSaturating
         logger.debug("download '\(id)': attempt \(e.attempts) starts at byte \(e.bytesOnDisk)",
                      metadata: ["url": "\(e.currentURL.redactingPassword)"])
@@ -119,10 +147,13 @@ extension Downloader {
             stagingSuffix: configuration.stagingSuffix, bytesOnDisk: e.bytesOnDisk, validator: e.validator, expectedLength: e.expectedLength,
             attempt: e.attempts, capabilities: transport.capabilities,
             synchronize: configuration.synchronizesFiles, roomCheck: roomCheck(for: e),
-            bandwidth: transport.capabilities.contains(.rateLimit) ? bandwidth : nil
+            bandwidth: transport.capabilities.contains(.rateLimit) ? bandwidth : nil,
+            segments: e.segments, seam: segmentable ? segmentSeam(for: id) : nil,
+            segmentThreshold: configuration.segmentThreshold, minimumSegmentSize: configuration.minimumSegmentSize
         )
         entries[id] = e
         running.insert(id)
+        hostOpened(id, url: e.currentURL, bytesOnDisk: e.bytesOnDisk)
         persist(e, flush: nil, events: [
             .stateChanged(id: id, state: .downloading), .activityCountChanged(running.count),
         ])
@@ -144,11 +175,18 @@ extension Downloader {
         _ ctx: AttemptContext, handle: AttemptHandle, transport: any Transport, delegate: (any DownloaderDelegate)?
     ) async -> AttemptOutcome {
         let prepared: (TransferSink, TransferRequest)
+        var options = ctx.options.transfer
+        if let delegate { options = await delegate.customizeTransfer(options, id: ctx.id, url: ctx.url) }
+        // A mirror of another origin never gets the secrets given for the first URL's.
+        if !ctx.isFirstOrigin { options.headers.removeAll(where: \.isSensitive) }
+        if let seam = ctx.seam, !ctx.segments.isEmpty, segmentsFit(ctx) {
+            if handle.stopReason.withLock({ $0 }) != nil { return .stopped }
+            let result = await runSegments(ctx, handle: handle, transport: transport, delegate: delegate, options: options,
+                                           seam: seam, primary: nil)
+            if case .finished(let outcome) = result { return outcome }
+            return .failed(DownloadError(.invalidState, "segments ended without an outcome"))
+        }
         do {
-            var options = ctx.options.transfer
-            if let delegate { options = await delegate.customizeTransfer(options, id: ctx.id, url: ctx.url) }
-            // A mirror of another origin never gets the secrets given for the first URL's.
-            if !ctx.isFirstOrigin { options.headers.removeAll(where: \.isSensitive) }
             guard let ready = try prepareAttempt(ctx, options: options, handle: handle, delegate: delegate) else {
                 return .stopped
             }
@@ -159,7 +197,17 @@ extension Downloader {
         }
         let sink = prepared.0
         do {
-            try await transport.transfer(prepared.1, into: sink)
+            if let seam = ctx.seam {
+                let result = await runSegments(ctx, handle: handle, transport: transport, delegate: delegate, options: options,
+                                               seam: seam, primary: prepared)
+                switch result {
+                case .finished(let outcome): return outcome
+                case .single(let error?): throw error
+                case .single(nil): break
+                }
+            } else {
+                try await transport.transfer(prepared.1, into: sink)
+            }
         } catch {
             sink.seal()  // nothing of this attempt is written from here on
             sink.releaseReservation()
@@ -204,25 +252,45 @@ extension Downloader {
         let request = TransferRequest(
             downloadID: id, url: ctx.url, offset: offset, validator: offset > 0 ? ctx.validator : nil,
             expectedLength: offset > 0 ? ctx.expectedLength ?? expectedSize : nil, options: options, attempt: ctx.attempt,
-            authenticate: { challenge in
-                handle.challengesInFlight.add(1, ordering: .relaxed)
-                defer { handle.challengesInFlight.subtract(1, ordering: .relaxed) }
-                return await delegate?.download(id, didReceive: challenge) ?? .performDefaultHandling
-            }
+            authenticate: authenticator(handle: handle, id: id, delegate: delegate)
         )
         return (sink, request)
     }
 
+    /// How an attempt's requests answer challenges: through the delegate, counted in the handle
+    /// (the idle timeout does not run meanwhile).
+    static func authenticator(
+        handle: AttemptHandle, id: String, delegate: (any DownloaderDelegate)?
+    ) -> @Sendable (AuthChallenge) async -> AuthDisposition {
+        { challenge in
+            handle.challengesInFlight.add(1, ordering: .relaxed)
+            defer { handle.challengesInFlight.subtract(1, ordering: .relaxed) }
+            return await delegate?.download(id, didReceive: challenge) ?? .performDefaultHandling
+        }
+    }
+
+    /// Whether the staging file holds what ``AttemptContext/segments`` say is done (it was not
+    /// removed or cut meanwhile). Only then are the segments continued; otherwise the attempt
+    /// continues after the bytes on disk from the start on, as with one connection.
+    static func segmentsFit(_ ctx: AttemptContext) -> Bool {
+        guard ctx.expectedLength != nil, let size = FileValidation.size(ofFileAt: ctx.partPath) else { return false }
+        return ctx.segments.allSatisfy { $0.done == 0 || $0.start + $0.done <= size }
+    }
+
     /// After a transfer returned: length, validation, flush and the move to the destination.
-    private static func finishAttempt(
-        _ ctx: AttemptContext, sink: TransferSink, handle: AttemptHandle, delegate: (any DownloaderDelegate)?
+    ///
+    /// With `segmentedLength` (several connections wrote the file) the file's size on disk is
+    /// what must equal the announced length.
+    static func finishAttempt(
+        _ ctx: AttemptContext, sink: TransferSink, handle: AttemptHandle, delegate: (any DownloaderDelegate)?,
+        segmentedLength: Int64? = nil
     ) async -> AttemptOutcome {
         do {
             if handle.stopReason.withLock({ $0 }) != nil { return .stopped }
             guard let head = sink.head else {
                 return .failed(DownloadError(.protocolViolation, "the transport finished without reporting a head"))
             }
-            let length = sink.fileLength
+            let length = segmentedLength == nil ? sink.fileLength : sink.sizeOnDisk ?? -1
             if let total = head.expectedLength, length != total {
                 return .failed(DownloadError(.protocolViolation,
                                              "the transfer ended after \(length) of \(total) bytes", isRetryable: true))
@@ -337,6 +405,7 @@ extension Downloader {
         let now = clock.now()
         e.attempt = nil
         running.remove(id)
+        hostClosed(id, error: Self.failureError(outcome, handle), policy: e.options.retryPolicy ?? configuration.retryPolicy, now: now)
         e.activeTime += now - handle.startedAt
         let sink = handle.currentSink
         var events: [DownloadEvent] = []
@@ -344,6 +413,12 @@ extension Downloader {
             absorbHead(&e, sink: sink, events: &events)
             e.bytesOnDisk = sink.fileLength
         }
+        if handle.segments.isActive {
+            // Each segment continues from its own bytes; the sum is what is on disk.
+            e.segments = handle.segments.checkpoints()
+            e.bytesOnDisk = handle.segments.received
+        }
+        if handle.segments.isRefused { e.segmentsDisabled = true }
         let reason = handle.stopReason.withLock { $0 }
         var flush: TransferSink? = sink
         switch (outcome, reason) {
@@ -356,6 +431,7 @@ extension Downloader {
                 claim(e)
             }
             if e.expectedLength == nil { e.expectedLength = e.bytesOnDisk }
+            e.segments = []
             e.checks = checks
             emitProgress(&e, now: now, force: true, events: &events)
             e.state = .completed
@@ -374,6 +450,7 @@ extension Downloader {
         case (_, .cancel?):
             discardStagingFile(of: e)
             e.bytesOnDisk = 0
+            e.segments = []
             e.validator = nil
             e.state = .cancelled
             events += [.stateChanged(id: id, state: .cancelled), .cancelled(id: id)]
@@ -401,11 +478,34 @@ extension Downloader {
             failure(&e, error, now: now, events: &events)
         case (.invalid(let error), nil):
             e.bytesOnDisk = 0
+            e.segments = []
             e.validator = nil
             e.state = .failed
             e.lastError = error
             events += [.stateChanged(id: id, state: .failed), .failed(id: id, error: error, resumeData: nil)]
             flush = nil
+        case (.restart(let reason), nil):
+            // Never bytes of two versions in one file: everything starts over, at once.
+            discardStagingFile(of: e)
+            e.bytesOnDisk = 0
+            e.segments = []
+            e.validator = nil
+            e.lastEmitted = nil
+            e.speed.reset()
+            flush = nil
+            let limit = max(1, (e.options.retryPolicy ?? configuration.retryPolicy).maxRetries)
+            guard e.changedFileRestarts < limit else {
+                // A server whose file changes under every attempt would restart it for ever.
+                let error = Self.changedFileError(e, restarts: e.changedFileRestarts)
+                e.state = .failed
+                e.lastError = error
+                events += [.stateChanged(id: id, state: .failed), .failed(id: id, error: error, resumeData: nil)]
+                break
+            }
+            e.changedFileRestarts += 1
+            e.state = .waiting
+            queue.push(id: id, priority: e.options.priority, order: e.queueOrder)
+            events += [.restarted(id: id, reason: reason), .stateChanged(id: id, state: .waiting)]
         case (.stopped, nil):
             failure(&e, DownloadError(.transport, "the attempt stopped without a reason", isRetryable: true),
                     now: now, events: &events)
@@ -420,6 +520,18 @@ extension Downloader {
         persist(e, flush: flush, events: events + [.activityCountChanged(running.count)])
         updateProgress(of: id)
         schedule()
+    }
+
+    /// The failure of a segmented download whose remote file changed again after `restarts`
+    /// restarts from zero: not retryable (a retry would only restart once more); the message
+    /// names the file by its URL without credentials.
+    static func changedFileError(_ e: DownloadEntry, restarts: Int) -> DownloadError {
+        DownloadError(
+            .protocolViolation,
+            "the remote file \(e.url.removingCredentials.absoluteString) changed during the download again after "
+                + "\(restarts) restart\(restarts == 1 ? "" : "s") from zero (its validator differs between requests); "
+                + "resume it to try again, or use one connection (maxConnections 1)",
+            isRetryable: false)
     }
 
     /// Decides between a retry (interrupted) and failure for `error`.

@@ -19,6 +19,7 @@ extension Downloader {
     public func add(id: String, url: URL, destination: URL? = nil, options: DownloadOptions? = nil) async throws -> URL {
         try checkAccepting()
         try checkNew(id: id)
+        try await checkNotInStore(id: id)
         _ = try transports.transport(for: url)
         if url.host == nil, url.path.isEmpty {
             throw DownloadError(.invalidURL, "the URL \(url.redactingPassword) names no resource")
@@ -32,13 +33,16 @@ extension Downloader {
         guard chosen.isFileURL, !chosen.path.hasSuffix("/") else {
             throw DownloadError(.invalidDestination, "the destination \(chosen) is not a file URL")
         }
-        try checkNew(id: id)  // the delegate call let other calls in
+        try checkNew(id: id)  // the delegate call and the store let other calls in
         let standardized = chosen.standardizedFileURL
         let partPath = standardized.path + configuration.stagingSuffix
         if let problem = DownloadPaths.problem(destination: standardized, partPath: partPath,
                                                stagingSuffix: configuration.stagingSuffix) {
             throw DownloadError(.invalidDestination, problem)
         }
+        try checkUnclaimed(destination: standardized.path, partPath: partPath)
+        try await checkUnclaimedInStore(destination: standardized.path, partPath: partPath)
+        try checkNew(id: id)  // the store let other calls in
         try checkUnclaimed(destination: standardized.path, partPath: partPath)
         let entry = DownloadEntry(
             id: id, url: url, destination: standardized, partPath: partPath,
@@ -59,7 +63,7 @@ extension Downloader {
     @discardableResult
     public func start(id: String, url: URL, destination: URL? = nil, options: DownloadOptions? = nil) async throws -> URL {
         let destination = try await add(id: id, url: url, destination: destination, options: options)
-        try start(id: id)
+        try await start(id: id)
         return destination
     }
 
@@ -67,8 +71,9 @@ extension Downloader {
     ///
     /// - Throws: ``DownloadError/Code/unknownIdentifier``, or ``DownloadError/Code/invalidState``
     ///   when it is not ``DownloadState/notStarted``.
-    public func start(id: String) throws {
+    public func start(id: String) async throws {
         try checkAccepting()
+        try await pageIn(id)
         let e = try entry(id)
         guard e.state == .notStarted else {
             throw DownloadError(.invalidState, "the download '\(id)' is \(e.state), not notStarted; use resume")
@@ -90,12 +95,14 @@ extension Downloader {
     ///   destination or the staging file (as for ``add(id:url:destination:options:)``);
     ///   ``DownloadError/Code/duplicateIdentifier``, ``DownloadError/Code/unsupportedScheme``.
     public func start(id: String, resumeData: Data) async throws {
-        try start(id: id, resumeData: ResumeData(decoding: resumeData))
+        try await start(id: id, resumeData: ResumeData(decoding: resumeData))
     }
 
     /// Continues a download from decoded resume data. See ``start(id:resumeData:)-(_,Data)``.
-    public func start(id: String, resumeData: ResumeData) throws {
+    public func start(id: String, resumeData: ResumeData) async throws {
         try checkAccepting()
+        try checkNew(id: id)
+        try await checkNotInStore(id: id)
         try checkNew(id: id)
         // The staging file must be the destination's, so resume data cannot aim writes elsewhere.
         if let problem = DownloadPaths.problem(destination: resumeData.destination, partPath: resumeData.partPath,
@@ -104,13 +111,24 @@ extension Downloader {
         }
         _ = try transports.transport(for: resumeData.url)
         try checkUnclaimed(destination: resumeData.destination.path, partPath: resumeData.partPath)
+        try await checkUnclaimedInStore(destination: resumeData.destination.path, partPath: resumeData.partPath)
+        try checkNew(id: id)  // the store let other calls in
+        try checkUnclaimed(destination: resumeData.destination.path, partPath: resumeData.partPath)
         var entry = DownloadEntry(
             id: id, url: resumeData.url, destination: resumeData.destination, partPath: resumeData.partPath,
             options: resumeData.options, state: .notStarted, queueOrder: takeQueueOrder()
         )
-        let onDisk = FileValidation.size(ofFileAt: resumeData.partPath) ?? 0
-        entry.bytesOnDisk = min(onDisk, resumeData.bytesOnDisk)
-        entry.validator = entry.bytesOnDisk > 0 ? resumeData.validator : nil
+        if Self.segmentsFit(resumeData.segments, validator: resumeData.validator, length: resumeData.expectedLength,
+                            partPath: resumeData.partPath) {
+            // Each segment continues from its own bytes.
+            entry.segments = resumeData.segments
+            entry.bytesOnDisk = resumeData.segments.bytesDone
+            entry.validator = resumeData.validator
+        } else {
+            let onDisk = FileValidation.size(ofFileAt: resumeData.partPath) ?? 0
+            entry.bytesOnDisk = min(onDisk, resumeData.bytesOnDisk)
+            entry.validator = entry.bytesOnDisk > 0 ? resumeData.validator : nil
+        }
         entry.expectedLength = resumeData.expectedLength
         entries[id] = entry
         claim(entry)
@@ -133,6 +151,7 @@ extension Downloader {
     ///   download that is not started, completed, cancelled or failed.
     @discardableResult
     public func pause(_ id: String) async throws -> ResumeData? {
+        try await pageIn(id)
         var e = try entry(id)
         switch e.state {
         case .downloading:
@@ -162,14 +181,16 @@ extension Downloader {
     ///
     /// - Throws: ``DownloadError/Code/unknownIdentifier``; ``DownloadError/Code/invalidState`` for a
     ///   completed or cancelled download.
-    public func resume(_ id: String) throws {
+    public func resume(_ id: String) async throws {
         try checkAccepting()
+        try await pageIn(id)
         var e = try entry(id)
         switch e.state {
         case .paused, .interrupted, .failed:
             retrying.remove(id)
             e.retryAt = nil
             e.retriesUsed = 0
+            e.changedFileRestarts = 0
             entries[id] = e
             enqueue(id, events: [.resumed(id: id)])
             schedule()
@@ -193,6 +214,7 @@ extension Downloader {
     /// - Throws: ``DownloadError/Code/unknownIdentifier`` (and nothing changes: no other download
     ///   is touched); ``DownloadError/Code/invalidState`` for a completed or cancelled download.
     public func cancel(_ id: String) async throws {
+        try await pageIn(id)
         var e = try entry(id)
         switch e.state {
         case .downloading:
@@ -203,6 +225,7 @@ extension Downloader {
             e.retryAt = nil
             discardStagingFile(of: e)
             e.bytesOnDisk = 0
+            e.segments = []
             e.validator = nil
             e.state = .cancelled
             entries[id] = e
@@ -214,19 +237,30 @@ extension Downloader {
     }
 
     /// Forgets download `id` (also in the store), so its id can be used again. A completed file
-    /// stays where it is; a staging file is deleted.
+    /// stays where it is; the staging file of an unfinished download is deleted (that of a
+    /// cancelled one was deleted when it was cancelled, and is not touched: a newer download may
+    /// write there now).
     ///
     /// - Throws: ``DownloadError/Code/unknownIdentifier``; ``DownloadError/Code/invalidState`` while
     ///   it is waiting or downloading (pause or cancel it first).
-    public func remove(_ id: String) throws {
+    public func remove(_ id: String) async throws {
+        try await remove(id, keepingStagingFile: false)
+    }
+
+    /// ``remove(_:)``, and with `keepingStagingFile` the staging file of an unfinished download
+    /// stays on disk: for a caller that continues it under another download (a fleet worker that
+    /// claims the same queued download again).
+    package func remove(_ id: String, keepingStagingFile: Bool) async throws {
+        try await pageIn(id)
         let e = try entry(id)
         guard !e.state.isActive else {
             throw DownloadError(.invalidState, "the download '\(id)' is \(e.state); pause or cancel it first")
         }
         retrying.remove(id)
-        if e.state != .completed { discardStagingFile(of: e) }
+        if !e.state.isTerminal, !keepingStagingFile { discardStagingFile(of: e) }  // cancel deleted it; a newer download may own it now
         entries[id] = nil
         journal.post(.remove(id: id))
+        removedFromMemory(id)
         answerWaitersOfRemoved(id)
         refreshRootProgress(force: true)
     }
@@ -257,9 +291,11 @@ extension Downloader {
     }
 
     /// Deletes the staging file of `e` (a file or a link, never a directory), unless its paths
-    /// fail the check (a refused store record): then nothing is touched.
+    /// fail the check (a refused store record) or another unfinished download claims the staging
+    /// file (`e` failed paging in because of it): then nothing is touched.
     func discardStagingFile(of e: DownloadEntry) {
         guard pathProblem(of: e) == nil else { return }
+        if let owner = claimedPaths[e.partPath], owner != e.id, let other = entries[owner], !other.state.isTerminal { return }
         StagingFile.remove(e.partPath)
     }
 
@@ -274,6 +310,7 @@ extension Downloader {
     func persist(_ e: DownloadEntry, flush: TransferSink?, events: [DownloadEvent]) {
         if store != nil {
             journal.post(.save(e.record(), flush: flush, events: events))
+            if pages.isActive, e.state == .completed || e.state == .cancelled { pages.finished.append(e.id) }
         } else if !events.isEmpty {
             journal.post(.publish(events))
         }
@@ -305,19 +342,41 @@ extension Downloader {
         e.state = .waiting
         e.waitReason = nil
         e.heldAt = nil
+        if mayLeaveInStore(e) {
+            persist(e, flush: nil, events: events + [.stateChanged(id: id, state: .waiting)])
+            leaveInStore(e)
+            return
+        }
         armExpiry(&e, now: clock.now())
         entries[id] = e
         queue.push(id: id, priority: e.options.priority, order: e.queueOrder)
         persist(e, flush: nil, events: events + [.stateChanged(id: id, state: .waiting)])
     }
 
-    /// Starts waiting downloads while slots are free.
+    /// Starts waiting downloads while slots are free, in queue order; a download whose origin is
+    /// at its connection cap or held (``blockedOrigin(of:now:)``) stays waiting in its place
+    /// and the ones behind it may start. It is parked in its origin's list of the queue, so the
+    /// next passes skip it, and the whole list, while the origin still cannot open a connection.
     func schedule() {
         guard !isShutDown else { return }
-        while running.count < configuration.maxConcurrentDownloads, let next = queue.pop() {
+        let now = clock.now()
+        hosts.recover(now: now)
+        var blocked: Set<String> = []
+        while running.count < configuration.maxConcurrentDownloads,
+              let next = queue.pop(allowing: { origin in hosts.mayOpen(origin: origin, now: now) }) {
             guard let e = entries[next.id], e.state == .waiting, e.queueOrder == next.order else { continue }
+            if let origin = blockedOrigin(of: e, now: now) {
+                if blocked.insert(origin).inserted, hosts.holdEnd(of: origin, now: now) == nil {
+                    hosts.wanted(origin: origin)
+                }
+                queue.park(id: next.id, priority: e.options.priority, order: next.order, origin: origin)
+                continue
+            }
             startAttempt(next.id)
         }
+        if queue.hasParked { ensureTicking() }
+        refillIfLow()
+        forgetFinished()
     }
 
     func makeNativeProgress(id: String) -> Progress {

@@ -1,13 +1,43 @@
 extension Downloader {
-    /// The number of downloads the downloader knows (any state), without describing them.
-    public var downloadCount: Int { entries.count }
+    /// The number of downloads the downloader knows (any state), without describing them. With a
+    /// paging store it is counted by the store, after the writes posted so far have landed.
+    public var downloadCount: Int {
+        get async {
+            if let counts = await storeCounts() { return counts.values.reduce(0, +) }
+            return entries.count
+        }
+    }
+
+    /// How many downloads are in memory (for tests of paging).
+    package var residentCount: Int { entries.count }
 
     /// How many downloads are in each state (states without any are left out), without describing
-    /// them: what a summary needs when the queue holds thousands.
-    public func countsByState() -> [DownloadState: Int] {
+    /// them: what a summary needs when the queue holds thousands. With a paging store the store
+    /// counts (on an index, for the SQLite store), after the writes posted so far have landed.
+    public func countsByState() async -> [DownloadState: Int] {
+        if let counts = await storeCounts() { return counts }
         var counts: [DownloadState: Int] = [:]
         forEachEntryInPlace { counts[$0.state, default: 0] += 1 }
         return counts
+    }
+
+    /// The store's counts when it pages (``WaitingPages/isActive``), `nil` otherwise or when it
+    /// cannot answer (then memory answers, without the downloads left in the store).
+    private func storeCounts() async -> [DownloadState: Int]? {
+        guard pages.isActive, let store else { return nil }
+        await journal.drain()
+        do {
+            return try await store.countsByState()
+        } catch {
+            logger.error("the store could not count the downloads; memory answers", metadata: ["error": "\(error)"])
+            return nil
+        }
+    }
+
+    /// Describes `records`: from memory for the downloads there (their progress is current),
+    /// from the record for the others.
+    func describe(_ records: [DownloadRecord]) -> [DownloadInfo] {
+        records.map { entries[$0.id]?.info() ?? DownloadEntry(record: $0).info() }
     }
 
     /// Calls `body` with every entry where it is stored, in no order, without copying it: a
@@ -15,12 +45,7 @@ extension Downloader {
     /// entries.values` does) costs far more than reading the few a scan needs. `body` must not
     /// touch `entries`.
     func forEachEntryInPlace(_ body: (inout DownloadEntry) -> Void) {
-        var index = entries.values.startIndex
-        let end = entries.values.endIndex
-        while index != end {
-            body(&entries.values[index])
-            entries.values.formIndex(after: &index)
-        }
+        entries.forEachInPlace(body)
     }
 
     /// Up to `limit` downloads in queue order, after queue position `after` (`nil`: from the
@@ -28,8 +53,22 @@ extension Downloader {
     /// so a page costs little however long the queue is; the page's ``DownloadPage/next`` is the
     /// `after` of the next page. Reading every page one after the other names each download that
     /// stayed known meanwhile exactly once.
-    public func downloads(in states: Set<DownloadState>? = nil, after position: Int64? = nil, limit: Int) -> DownloadPage {
+    ///
+    /// With a paging store the page is read from the store (after the writes posted so far have
+    /// landed), so it costs the same with a million downloads waiting there.
+    public func downloads(in states: Set<DownloadState>? = nil, after position: Int64? = nil, limit: Int) async -> DownloadPage {
         let limit = Swift.max(0, limit)
+        if pages.isActive, let store {
+            await journal.drain()
+            do {
+                let records = try await store.page(in: states, after: position, limit: limit + 1)
+                let page = records.prefix(limit)
+                return DownloadPage(downloads: describe(Array(page)),
+                                    next: records.count > limit ? page.last?.queueOrder : nil)
+            } catch {
+                logger.error("the store could not list the downloads; memory answers", metadata: ["error": "\(error)"])
+            }
+        }
         var matching: [(order: Int64, id: String)] = []
         forEachEntryInPlace { entry in
             if let position, entry.queueOrder <= position { return }

@@ -36,6 +36,7 @@ extension Downloader {
             || Self.protocolFamily(of: from) != Self.protocolFamily(of: e.currentURL) {
             e.validator = nil
             e.bytesOnDisk = 0
+            e.segments = []
             e.expectedLength = nil
         }
         e.retryAt = now

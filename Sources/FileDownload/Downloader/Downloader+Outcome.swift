@@ -33,6 +33,7 @@ extension Downloader {
     ///   was added and never started (it would never end by itself); `CancellationError` when the
     ///   waiting task is cancelled.
     public func outcome(of id: String) async throws -> DownloadOutcome {
+        try await pageIn(id)
         let e = try awaitableEntry(id)
         if let outcome = settledOutcome(of: e) {
             await journal.drain()  // its events are out, as for an outcome that is waited for
@@ -62,6 +63,7 @@ extension Downloader {
     /// - Throws: as ``outcome(of:)``.
     public func outcomes(of ids: some Sequence<String>) async throws -> [String: DownloadOutcome] {
         let ids = Array(ids)
+        for id in ids { try await pageIn(id) }
         for id in ids { _ = try awaitableEntry(id) }
         var result: [String: DownloadOutcome] = [:]
         for id in ids where result[id] == nil {

@@ -29,8 +29,9 @@ extension Downloader {
     /// - Throws: ``DownloadError/Code/unknownIdentifier``, ``DownloadError/Code/unsupportedScheme``,
     ///   ``DownloadError/Code/invalidURL`` (no resource named), ``DownloadError/Code/invalidState``
     ///   for a completed or cancelled download. Nothing changes when it throws.
-    public func updateURL(id: String, to url: URL, expiresAt: Date? = nil) throws {
+    public func updateURL(id: String, to url: URL, expiresAt: Date? = nil) async throws {
         try checkAccepting()
+        try await pageIn(id)
         var e = try entry(id)
         _ = try transports.transport(for: url)
         if url.host == nil, url.path.isEmpty {
@@ -66,6 +67,7 @@ extension Downloader {
         if Self.protocolFamily(of: from) != Self.protocolFamily(of: url) {
             e.validator = nil
             e.bytesOnDisk = 0
+            e.segments = []
             e.expectedLength = nil
         }
         switch expiry {

@@ -28,90 +28,113 @@ extension Downloader {
     ///
     /// Downloads already known to this downloader are left alone. Without a store it does nothing.
     ///
+    /// With a store that pages (``DownloadStore/pagesWaitingDownloads``, such as the SQLite store)
+    /// the `waiting` records are not read here: they stay in the store, are not listed in
+    /// ``RestoreReport/restored``, and are read a page at a time as slots free up (priority, then
+    /// queue order), each reconciled with the disk as above when it is read. Their staging files
+    /// count as owned. From then on at most `max(64, 2 × maxConcurrentDownloads)` waiting downloads are kept in
+    /// memory; more are left in the store, and listing and counting ask the store.
+    ///
     /// - Throws: the store's ``DownloadError`` (code ``DownloadError/Code/store``) when it cannot be
     ///   read; nothing is changed then.
     @discardableResult
     public func restore() async throws -> RestoreReport {
         try checkAccepting()
         guard let store else { return RestoreReport() }
-        let records = try await store.loadAll()
+        let paging = store.pagesWaitingDownloads
+        let records = paging ? try await store.loadAll(excluding: [.waiting]) : try await store.loadAll()
+        // Read before anything changes: a store that cannot answer leaves everything as it was.
+        let waitingInStore = paging ? try await store.waitingPartPaths() : []
+        if paging {
+            let last = try await store.lastQueueOrder()
+            nextQueueOrder = Swift.max(nextQueueOrder, last?.successorSaturating ?? 0)
+            pages.isActive = true
+            pages.mayHoldWaiting = true
+        }
         var report = RestoreReport()
         var toQueue: [String] = []
         for record in records where entries[record.id] == nil {
-            var e = DownloadEntry(
-                id: record.id, url: record.url, destination: record.destination, partPath: record.partPath,
-                options: record.options, state: record.state, queueOrder: record.queueOrder
-            )
-            e.validator = record.validator
-            e.expectedLength = record.expectedLength
-            e.attempts = record.attempts
-            e.createdAt = record.createdAt
-            if let code = record.errorCode {
-                var error = DownloadError(DownloadError.Code(rawValue: code), record.errorMessages.first ?? code)
-                error.messages = record.errorMessages.isEmpty ? [code] : record.errorMessages
-                e.lastError = error
+            nextQueueOrder = Swift.max(nextQueueOrder, record.queueOrder.successorSaturating)
+            let e = reconcile(record, report: &report)
+            entries[record.id] = e
+            if pathProblem(of: e) == nil { claim(e) }
+            report.restored.append(record.id)
+            let rejected = report.rejected.last == record.id
+            if !rejected, record.state == .waiting || (e.state == .interrupted && configuration.resumeInterruptedOnRestore) {
+                toQueue.append(record.id)
+                if e.state == .interrupted { report.resumed.append(record.id) }
             }
-            nextQueueOrder = max(nextQueueOrder, record.queueOrder.successorSaturating)
-            if let problem = pathProblem(of: e) {
+        }
+        report.removedOrphans = removeOrphanStagingFiles(alsoOwned: waitingInStore)
+        for id in toQueue { enqueue(id, events: []) }
+        for id in report.restored { updateProgress(of: id) }
+        refreshRootProgress(force: true)
+        // The first page is read before anything starts, so the order of priority then queue
+        // order holds from the first download on.
+        if claimRefill() { await refill() } else { schedule() }
+        return report
+    }
+
+    /// The entry `record` describes, reconciled with the disk (see ``restore()``): its paths
+    /// checked first (a record that fails becomes `failed` and is listed in `report.rejected`),
+    /// a completed file looked for, a staging file cut to the checkpoint, a download that was
+    /// running made `interrupted`. A change is stored and announced.
+    func reconcile(_ record: DownloadRecord, report: inout RestoreReport) -> DownloadEntry {
+        var e = DownloadEntry(record: record)
+        e.bytesOnDisk = 0
+        if let problem = pathProblem(of: e) {
+            e.state = .failed
+            e.lastError = DownloadError(.invalidDestination,
+                                        "the stored download was refused and no file was touched: \(problem)")
+            report.rejected.append(record.id)
+            persist(e, flush: nil, events: [.stateChanged(id: e.id, state: e.state)])
+            return e
+        }
+        var changed = false
+        switch record.state {
+        case .completed:
+            e.bytesOnDisk = record.checkpointedBytes
+            let size = FileValidation.size(ofFileAt: record.destination.path)
+            if size == nil {
                 e.state = .failed
-                e.lastError = DownloadError(.invalidDestination,
-                                            "the stored download was refused and no file was touched: \(problem)")
-                entries[record.id] = e
-                report.rejected.append(record.id)
-                report.restored.append(record.id)
-                persist(e, flush: nil, events: [.stateChanged(id: e.id, state: e.state)])
-                continue
+                e.bytesOnDisk = 0
+                e.segments = []
+                e.validator = nil
+                e.lastError = DownloadError(.fileSystem, "the completed file \(record.destination.path) is gone")
+                report.vanished.append(record.id)
+                changed = true
+            } else if let expected = record.expectedLength, size != expected {
+                report.modified.append(record.id)
             }
-            var changed = false
-            switch record.state {
-            case .completed:
-                e.bytesOnDisk = record.checkpointedBytes
-                let size = FileValidation.size(ofFileAt: record.destination.path)
-                if size == nil {
-                    e.state = .failed
-                    e.bytesOnDisk = 0
-                    e.validator = nil
-                    e.lastError = DownloadError(.fileSystem, "the completed file \(record.destination.path) is gone")
-                    report.vanished.append(record.id)
-                    changed = true
-                } else if let expected = record.expectedLength, size != expected {
-                    report.modified.append(record.id)
-                }
-            case .cancelled:
-                break
-            case .downloading, .waiting, .interrupted, .paused, .failed, .notStarted:
-                let kept = cutStagingFile(record.partPath, to: record.checkpointedBytes)
+        case .cancelled:
+            break
+        case .downloading, .waiting, .interrupted, .paused, .failed, .notStarted:
+            if Self.segmentsFit(record) {
+                // Each segment continues from its own bytes: the file is kept as it is.
+                e.segments = record.segments
+                e.bytesOnDisk = record.segments.bytesDone
+            } else {
+                e.segments = []
+                let prefix = record.segments.isEmpty ? record.checkpointedBytes : record.segments.contiguousPrefix
+                let kept = cutStagingFile(record.partPath, to: prefix)
                 let keep = kept ?? 0
-                if kept == nil, record.checkpointedBytes > 0 {
+                if kept == nil, prefix > 0 {
                     report.restartedFromZero.append(record.id)
                     changed = true
                 }
                 e.bytesOnDisk = keep
                 if keep == 0 { e.validator = nil }
-                if record.state == .downloading {
-                    e.state = .interrupted
-                    e.lastError = DownloadError(.connectionLost, "the process stopped during the download")
-                    changed = true
-                }
-                if record.state == .waiting
-                    || (e.state == .interrupted && configuration.resumeInterruptedOnRestore) {
-                    toQueue.append(record.id)
-                    if e.state == .interrupted { report.resumed.append(record.id) }
-                }
             }
-            entries[record.id] = e
-            claim(e)
-            report.restored.append(record.id)
-            if changed {
-                persist(e, flush: nil, events: [.stateChanged(id: e.id, state: e.state)])
+            if record.state == .downloading {
+                e.state = .interrupted
+                e.lastError = DownloadError(.connectionLost, "the process stopped during the download")
+                changed = true
             }
         }
-        report.removedOrphans = removeOrphanStagingFiles()
-        for id in toQueue { enqueue(id, events: []) }
-        for id in report.restored { updateProgress(of: id) }
-        refreshRootProgress(force: true)
-        schedule()
-        return report
+        if changed {
+            persist(e, flush: nil, events: [.stateChanged(id: e.id, state: e.state)])
+        }
+        return e
     }
 
     /// Cuts the staging file at `path` to at most `limit` bytes through a descriptor opened with
@@ -129,10 +152,11 @@ extension Downloader {
     }
 
     /// Removes `*<stagingSuffix>` files in the downloads directory that no download owns.
-    func removeOrphanStagingFiles() -> [String] {
+    /// `alsoOwned`: the staging files of downloads left in the store.
+    func removeOrphanStagingFiles(alsoOwned: Set<String>) -> [String] {
         let directory = configuration.downloadsDirectory.standardizedFileURL.path
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return [] }
-        let owned = Set(entries.values.map(\.partPath))
+        let owned = Set(entries.values.map(\.partPath)).union(alsoOwned)
         var removed: [String] = []
         for name in names where name.hasSuffix(configuration.stagingSuffix) {
             let path = (directory as NSString).appendingPathComponent(name)
@@ -142,5 +166,22 @@ extension Downloader {
             }
         }
         return removed.sorted()
+    }
+
+    /// Whether the stored segments of `record` can be continued: a strong validator, the length
+    /// they cover, and a staging file (a regular file of ours) holding every byte they say is done.
+    static func segmentsFit(_ record: DownloadRecord) -> Bool {
+        segmentsFit(record.segments, validator: record.validator, length: record.expectedLength, partPath: record.partPath)
+    }
+
+    /// Whether `segments` (of a record or of resume data) can be continued in `partPath`.
+    static func segmentsFit(_ segments: [SegmentCheckpoint], validator: Validator?, length: Int64?, partPath: String) -> Bool {
+        guard !segments.isEmpty, validator?.isStrong == true,
+              let length, segments.map(\.end).max() == length,
+              let fd = StagingFile.reopen(partPath) else { return false }
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { return false }
+        return segments.allSatisfy { $0.done == 0 || $0.next <= Int64(st.st_size) }
     }
 }

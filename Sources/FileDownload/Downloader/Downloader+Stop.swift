@@ -45,6 +45,7 @@ extension Downloader {
         attemptEnded(id, handle: handle, outcome: .stopped)
         guard transportStuck, var e = entries[id], e.bytesOnDisk > 0 else { return }
         e.bytesOnDisk = 0
+        e.segments = []
         e.validator = nil
         entries[id] = e
         persist(e, flush: nil, events: [])

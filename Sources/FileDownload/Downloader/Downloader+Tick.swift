@@ -20,7 +20,7 @@ extension Downloader {
     /// One tick; `false` (and the loop ends) when nothing needs ticking any more.
     func tickAndContinue() -> Bool {
         tick()
-        if running.isEmpty && retrying.isEmpty {
+        if running.isEmpty && retrying.isEmpty && !waitsForHost {
             tickTask = nil
             return false
         }
@@ -37,7 +37,9 @@ extension Downloader {
             guard var e = entries[id], let handle = e.attempt else { continue }
             let sink = handle.currentSink
             if let sink { absorbHead(&e, sink: sink, events: &events) }
-            let activity = sink?.activityCount ?? 0
+            let board = handle.segments
+            let segmented = board.isActive
+            let activity = segmented ? board.activity : sink?.activityCount ?? 0
             // A transfer waiting out its share of the bandwidth limit is not idle.
             let paced = sink.map { $0.pacingDelay > .zero } ?? false
             if activity != e.lastActivityCount || paced || handle.challengesInFlight.load(ordering: .relaxed) > 0 {
@@ -52,12 +54,19 @@ extension Downloader {
                     .resourceTimedOut, "the download was active for longer than its resource timeout of \(e.options.transfer.resourceTimeout)")))
             }
             if let sink {
-                e.speed.sample(bytes: sink.fileLength, at: now)
+                let received = segmented ? board.received : sink.fileLength
+                e.speed.sample(bytes: received, at: now)
+                recordHostBytes(id, fileLength: received, now: now)
                 if store != nil, now - e.lastCheckpointAt >= configuration.checkpointInterval,
-                   sink.fileLength != e.lastCheckpointBytes, e.headSeen {
+                   received != e.lastCheckpointBytes, e.headSeen {
                     e.lastCheckpointAt = now
-                    e.lastCheckpointBytes = sink.fileLength
-                    journal.post(.checkpoint(id: id, sink: sink, validator: e.validator))
+                    e.lastCheckpointBytes = received
+                    if segmented {
+                        // Read before the flush: every byte counted is on disk when it is stored.
+                        journal.post(.checkpointSegments(id: id, sink: sink, segments: board.checkpoints(), validator: e.validator))
+                    } else {
+                        journal.post(.checkpoint(id: id, sink: sink, validator: e.validator))
+                    }
                 }
             }
             emitProgress(&e, now: now, force: false, events: &events)
@@ -76,6 +85,7 @@ extension Downloader {
             }
         }
         releaseHeld(now: now)
+        hosts.forgetIdle(now: now)
         if !expiringURLs.isEmpty { askForExpiringURLs(now: now) }
         let total = emitTotal(now: now, force: false, events: &events)
         if !events.isEmpty { journal.post(.publish(events)) }
@@ -136,22 +146,21 @@ extension Downloader {
         events.append(.progress(id: e.id, progress))
     }
 
-    /// Σ over downloads that are not cancelled.
+    /// Σ over downloads that are not cancelled: the settled sum the entry table keeps, plus the
+    /// live downloads (those with an attempt), a pass over those only.
     func computeTotal(now: Duration) -> TotalProgress {
+        var share = entries.settled
         var total = TotalProgress()
-        forEachEntryInPlace { e in
-            guard e.state != .cancelled else { return }
-            let p = e.progress()
-            total.receivedBytes += p.receivedBytes
-            if let expected = p.expectedBytes {
-                total.expectedBytes += expected
-                total.receivedOfKnownSize += min(p.receivedBytes, expected)
-            } else if e.state.isActive {
-                total.unknownSizeCount += 1
-            }
-            if e.state.isActive { total.activeCount += 1 }
-            total.bytesPerSecond += p.bytesPerSecond
+        for id in entries.live {
+            guard let e = entries[id] else { continue }
+            share += EntryTable.Share(e)
+            if e.state != .cancelled { total.bytesPerSecond += e.progress().bytesPerSecond }
         }
+        total.receivedBytes = share.receivedBytes
+        total.expectedBytes = share.expectedBytes
+        total.receivedOfKnownSize = share.receivedOfKnownSize
+        total.unknownSizeCount = share.unknownSizeCount
+        total.activeCount = share.activeCount
         if total.bytesPerSecond > 0, total.expectedBytes > 0 {
             let left = Double(max(0, total.expectedBytes - total.receivedOfKnownSize)) / total.bytesPerSecond
             total.estimatedTimeRemaining = .milliseconds(Int64(left * 1000))

@@ -49,8 +49,10 @@ public actor Downloader {
     let outcomeWaiters = OutcomeWaiters()
     var logger: Logger { configuration.logger }
 
-    var entries: [String: DownloadEntry] = [:]
+    var entries = EntryTable()
     var queue = WaitingQueue()
+    /// Waiting downloads left in a paging store (see `Downloader+Paging.swift`).
+    var pages = WaitingPages()
     var nextQueueOrder: Int64 = 0
     /// Ids with an attempt running.
     var running: Set<String> = []
@@ -84,6 +86,10 @@ public actor Downloader {
     nonisolated let bandwidth: BandwidthLimiter
     /// The schedule that sets ``bandwidth`` at every tick, if any (``setBandwidthSchedule(_:calendar:startingAt:)``).
     var bandwidthSchedule: ScheduledBandwidth?
+    /// The connections open to each origin, their adaptive targets and holds (``Downloader+Hosts``).
+    var hosts: HostConnections
+    /// The origin each running attempt counts against, and the bytes of it counted so far.
+    var attemptOrigins: [String: (origin: String, bytes: Int64)] = [:]
 
     /// The progress of all downloads together, by bytes: `totalUnitCount` is the sum of the known
     /// sizes, `completedUnitCount` the bytes received of those. Its cancellation handler cancels
@@ -113,6 +119,7 @@ public actor Downloader {
         self.delegate = delegate
         self.clock = ClockBox(clock)
         self.bandwidth = BandwidthLimiter(bytesPerSecond: nil, clock: clock)
+        self.hosts = HostConnections(cap: configuration.maxConnectionsPerHost)
         let hub = EventHub(delegate: delegate)
         self.hub = hub
         self.journal = Journal(store: store, hub: hub, logger: configuration.logger)
@@ -150,29 +157,45 @@ public actor Downloader {
 
     // MARK: queries
 
-    /// The state of download `id`, or `nil` when no download has that id.
-    public func state(of id: String) -> DownloadState? { entries[id]?.state }
+    /// The state of download `id`, or `nil` when no download has that id. (A waiting download
+    /// left in a paging store is read from the store.)
+    public func state(of id: String) async -> DownloadState? {
+        if let e = entries[id] { return e.state }
+        return await recordInStoreOrLog(id)?.state
+    }
 
     /// The progress of download `id`, or `nil` when no download has that id.
-    public func progress(of id: String) -> DownloadProgress? { entries[id]?.progress() }
+    public func progress(of id: String) async -> DownloadProgress? {
+        if let e = entries[id] { return e.progress() }
+        return await recordInStoreOrLog(id).map { DownloadEntry(record: $0).progress() }
+    }
 
     /// What the downloader knows of download `id`.
-    public func info(of id: String) -> DownloadInfo? { entries[id]?.info() }
+    public func info(of id: String) async -> DownloadInfo? {
+        if let e = entries[id] { return e.info() }
+        return await recordInStoreOrLog(id).map { DownloadEntry(record: $0).info() }
+    }
 
     /// Whether download `id` has an attempt running.
     public func isDownloading(_ id: String) -> Bool { entries[id]?.state == .downloading }
 
-    /// Whether download `id` waits in the queue.
-    public func isWaiting(_ id: String) -> Bool { entries[id]?.state == .waiting }
+    /// Whether download `id` waits in the queue (in memory or in a paging store).
+    public func isWaiting(_ id: String) async -> Bool { await state(of: id) == .waiting }
 
-    /// Whether any download is waiting, downloading, or interrupted with a retry due.
+    /// Whether any download is waiting (in memory or in a paging store), downloading, or
+    /// interrupted with a retry due.
     public var hasActiveDownloads: Bool {
-        !running.isEmpty || !retrying.isEmpty || entries.values.contains { $0.state == .waiting }
+        !running.isEmpty || !retrying.isEmpty || pages.mayHoldWaiting || entries.values.contains { $0.state == .waiting }
     }
 
-    /// Every download, in queue order.
-    public func downloads() -> [DownloadInfo] {
-        entries.values.sorted { $0.queueOrder < $1.queueOrder }.map { $0.info() }
+    /// Every download, in queue order (with a paging store, read from the store: this costs a
+    /// pass over every record; ``downloads(in:after:limit:)`` reads a page).
+    public func downloads() async -> [DownloadInfo] {
+        if pages.isActive, let store {
+            await journal.drain()
+            if let records = try? await store.loadAll() { return describe(records) }
+        }
+        return entries.values.sorted { $0.queueOrder < $1.queueOrder }.map { $0.info() }
     }
 
     /// Resume data for download `id` as it stands now, if it has bytes that can be continued
@@ -193,7 +216,10 @@ public actor Downloader {
     ///
     /// The object is made on the first call for `id` (set to the download's current progress) and
     /// the same object is returned from then on; downloads nobody asks about carry none.
-    public func nativeProgress(for id: String) -> Progress? {
+    public func nativeProgress(for id: String) async -> Progress? {
+        do { try await pageIn(id) } catch {
+            logger.error("the store could not be read", metadata: ["error": "\(error)"])
+        }
         guard var e = entries[id] else { return nil }
         if let native = e.nativeProgress { return native }
         let native = makeNativeProgress(id: id)
@@ -263,6 +289,6 @@ public actor Downloader {
     }
 
     func resumeAll() async {
-        for id in entries.keys where entries[id]?.state == .paused { try? resume(id) }
+        for id in entries.keys where entries[id]?.state == .paused { try? await resume(id) }
     }
 }

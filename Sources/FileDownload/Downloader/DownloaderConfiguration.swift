@@ -57,6 +57,29 @@ public struct DownloaderConfiguration: Sendable {
     /// refusal would) and a later answer is ignored; ``Downloader/updateURL(id:to:expiresAt:)``
     /// still re-points it. Default 5 minutes.
     public var freshURLTimeout: Duration
+    /// From how many bytes on a file is fetched over several connections at once (segments; see
+    /// ``DownloadOptions/maxConnections``): a download whose first answer announces a length of
+    /// at least this, with a strong validator, from a transport listing
+    /// ``TransportCapabilities/ranges``, is split. Smaller files use one connection. Default
+    /// 16 MiB: below it a second connection's handshake costs about what it saves.
+    public var segmentThreshold: Int64 = 16 << 20
+    /// The smallest piece a segment is cut into: a split (at the start, or when a connection that
+    /// finished takes half of the largest remaining segment) never leaves a piece below this.
+    /// Default 4 MiB: every piece waits a round trip (and for a new connection, a handshake)
+    /// before its first byte, so small pieces spend much of their time waiting; a 64 MiB file is
+    /// then cut in at most 16 pieces, one just above the 16 MiB threshold in 3.
+    public var minimumSegmentSize: Int64 = 4 << 20
+    /// The most connections open at once to one origin (`URL.origin`: scheme, host and port),
+    /// counting every connection of every download to it; at least 1. A download whose origin is
+    /// at its cap waits in the queue (``DownloadState/waiting``, using no retry) and starts when
+    /// a connection to it closes. ``Downloader/setMaxConnections(_:forHost:)`` overrides it per
+    /// host while the downloader runs. URLs without a host (`file://`) are not counted.
+    ///
+    /// Default 8: enough to fill a long, fat link when a server throttles each connection, and
+    /// about what browsers (6 per host) and download managers commonly use; servers and CDNs
+    /// that ban greedy clients tolerate that much. The downloader starts with fewer connections
+    /// per download and adds them only while throughput grows (see docs/connections.md).
+    public var maxConnectionsPerHost: Int
     public var logger: Logger
 
     public init(
@@ -76,6 +99,7 @@ public struct DownloaderConfiguration: Sendable {
         networkProbeInterval: Duration = .seconds(30),
         urlRefreshLead: Duration = .seconds(30),
         freshURLTimeout: Duration = .seconds(300),
+        maxConnectionsPerHost: Int = 8,
         logger: Logger = Logger(label: "FileDownload")
     ) {
         self.maxConcurrentDownloads = max(1, maxConcurrentDownloads)
@@ -94,6 +118,7 @@ public struct DownloaderConfiguration: Sendable {
         self.networkProbeInterval = networkProbeInterval
         self.urlRefreshLead = urlRefreshLead
         self.freshURLTimeout = freshURLTimeout
+        self.maxConnectionsPerHost = max(1, maxConnectionsPerHost)
         self.logger = logger
     }
 }

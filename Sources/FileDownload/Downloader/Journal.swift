@@ -9,6 +9,8 @@ final class Journal: Sendable {
         case save(DownloadRecord, flush: TransferSink?, events: [DownloadEvent])
         /// Flush the sink, then checkpoint its length.
         case checkpoint(id: String, sink: TransferSink, validator: Validator?)
+        /// Flush the file (through the sink), then checkpoint the segments (read before).
+        case checkpointSegments(id: String, sink: TransferSink, segments: [SegmentCheckpoint], validator: Validator?)
         case remove(id: String)
         case publish([DownloadEvent])
         case barrier(CheckedContinuation<Void, Never>)
@@ -38,6 +40,14 @@ final class Journal: Sendable {
                         do {
                             try await BlockingFileWork.shared.run { try sink.synchronize() }
                             try await store.checkpoint(id: id, bytes: bytes, validator: validator)
+                        } catch {
+                            logger.warning("checkpoint failed", metadata: ["id": "\(id)", "error": "\(error)"])
+                        }
+                    case .checkpointSegments(let id, let sink, let segments, let validator):
+                        guard let store else { continue }
+                        do {
+                            try await BlockingFileWork.shared.run { try sink.synchronize() }
+                            try await store.checkpoint(id: id, segments: segments, validator: validator)
                         } catch {
                             logger.warning("checkpoint failed", metadata: ["id": "\(id)", "error": "\(error)"])
                         }

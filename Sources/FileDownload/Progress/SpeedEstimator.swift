@@ -28,10 +28,3 @@ struct SpeedEstimator: Sendable {
         return .milliseconds(Int64(left * 1000))
     }
 }
-
-extension Duration {
-    /// The duration in seconds as a `Double`.
-    var seconds: Double {
-        Double(components.seconds) + Double(components.attoseconds) / 1e18
-    }
-}

@@ -13,8 +13,14 @@ public struct DownloadRecord: Sendable, Hashable, Codable {
     public var state: DownloadState
     /// The validator of the remote file the bytes on disk belong to.
     public var validator: Validator?
-    /// Bytes known to be on disk (flushed) at the last checkpoint.
+    /// Bytes from offset 0 known to be on disk (flushed) at the last checkpoint, without a gap: where
+    /// a single connection continues. For a download over several connections it is the segments'
+    /// contiguous prefix (``segments`` say what else is on disk; ``bytesDone`` is for display).
     public var checkpointedBytes: Int64
+    /// The segments of a download fetched over several connections, each with its own bytes on
+    /// disk (``SegmentCheckpoint``); empty for a download over one connection, which continues from
+    /// ``checkpointedBytes``.
+    public var segments: [SegmentCheckpoint]
     /// The total size, when known.
     public var expectedLength: Int64?
     /// Options without secrets.
@@ -31,7 +37,8 @@ public struct DownloadRecord: Sendable, Hashable, Codable {
 
     public init(
         id: String, url: URL, destination: URL, partPath: String, state: DownloadState,
-        validator: Validator? = nil, checkpointedBytes: Int64 = 0, expectedLength: Int64? = nil,
+        validator: Validator? = nil, checkpointedBytes: Int64 = 0, segments: [SegmentCheckpoint] = [],
+        expectedLength: Int64? = nil,
         options: DownloadOptions = DownloadOptions(), queueOrder: Int64 = 0,
         errorCode: String? = nil, errorMessages: [String] = [], attempts: Int = 0,
         createdAt: Date = Date(), updatedAt: Date = Date()
@@ -43,6 +50,7 @@ public struct DownloadRecord: Sendable, Hashable, Codable {
         self.state = state
         self.validator = validator
         self.checkpointedBytes = checkpointedBytes
+        self.segments = segments
         self.expectedLength = expectedLength
         self.options = options.withoutSecrets
         self.queueOrder = queueOrder
@@ -51,5 +59,33 @@ public struct DownloadRecord: Sendable, Hashable, Codable {
         self.attempts = attempts
         self.createdAt = createdAt
         self.updatedAt = updatedAt
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case id, url, destination, partPath, state, validator, checkpointedBytes, segments,
+             expectedLength, options, queueOrder, errorCode, errorMessages, attempts, createdAt,
+             updatedAt
+    }
+
+    /// Decodes a record; `segments` may be missing (records written before segments existed).
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            id: try c.decode(String.self, forKey: .id),
+            url: try c.decode(URL.self, forKey: .url),
+            destination: try c.decode(URL.self, forKey: .destination),
+            partPath: try c.decode(String.self, forKey: .partPath),
+            state: try c.decode(DownloadState.self, forKey: .state),
+            validator: try c.decodeIfPresent(Validator.self, forKey: .validator),
+            checkpointedBytes: try c.decode(Int64.self, forKey: .checkpointedBytes),
+            segments: try c.decodeIfPresent([SegmentCheckpoint].self, forKey: .segments) ?? [],
+            expectedLength: try c.decodeIfPresent(Int64.self, forKey: .expectedLength),
+            options: try c.decode(DownloadOptions.self, forKey: .options),
+            queueOrder: try c.decode(Int64.self, forKey: .queueOrder),
+            errorCode: try c.decodeIfPresent(String.self, forKey: .errorCode),
+            errorMessages: try c.decode([String].self, forKey: .errorMessages),
+            attempts: try c.decode(Int.self, forKey: .attempts),
+            createdAt: try c.decode(Date.self, forKey: .createdAt),
+            updatedAt: try c.decode(Date.self, forKey: .updatedAt))
     }
 }

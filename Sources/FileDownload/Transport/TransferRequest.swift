@@ -34,6 +34,11 @@ public struct TransferRequest: Sendable {
     public var options: TransferOptions
     /// 1 for the first attempt of a download, 2 for the first retry, and so on.
     public var attempt: Int
+    /// How many connections the download's attempt may use at once: more than 1 when it is
+    /// fetched in segments (``DownloadOptions/maxConnections``, as the downloader allows it
+    /// now), 1 for one stream. A transport that bounds its connections per host may let such a
+    /// download open this many (within a hard bound of its own) instead of sharing fewer.
+    public var connections: Int = 1
 
     private let authenticator: @Sendable (AuthChallenge) async -> AuthDisposition
 

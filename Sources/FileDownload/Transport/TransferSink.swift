@@ -31,6 +31,18 @@ public final class TransferSink: Sendable {
     /// Where a resumed body must end (the range's end), or -1 when any length may follow.
     private let rangeEnd: Atomic<Int64>
     private let lateWrites = Atomic<Int>(0)
+    /// A segment's sink (``init(segmentOf:offset:end:startsWriteback:pacing:validateHead:)``):
+    /// never cuts or reserves the file, refuses a restart.
+    private let isSegment: Bool
+    /// Where the writes stop (exclusive), or -1 for no stop: see ``stop``.
+    private let stopAt = Atomic<Int64>(-1)
+    /// Set once a write met ``stop``.
+    private let stopReached = Atomic<Bool>(false)
+    /// Set once the file holds bytes of other segments past this sink's (``lowerStop(to:)`` was
+    /// called): the file is never cut to this sink's length then.
+    private let sharesFile = Atomic<Bool>(false)
+    /// Called once ``begin(_:)`` accepted a head.
+    private let headObserver = Mutex<(@Sendable () -> Void)?>(nil)
     private let receivedHead = Mutex<TransferHead?>(nil)
     private let validateHead: @Sendable (TransferHead) throws -> Void
     private let startsWriteback: Bool
@@ -84,7 +96,7 @@ public final class TransferSink: Sendable {
     /// - Throws: ``DownloadError`` with code ``DownloadError/Code/fileSystem`` when no trustworthy
     ///   file can be opened (a directory in the way, no permission), or
     ///   ``DownloadError/Code/invalidResumeData`` when the kept file is shorter than `requestedOffset`.
-    public init(
+    public convenience init(
         path: String,
         requestedOffset: Int64,
         end: Int64? = nil,
@@ -111,15 +123,51 @@ public final class TransferSink: Sendable {
             close(fd)
             throw DownloadError.fileSystem(errno: e, "cannot cut the staging file \(path) to \(requestedOffset) bytes")
         }
+        self.init(descriptor: fd, path: path, offset: requestedOffset, end: end, isSegment: false,
+                  startsWriteback: startsWriteback, pacing: pacing, validateHead: validateHead)
+    }
+
+    /// Opens the staging file at `path` for one segment of a download fetched over several
+    /// connections: the bytes `offset ..< end`, written in place next to the other segments.
+    ///
+    /// Unlike ``init(path:requestedOffset:end:startsWriteback:pacing:validateHead:)`` the file is
+    /// never created anew, cut or reserved: it must exist (the download's first connection made
+    /// it), is reopened without following a link and checked like a resume, and the writes land
+    /// at `offset` and after with `pwrite(2)`. The segment stops at its end (``stop``), which
+    /// ``lowerStop(to:)`` may move down while the transfer runs (another connection takes the
+    /// rest). A head that does not continue at `offset` (``ResumeDisposition/restarted(_:)`` or
+    /// ``ResumeDisposition/complete``) is refused: a segment never takes the whole resource.
+    ///
+    /// - Throws: ``DownloadError`` with code ``DownloadError/Code/fileSystem`` when the staging
+    ///   file is missing or fails the check.
+    package convenience init(
+        segmentOf path: String,
+        offset: Int64,
+        end: Int64,
+        startsWriteback: Bool = false,
+        pacing: BandwidthLimiter? = nil,
+        validateHead: @escaping @Sendable (TransferHead) throws -> Void = { _ in }
+    ) throws {
+        guard let fd = StagingFile.reopen(path) else {
+            throw DownloadError(.fileSystem, "the staging file \(path) of a segmented download is missing", isRetryable: true)
+        }
+        self.init(descriptor: fd, path: path, offset: offset, end: end, isSegment: true,
+                  startsWriteback: startsWriteback, pacing: pacing, validateHead: validateHead)
+        stopAt.store(end, ordering: .relaxed)
+    }
+
+    private init(descriptor fd: Int32, path: String, offset: Int64, end: Int64?, isSegment: Bool, startsWriteback: Bool,
+                 pacing: BandwidthLimiter?, validateHead: @escaping @Sendable (TransferHead) throws -> Void) {
         self.fd = fd
         self.path = path
-        self.requestedOffset = requestedOffset
-        self.length = Atomic(requestedOffset)
+        self.requestedOffset = offset
+        self.length = Atomic(offset)
         self.rangeEnd = Atomic(end ?? -1)
+        self.isSegment = isSegment
         self.pacing = pacing
         self.validateHead = validateHead
         self.startsWriteback = startsWriteback && Self.syncFileRange != nil
-        self.writebackMark = Atomic(requestedOffset)
+        self.writebackMark = Atomic(offset)
     }
 
     deinit {
@@ -158,6 +206,8 @@ public final class TransferSink: Sendable {
                 throw DownloadError(.protocolViolation,
                                     "the transport resumed at \(offset) but \(requestedOffset) was asked for")
             }
+        case .restarted where isSegment, .complete where isSegment:
+            throw DownloadError(.protocolViolation, "a segment's transfer did not continue at \(requestedOffset)")
         case .restarted:
             guard ftruncate(fd, 0) == 0 else {
                 throw DownloadError.fileSystem(errno: errno, "cannot truncate the staging file \(path)")
@@ -171,7 +221,7 @@ public final class TransferSink: Sendable {
         if let total = head.expectedLength {
             expected.store(total, ordering: .relaxed)
             let start = length.load(ordering: .relaxed)
-            if head.disposition != .complete, total - start >= Self.preallocationThreshold, let reserve = Self.fallocate {
+            if !isSegment, head.disposition != .complete, total - start >= Self.preallocationThreshold, let reserve = Self.fallocate {
                 let bytes = min(total - start, spareBytes())
                 if bytes >= Self.preallocationThreshold, reserve(fd, 1 /* FALLOC_FL_KEEP_SIZE */, start, bytes) == 0 {
                     reserved.store(true, ordering: .relaxed)
@@ -181,6 +231,7 @@ public final class TransferSink: Sendable {
         receivedHead.withLock { $0 = head }
         begun.store(true, ordering: .releasing)
         activity.add(1, ordering: .relaxed)
+        headObserver.withLock { $0 }?()
     }
 
     /// Appends `bytes` at the current end of the attempt's data with `pwrite(2)`.
@@ -205,6 +256,16 @@ public final class TransferSink: Sendable {
             throw DownloadError(.protocolViolation, "the transport delivered a body after reporting the file complete")
         }
         var offset = length.load(ordering: .relaxed)
+        var bytes = bytes
+        let stop = stopAt.load(ordering: .relaxed)
+        var stops = false
+        if stop >= 0, offset + Int64(bytes.count) > stop {
+            // The segment ends here: the bytes up to the stop are written, then the transfer is
+            // told to end (another connection has the rest).
+            stops = true
+            bytes = UnsafeRawBufferPointer(rebasing: bytes[0..<Int(max(0, stop - offset))])
+        }
+        defer { if stops { stopReached.store(true, ordering: .relaxed) } }
         let total = expected.load(ordering: .relaxed)
         if total >= 0, offset + Int64(bytes.count) > total {
             throw DownloadError(.protocolViolation,
@@ -216,7 +277,7 @@ public final class TransferSink: Sendable {
                                 "the transport delivered bytes past the end \(end) of the range asked for")
         }
         var remaining = bytes.count
-        var base = bytes.baseAddress!
+        guard var base = bytes.baseAddress, remaining > 0 else { throw Self.stopError }
         while remaining > 0 {
             let n = pwrite(fd, base, remaining, off_t(offset))
             if n < 0 {
@@ -244,6 +305,53 @@ public final class TransferSink: Sendable {
                 writebackRanges.add(1, ordering: .relaxed)
             }
         }
+        if stops { throw Self.stopError }
+    }
+
+    /// What ``write(_:)`` throws once the sink's ``stop`` is reached: the transport stops and
+    /// rethrows it, and the downloader counts the segment as done (``reachedStop``).
+    private static var stopError: DownloadError {
+        DownloadError(.cancelled, "the segment reached its end; another connection fetches the rest")
+    }
+
+    /// Where the writes of this sink stop (exclusive), or `nil` when they go on to the end of the
+    /// resource. A write that reaches it writes the bytes before it, sets ``reachedStop`` and
+    /// throws ``DownloadError/Code/cancelled``: the transport ends the transfer.
+    package var stop: Int64? {
+        let stop = stopAt.load(ordering: .relaxed)
+        return stop >= 0 ? stop : nil
+    }
+
+    /// Whether a write met ``stop``: the segment is complete.
+    package var reachedStop: Bool { stopReached.load(ordering: .relaxed) }
+
+    /// Moves ``stop`` down to `end` (the bytes from `end` on go to another connection), when
+    /// `end` is below the stop and above the bytes written. From then on the sink never cuts the
+    /// file (``releaseReservation()`` does nothing): other connections write past its bytes.
+    /// A write in flight may still put a few bytes past `end`; they are the same bytes of the
+    /// same version of the file (every segment is checked against one strong validator).
+    ///
+    /// - Returns: whether the stop moved.
+    package func lowerStop(to end: Int64) -> Bool {
+        sharesFile.store(true, ordering: .relaxed)
+        while true {
+            let current = stopAt.load(ordering: .relaxed)
+            if current >= 0, end >= current { return false }
+            if end <= length.load(ordering: .relaxed) { return false }
+            if stopAt.compareExchange(expected: current, desired: end, ordering: .relaxed).exchanged { return true }
+        }
+    }
+
+    /// Lifts ``stop``: the writes go on to the end of the resource (the other connections were
+    /// given up). Only for a sink made without an end.
+    package func liftStop() {
+        stopAt.store(-1, ordering: .relaxed)
+    }
+
+    /// Registers `observer`, called once ``begin(_:)`` has accepted a head (on the transport's
+    /// thread; it must not block).
+    package func observeHead(_ observer: @escaping @Sendable () -> Void) {
+        headObserver.withLock { $0 = observer }
     }
 
     /// The free space of the staging file's file system that a reservation may take: what an
@@ -272,7 +380,7 @@ public final class TransferSink: Sendable {
     /// paused, cancelled or shut down. Call it only once the transport has returned (no write in
     /// flight); without a reservation it does nothing.
     public func releaseReservation() {
-        guard reserved.exchange(false, ordering: .relaxed) else { return }
+        guard reserved.exchange(false, ordering: .relaxed), !sharesFile.load(ordering: .relaxed) else { return }
         _ = ftruncate(fd, off_t(length.load(ordering: .relaxed)))
     }
 

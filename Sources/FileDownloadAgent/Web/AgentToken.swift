@@ -1,3 +1,4 @@
+import FileDownload
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -50,18 +51,24 @@ public struct AgentToken: Sendable, CustomStringConvertible {
     /// - Throws: ``AgentStartError`` when the file is not a regular file of this user or does not
     ///   hold a token.
     public static func load(from path: String) throws -> AgentToken? {
-        var info = stat()
-        guard lstat(path, &info) == 0 else {
-            if errno == ENOENT { return nil }
-            throw AgentStartError("cannot inspect the token file \(path): \(String(cString: strerror(errno)))")
+        let data: [UInt8]
+        switch PrivateFile.read(path, limit: 4096, tightening: true) {
+        case .missing:
+            return nil
+        case .failed(let reason):
+            throw AgentStartError("cannot read the token file \(path): \(reason)")
+        case .notRegular, .tooLarge:
+            throw AgentStartError("the token file \(path) is not a regular file of this user holding a token; remove it and start the agent again")
+        case .read(let bytes, let owner, let mode):
+            guard owner == getuid() else {
+                throw AgentStartError("the token file \(path) is not a regular file of this user; remove it and start the agent again")
+            }
+            guard mode & 0o077 == 0 else {
+                throw AgentStartError("cannot make the token file \(path) private (mode 0600)")
+            }
+            data = bytes
         }
-        guard info.st_mode & S_IFMT == S_IFREG, info.st_uid == getuid() else {
-            throw AgentStartError("the token file \(path) is not a regular file of this user; remove it and start the agent again")
-        }
-        if info.st_mode & 0o777 != 0o600, chmod(path, 0o600) != 0 {
-            throw AgentStartError("cannot make the token file \(path) private (mode 0600): \(String(cString: strerror(errno)))")
-        }
-        let text = (try? String(contentsOfFile: path, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         guard text.count == 64, text.allSatisfy(\.isHexDigit) else {
             throw AgentStartError("the token file \(path) does not hold a token (64 hexadecimal digits); remove it and start the agent again")
         }

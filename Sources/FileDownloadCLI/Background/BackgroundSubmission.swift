@@ -84,11 +84,13 @@ struct BackgroundSubmission {
         if !quiet { Terminal.write(text + "\n") }
     }
 
-    /// The options of URL number `index`: the command's header fields, its SHA-256 and mirrors.
+    /// The options of URL number `index`: the command's header fields, its SHA-256, mirrors and
+    /// connections (`-x`).
     private func options(_ index: Int) -> DownloadOptions {
         var options = DownloadOptions(transfer: settings.transferOptions)
         options.sha256 = index < settings.sha256.count ? settings.sha256[index] : nil
         options.mirrors = index < settings.mirrors.count ? settings.mirrors[index] : []
+        options.maxConnections = settings.maxConnections
         return options
     }
 

@@ -42,6 +42,11 @@ public struct AgentCommand: AsyncParsableCommand {
     @Option(name: .long, help: "How many downloads run at once.")
     public var maxConcurrent: Int = 4
 
+    @Option(name: .customLong("max-connections-per-host"), help: ArgumentHelp(
+        "Connections open at once to one server (scheme, host and port), over all downloads (1...\(GetCommand.connectionsPerHostRange.upperBound); default 8).",
+        valueName: "N"))
+    public var maxConnectionsPerHost: Int = 8
+
     @Option(name: .long, help: "How many events the journal keeps for clients that reconnect.")
     public var journalCapacity: Int = 10_000
 
@@ -59,6 +64,7 @@ public struct AgentCommand: AsyncParsableCommand {
 
     public func validate() throws {
         guard (1...256).contains(maxConcurrent) else { throw ValidationError("--max-concurrent must be between 1 and 256") }
+        try GetCommand.checkConnectionsPerHost(maxConnectionsPerHost)
         guard (1...10_000_000).contains(journalCapacity) else {
             throw ValidationError("--journal-capacity must be between 1 and 10000000")
         }
@@ -84,6 +90,7 @@ public struct AgentCommand: AsyncParsableCommand {
             stateDirectory: absolute(state ?? AgentPaths.defaultStateDirectory()),
             downloader: DownloaderConfiguration(maxConcurrentDownloads: maxConcurrent,
                                                 downloadsDirectory: URL(fileURLWithPath: downloadsDirectory),
+                                                maxConnectionsPerHost: maxConnectionsPerHost,
                                                 logger: logger))
         configuration.store = .init(journalCapacity: journalCapacity)
         configuration.tcpPort = tcp

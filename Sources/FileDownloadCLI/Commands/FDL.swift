@@ -15,7 +15,7 @@ public struct FDL: AsyncParsableCommand {
             \(ExitStatus.allCases.map { "  \($0.rawValue)  \($0.summary)" }.joined(separator: "\n"))
             """,
         version: FDLVersion.text,
-        subcommands: [GetCommand.self, AddCommand.self, ListCommand.self, WatchCommand.self, PauseCommand.self, ResumeCommand.self, CancelCommand.self, URLCommand.self, AgentCommand.self, UICommand.self]
+        subcommands: [GetCommand.self, AddCommand.self, ListCommand.self, WatchCommand.self, PauseCommand.self, ResumeCommand.self, CancelCommand.self, URLCommand.self, AgentCommand.self, UICommand.self, WorkerCommand.self]
     )
 
     public init() {}

@@ -8,6 +8,8 @@ extension GetCommand {
     static let retryWaitRange = 0.0...300.0
     /// The seconds `--fresh-url-timeout` accepts: one millisecond to a day.
     static let freshURLTimeoutRange = 0.001...86_400.0
+    /// The connections `-x` accepts per download.
+    static let maxConnectionsRange = 1...16
 
     /// Puts the options people type from curl, wget and aria2c habit into `settings`: rate,
     /// timeouts, retry wait, user agent, credentials, quiet and verbose.
@@ -23,6 +25,12 @@ extension GetCommand {
         }
         if let limitRateTotal {
             settings.overallBytesPerSecond = try ByteRate.option("--limit-rate-total", limitRateTotal)
+        }
+        if let maxConnections {
+            guard Self.maxConnectionsRange.contains(maxConnections) else {
+                throw ValidationError("-x/--max-connections must be between 1 and \(Self.maxConnectionsRange.upperBound), not \(maxConnections)")
+            }
+            settings.maxConnections = maxConnections
         }
         if let freshURLTimeout {
             settings.freshURLTimeout = try Self.duration(freshURLTimeout, option: "--fresh-url-timeout", range: Self.freshURLTimeoutRange)

@@ -23,6 +23,11 @@ public struct GetCommand: AsyncParsableCommand {
     @Option(name: [.short, .customLong("jobs")], help: "Downloads at once.")
     public var jobs: Int = 4
 
+    @Option(name: .customLong("max-connections-per-host"), help: ArgumentHelp(
+        "Connections open at once to one server (scheme, host and port), over all downloads (1...\(Self.connectionsPerHostRange.upperBound); default 8).",
+        valueName: "N"))
+    public var maxConnectionsPerHost: Int = 8
+
     @Option(name: .customLong("sha256"), help: ArgumentHelp(
         "Expected SHA-256 (64 hex digits); give it once per URL, in the same order.", valueName: "HEX"))
     public var sha256: [String] = []
@@ -86,6 +91,11 @@ public struct GetCommand: AsyncParsableCommand {
         "Cap all downloads of this run together at RATE bytes/s (same RATE as --limit-rate; both may be given).",
         valueName: "RATE"))
     public var limitRateTotal: String?
+
+    @Option(name: [.customShort("x"), .customLong("max-connections")], help: ArgumentHelp(
+        "Connections one download may use at once (1...\(Self.maxConnectionsRange.upperBound); default: automatic, up to 4 "
+        + "for files of 16 MiB and more from servers that take ranges). 1: one connection per file.", valueName: "N"))
+    public var maxConnections: Int?
 
     @Option(name: .customLong("fresh-url-timeout"), help: ArgumentHelp(
         "When a server refuses a link that worked (401/403/410), wait up to S seconds for `fdl url ID NEWURL` "
@@ -211,6 +221,7 @@ public struct GetCommand: AsyncParsableCommand {
         guard Self.jobsRange.contains(jobs) else {
             throw ValidationError("-j must be between \(Self.jobsRange.lowerBound) and \(Self.jobsRange.upperBound), not \(jobs)")
         }
+        try Self.checkConnectionsPerHost(maxConnectionsPerHost)
         guard Self.retryRange.contains(retry) else {
             throw ValidationError("--retry must be between 0 and \(Self.retryRange.upperBound), not \(retry)")
         }
@@ -225,6 +236,7 @@ public struct GetCommand: AsyncParsableCommand {
             knownHostsFile: knownHosts, acceptNewHostKeys: acceptNewHostKeys, names: all.names,
             stateDirectory: state.state.path, allowOverwrite: allowOverwrite)
         if all.mirrors.contains(where: { !$0.isEmpty }) { settings.mirrors = all.mirrors }
+        settings.maxConnectionsPerHost = maxConnectionsPerHost
         try applyHabitOptions(to: &settings)
         return try withNetOptions(settings)
     }
@@ -248,6 +260,16 @@ public struct GetCommand: AsyncParsableCommand {
 
     /// The values `-j` accepts.
     static let jobsRange = 1...64
+    /// `--max-connections-per-host` of `fdl get` and `fdl agent`.
+    static let connectionsPerHostRange = 1...64
+
+    /// Throws the usage error of a `--max-connections-per-host` outside ``connectionsPerHostRange``.
+    static func checkConnectionsPerHost(_ value: Int) throws {
+        guard connectionsPerHostRange.contains(value) else {
+            throw ValidationError("--max-connections-per-host must be between \(connectionsPerHostRange.lowerBound) and "
+                                  + "\(connectionsPerHostRange.upperBound), not \(value)")
+        }
+    }
     /// The values `--retry` accepts: up to about three days of retries at the maximum backoff.
     static let retryRange = 0...1000
     /// The seconds `--timeout` accepts: one millisecond (the timeout's resolution) to seven days

@@ -23,8 +23,13 @@ enum UnknownOptionCheck {
         guard let name = arguments.first,
               let command = FDL.configuration.subcommands.first(where: { $0.configuration.commandName == name })
         else { return nil }
-        // `fdl add` takes the options of `fdl get` (it passes them through).
-        let (known, valued) = options(of: command == AddCommand.self ? GetCommand.self : command)
+        // `fdl add` takes the options of `fdl get` (it passes them through), or with `--postgres`
+        // those of a fleet's queue.
+        var checked: any ParsableCommand.Type = command
+        if command == AddCommand.self {
+            checked = arguments.contains(where: AddCommand.isPostgres) ? FleetAddCommand.self : GetCommand.self
+        }
+        let (known, valued) = options(of: checked)
         var rest = arguments.dropFirst()[...]
         while let argument = rest.popFirst() {
             if argument == "--" { break }
@@ -55,7 +60,9 @@ enum UnknownOptionCheck {
     /// The option names of `command` and those that take a value, read from its help.
     static func options(of command: any ParsableCommand.Type) -> (known: Set<String>, valued: Set<String>) {
         var known = alwaysKnown, valued = Set<String>()
-        let help = FDL.helpMessage(for: command, columns: 10_000)
+        // FleetAddCommand is reached through AddCommand, not a subcommand of FDL of its own.
+        let help = command == FleetAddCommand.self ? FleetAddCommand.helpMessage(columns: 10_000)
+            : FDL.helpMessage(for: command, columns: 10_000)
         for line in help.split(separator: "\n") {
             let trimmed = line.drop { $0 == " " }
             guard trimmed.hasPrefix("-") else { continue }

@@ -171,15 +171,17 @@ public struct DownloadPlanner: Sendable {
     ) -> ResumeData? {
         guard canContinue(record) else { return nil }
         return ResumeData(id: id, url: url, destination: destination, partPath: record.partPath,
-                          bytesOnDisk: record.checkpointedBytes, validator: record.validator,
-                          expectedLength: record.expectedLength, options: options)
+                          // With segments, resume data continues one stream after the bytes from the start on.
+                          bytesOnDisk: record.segments.isEmpty ? record.checkpointedBytes : record.segments.contiguousPrefix,
+                          validator: record.validator,
+                          expectedLength: record.expectedLength, options: options, segments: record.segments)
     }
 
     /// Whether a stored download's bytes can be continued: not finished, checkpointed with a
     /// validator, and its staging file still there.
     static func canContinue(_ record: DownloadRecord) -> Bool {
         guard record.state != .completed, record.state != .cancelled,
-              record.checkpointedBytes > 0, record.validator != nil else { return false }
+              record.hasBytesToContinue, record.validator != nil else { return false }
         return FileManager.default.fileExists(atPath: record.partPath)
     }
 

@@ -108,6 +108,7 @@ public actor GetSession {
             retryPolicy: settings.retryPolicy,
             downloadsDirectory: state.outputDirectory,
             defaultTransferOptions: settings.transferOptions)
+        configuration.maxConnectionsPerHost = settings.maxConnectionsPerHost
         configuration.logger = settings.verbose ? StderrLogHandler.logger(label: "FileDownload") : configuration.logger
         configuration.logger.logLevel = settings.verbose ? .debug : .critical
         var delegate = CLIDelegate(headers: settings.headers, credentials: settings.credentials, origins: origins)
@@ -124,7 +125,7 @@ public actor GetSession {
         let server = await startServing(downloader, store: sqlite, refresher: delegate.refresher)
 
         let options = DownloadOptions(transfer: settings.transferOptions,
-                                      retryPolicy: settings.retryPolicy)
+                                      retryPolicy: settings.retryPolicy, maxConnections: settings.maxConnections)
         let planner = DownloadPlanner(outputDirectory: state.outputDirectory, allowsOverwrite: settings.allowOverwrite,
                                       stagingSuffix: configuration.stagingSuffix)
         var plans = planner.plan(urls: settings.urls, sha256: settings.sha256, names: settings.names,
@@ -203,8 +204,10 @@ public actor GetSession {
             return
         }
         printer.emit(added)
-        if let resume = plan.resume, resume.bytesOnDisk > 0 {
-            printer.log("\(plan.id): continuing from \(Formatting.bytes(resume.bytesOnDisk))")
+        if let resume = plan.resume {
+            // In segments: the bytes of every segment (the library checks the file holds them).
+            let have = resume.segments.isEmpty ? resume.bytesOnDisk : resume.segments.bytesDone
+            if have > 0 { printer.log("\(plan.id): continuing from \(Formatting.bytes(have))") }
         }
         do {
             if var resume = plan.resume {

@@ -9,6 +9,9 @@ public struct GetSettings: Sendable {
     public var outputDirectory: URL
     /// Downloads at once.
     public var concurrency: Int
+    /// Connections open at once to one origin over all downloads
+    /// (`DownloaderConfiguration.maxConnectionsPerHost`).
+    public var maxConnectionsPerHost = 8
     /// Expected SHA-256 per URL, by position; `nil` entries (or a shorter array) check nothing.
     public var sha256: [String?]
     /// Automatic retries of transient failures per download.
@@ -37,6 +40,9 @@ public struct GetSettings: Sendable {
     /// Further URLs of the same file per URL, by position (mirrors, tried in turn); empty entries
     /// (or a shorter array) have none.
     public var mirrors: [[URL]] = []
+    /// Connections one download may use at once (`-x`, `--max-connections`): `nil` for the
+    /// library's automatic choice (up to `Downloader.automaticConnections` for a large file).
+    public var maxConnections: Int? = nil
     /// `--proxy URL`: the proxy for every URL instead of the environment's; `""` for none; `nil`
     /// follows the environment (`http_proxy`, `https_proxy`, `all_proxy`, as curl).
     public var proxy: String? = nil

@@ -19,5 +19,10 @@ struct CheckpointReportingStore: DownloadStore {
         onCheckpoint(id, bytes)
     }
 
+    func checkpoint(id: String, segments: [SegmentCheckpoint], validator: Validator?) async throws {
+        try await base.checkpoint(id: id, segments: segments, validator: validator)
+        onCheckpoint(id, segments.contiguousPrefix)
+    }
+
     func remove(id: String) async throws { try await base.remove(id: id) }
 }

@@ -12,10 +12,12 @@ counter k (0, 1, 2, ...), so a test isolates its state with a unique query (e.g.
 Query parameters (lists are comma-separated, item k applies to request k of the target):
   versions=a,b      request k serves file versions[min(k, last)] instead of the path
   drop=N,...        request k closes the connection after file offset N (absolute)
+  reset=N,...       request k resets the connection (TCP RST, not a close) after file offset N (absolute)
   short=N,...       request k announces the full length but sends N bytes fewer, then closes
   stall=N           request 0 stops sending after file offset N and waits (30 s at most)
   status=S,...      request k answers status S (if not 200) with an error page body
-  retryAfter=S      add Retry-After: S to error statuses
+  retryAfter=S      add Retry-After: S to error statuses (status=429,429&retryAfter=S: the first two
+                    requests of the target are told to come back in S seconds)
   ignoreRange=1     always answer 200 with the whole file
   wrongRange=1      answer a range request for s>0 with bytes from s/2 (206)
   noValidators=1    send neither ETag nor Last-Modified
@@ -38,9 +40,9 @@ GET /_sign?path=/NAME&ttl=S issues a token for /NAME valid for S seconds (defaul
 request (so a busy test machine's delay between signing and using a link does not count) and
 answers {"url": "/NAME?token=T"} (a signed link; add the other query parameters after it).
 
-GET /_stats answers {"connections": n, "requests": m, "bodyBytes": b, "ranges": [...]} (totals since
-start; bodyBytes counts the file bytes sent; ranges are the Range headers of file requests, in
-order).
+GET /_stats answers {"connections": n, "requests": m, "bodyBytes": b, "ranges": [...], "targets": [...]}
+(totals since start; bodyBytes counts the file bytes sent; ranges are the Range headers of file
+requests, in order; targets are the targets (path + query) of file requests, in order of arrival).
 GET /_echo answers {"target": request target, "headers": {...}} (to check what a client sent).
 """
 import gzip
@@ -53,6 +55,7 @@ import signal
 import socket
 import socketserver
 import ssl
+import struct
 import sys
 import threading
 import time
@@ -65,6 +68,7 @@ counters = {}
 stats = {"connections": 0, "requests": 0, "bodyBytes": 0}
 tokens = {}  # token -> (path, expiry on time.monotonic() or None before the first request, ttl)
 ranges = []  # the Range header of every file request that had one, in order
+targets = []  # the target of every file request, in order of arrival
 NONCE = hashlib.md5(os.urandom(16)).hexdigest()
 
 
@@ -73,6 +77,7 @@ def next_index(target):
         k = counters.get(target, 0)
         counters[target] = k + 1
         stats["requests"] += 1
+        targets.append(target)
         return k
 
 
@@ -146,7 +151,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
         url = urllib.parse.urlsplit(self.path)
         if url.path == "/_stats":
             with lock:
-                self.send_plain(200, json.dumps(dict(stats, ranges=ranges)))
+                self.send_plain(200, json.dumps(dict(stats, ranges=ranges, targets=targets)))
             return
         if url.path == "/_echo":
             # The request line target and header fields, as JSON (proxy requests carry an absolute URL).
@@ -262,9 +267,12 @@ class Handler(http.server.BaseHTTPRequestHandler):
 
         end = size
         close_after = q.get("noLength") == "1"
-        drop = item(q.get("drop"), k)
-        if drop is not None:
-            end = max(start, min(size, int(drop)))
+        # drop=N and reset=N end the body at file offset N; they differ only in how the
+        # connection ends (a close, or an RST below). reset wins when both name this request.
+        reset = item(q.get("reset"), k) is not None
+        cut = item(q.get("reset" if reset else "drop"), k)
+        if cut is not None:
+            end = max(start, min(size, int(cut)))
             close_after = True
         short = item(q.get("short"), k)
         if short is not None:
@@ -302,6 +310,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 if readable:
                     break
             close_after = True
+        if reset:
+            # SO_LINGER 0 makes close() send RST; the socket is closed here, not shut down (a FIN).
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            os.close(sock.detach())
         if close_after:
             self.close_connection = True
 

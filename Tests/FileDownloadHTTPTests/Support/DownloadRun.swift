@@ -44,6 +44,7 @@ struct DownloadRun: Sendable {
         sha256: String? = nil,
         retry: RetryPolicy = RetryPolicy(maxRetries: 5, initialDelay: .milliseconds(20), maxDelay: .milliseconds(200), jitter: 0),
         delegate: (any DownloaderDelegate)? = nil,
+        maxConnections: Int? = nil,
         limit: Duration = .seconds(60)
     ) async throws -> DownloadRun {
         let transport = try HTTPTransport(configuration: configuration)
@@ -61,7 +62,7 @@ struct DownloadRun: Sendable {
             try await downloader.start(id: resumeData.id, resumeData: resumeData)
         } else {
             try await downloader.start(id: "e2e", url: url, destination: destination,
-                                       options: DownloadOptions(transfer: transfer, sha256: sha256))
+                                       options: DownloadOptions(transfer: transfer, sha256: sha256, maxConnections: maxConnections))
         }
         // A bound, not a wait: if the download never ends, shutting down ends the event sequence.
         let watchdog = Task {

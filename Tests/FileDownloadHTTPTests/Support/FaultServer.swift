@@ -33,6 +33,11 @@ final class FaultServer: Sendable {
         return (object["connections"] as? Int ?? -1, object["requests"] as? Int ?? -1, object["ranges"] as? [String] ?? [])
     }
 
+    /// The targets (path and query) of the file requests the server has seen, in order of arrival.
+    func requestTargets() throws -> [String] {
+        try get("/_stats")["targets"] as? [String] ?? []
+    }
+
     /// The body bytes of files the server has sent since it started.
     func bodyBytesSent() throws -> Int64 {
         Int64(try get("/_stats")["bodyBytes"] as? Int ?? -1)

@@ -6,13 +6,15 @@ import Glibc
 
 /// nginx from Debian serving `root` on 127.0.0.1 over HTTP and HTTPS (a throwaway CA's
 /// certificate), with its prefix, logs and pid in a temporary directory. `/no-ranges/PATH` serves
-/// `PATH` too, ignoring `Range` (`max_ranges 0`).
+/// `PATH` too, ignoring `Range` (`max_ranges 0`). Its access log (``accessLog()``) has one line
+/// per response: `uri status body_bytes_sent "range"`.
 final class NginxServer: Sendable {
     let httpPort: Int
     let httpsPort: Int
     /// HTTPS that requires a client certificate signed by the test CA.
     let mutualTLSPort: Int
     private let process: ChildProcess
+    private let prefix: URL
 
     init(root: URL, certificates: TestCertificates, prefix: URL) throws {
         let (process, ports) = try LoopbackLaunch.startBlocking("nginx", ports: 3) { ports in
@@ -26,6 +28,12 @@ final class NginxServer: Sendable {
         self.httpsPort = ports[1]
         self.mutualTLSPort = ports[2]
         self.process = process
+        self.prefix = prefix
+    }
+
+    /// The access log, one line per response: `uri status body_bytes_sent "range"`.
+    func accessLog() throws -> [String] {
+        try NginxAccessLog.lines(of: prefix.appendingPathComponent("access.log"))
     }
 
     /// Writes the configuration for `ports` (HTTP, HTTPS, mutual TLS) and starts nginx.
@@ -43,7 +51,8 @@ final class NginxServer: Sendable {
         error_log \(p)/error.log warn;
         events { worker_connections 1024; }
         http {
-            access_log off;
+            \(NginxAccessLog.format(named: "ranges"))
+            access_log \(p)/access.log ranges;
             client_body_temp_path \(p)/client;
             proxy_temp_path \(p)/proxy;
             fastcgi_temp_path \(p)/fastcgi;

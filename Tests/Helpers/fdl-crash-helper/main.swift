@@ -2,6 +2,7 @@
 //
 //   fdl-crash-helper --store PATH --base URL --dir DIR [--file NAME[@DIR]]... [--concurrency N]
 //                    [--checkpoint-ms N] [--fsize-limit BYTES] [--kill-after-ms N]
+//                    [--max-connections N] [--segment-threshold BYTES] [--minimum-segment-size BYTES]
 //
 // Opens the SQLite store at PATH, restores the downloads it holds, adds every --file not yet
 // known (URL = base + NAME, destination = DIR/NAME, or the directory after @), resumes every
@@ -29,6 +30,9 @@ struct Arguments {
     var checkpointInterval = Duration.milliseconds(250)
     var fileSizeLimit: UInt64?
     var killAfter: Int?
+    var maxConnections: Int?
+    var segmentThreshold: Int64?
+    var minimumSegmentSize: Int64?
 
     init(_ list: [String]) {
         var it = list.makeIterator()
@@ -48,6 +52,9 @@ struct Arguments {
             case "--checkpoint-ms": checkpointInterval = .milliseconds(Int(value(flag)) ?? 250)
             case "--fsize-limit": fileSizeLimit = UInt64(value(flag))
             case "--kill-after-ms": killAfter = Int(value(flag))
+            case "--max-connections": maxConnections = Int(value(flag))
+            case "--segment-threshold": segmentThreshold = Int64(value(flag))
+            case "--minimum-segment-size": minimumSegmentSize = Int64(value(flag))
             default: fail("unknown argument \(flag)")
             }
         }
@@ -86,7 +93,7 @@ if let limit = arguments.fileSizeLimit {
 let store = try await SQLiteDownloadStore(path: arguments.store, configuration: .init(durability: .processCrash))
 var transports = TransportRegistry()
 transports.register(try HTTPTransport(), for: "http", "https")
-let configuration = DownloaderConfiguration(
+var configuration = DownloaderConfiguration(
     maxConcurrentDownloads: arguments.concurrency,
     retryPolicy: RetryPolicy(maxRetries: 3, initialDelay: .milliseconds(100), maxDelay: .seconds(1)),
     checkpointInterval: arguments.checkpointInterval,
@@ -97,6 +104,8 @@ let configuration = DownloaderConfiguration(
     waitsForSpace: false,
     waitsForNetwork: false
 )
+if let threshold = arguments.segmentThreshold { configuration.segmentThreshold = threshold }
+if let minimum = arguments.minimumSegmentSize { configuration.minimumSegmentSize = minimum }
 let downloader = Downloader(configuration: configuration, transports: transports, store: store)
 let events = downloader.events()
 try await downloader.restore()
@@ -107,7 +116,8 @@ for file in arguments.files {
     ids.append(id)
     if await downloader.state(of: id) == nil {
         let destination = (file.directory ?? arguments.directory).appending(path: file.name)
-        try await downloader.start(id: id, url: arguments.base.appending(path: file.name), destination: destination)
+        try await downloader.start(id: id, url: arguments.base.appending(path: file.name), destination: destination,
+                                   options: DownloadOptions(maxConnections: arguments.maxConnections))
     } else if let state = await downloader.state(of: id), [.notStarted, .paused, .failed, .interrupted].contains(state) {
         try await downloader.resume(id)
     }

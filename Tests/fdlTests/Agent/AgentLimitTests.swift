@@ -65,9 +65,15 @@ struct AgentLimitTests {
             let client = agent.client
             let since = try await client.status().lastEventSequence
             let answered = Shared(0)
+            let refusals = Shared<[String]>([])
             let answerer = Task {
                 for try await item in client.events(since: since, includeProgress: false) {
                     guard case .needsFreshURL(let id, _) = item.event else { continue }
+                    // A URL the agent cannot fetch is refused, and the download still waits.
+                    let (status, body) = try await CommandRun.curl(
+                        socket: agent.socket, ["-X", "PUT", "-d", #"{"url": "gopher://h/g"}"#, "http://agent/v1/downloads/\(id)/url"])
+                    let waits = try await client.info(of: id)?.state == .interrupted
+                    refusals.withLock { $0.append("\(status) \(body.contains("bad-url")) \(waits)") }
                     try await client.updateURL(id: id, to: try await fault.sign("signed.bin", ttl: 2, "rate=200000"))
                     answered.withLock { $0 += 1 }
                 }
@@ -79,6 +85,8 @@ struct AgentLimitTests {
             #expect(list.first?.state == .completed, "\(String(describing: list.first))")
             #expect(try Data(contentsOf: agent.downloads.appending(path: "signed.bin")) == data)
             #expect(answered.withLock { $0 } >= 1)
+            #expect(!refusals.withLock { $0 }.isEmpty && refusals.withLock { $0 }.allSatisfy { $0 == "400 true true" },
+                    "\(refusals.withLock { $0 })")
         }
     }
 

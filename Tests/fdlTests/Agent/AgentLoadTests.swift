@@ -28,7 +28,8 @@ struct AgentLoadTests {
         // 1 MB each at 256 KiB/s: about 4 s a download, so the clients list and stream while the
         // downloads run.
         try await NginxServer.withServer(slowRate: "256k") { nginx, _ in
-            try await AgentFixture.with(maxConcurrent: running, journalCapacity: queued + 10_000) { agent in
+            try await AgentFixture.with(maxConcurrent: running, journalCapacity: queued + 10_000,
+                                        arguments: ["--max-connections-per-host", String(running)]) { agent in
                 // 1. The queue: added with start: false, in batches of 1,000.
                 let queuedIDs = (0..<queued).map { String(format: "q%05d", $0) }
                 let results = try await agent.client.submit(queuedIDs.map { id in

@@ -8,7 +8,8 @@ import Foundation
 /// a first transfer in the middle, and the resumed one is quick. Files under `www/private/` need
 /// HTTP Basic authentication (``basicUser``, ``basicPassword``). The access log records the
 /// status, the `Range` header, the `X-Api-Key` header, the `User-Agent` and the authenticated
-/// user of every request.
+/// user of every request, and when it ended (`msec=`, seconds since 1970) and how long it took
+/// (`request_time=`, seconds).
 final class NginxServer: @unchecked Sendable {
     let directory: TemporaryDirectory
     let port: Int
@@ -59,7 +60,7 @@ final class NginxServer: @unchecked Sendable {
             error_log \(prefix)/logs/error.log warn;
             events { worker_connections 64; }
             http {
-                log_format ranges '$status "$request" range="$http_range" if_range="$http_if_range" bytes=$body_bytes_sent api_key="$http_x_api_key" ua="$http_user_agent" user="$remote_user"';
+                log_format ranges '$status "$request" range="$http_range" if_range="$http_if_range" bytes=$body_bytes_sent api_key="$http_x_api_key" ua="$http_user_agent" user="$remote_user" msec=$msec request_time=$request_time';
                 access_log \(prefix)/logs/access.log ranges;
                 client_body_temp_path \(prefix)/tmp/body;
                 proxy_temp_path \(prefix)/tmp/proxy;

@@ -1,0 +1,92 @@
+import Foundation
+
+extension Downloader {
+    /// Sets the most connections open at once to `host` (every scheme and port of it), instead of
+    /// ``DownloaderConfiguration/maxConnectionsPerHost``; `nil` removes the override. Takes effect
+    /// at once: downloads waiting for that host start if the new cap allows; connections above a
+    /// lowered cap are not cut, but no new one opens until the count is below it.
+    ///
+    /// - Parameters:
+    ///   - count: the cap, at least 1; `nil` for the configuration's.
+    ///   - host: a host name or address as in the URL (`example.org`, `127.0.0.1`), any case.
+    /// - Throws: ``DownloadError/Code/invalidState`` when `count` is below 1 or `host` is empty
+    ///   (nothing changes).
+    public func setMaxConnections(_ count: Int?, forHost host: String) throws {
+        if let count, count < 1 {
+            throw DownloadError(.invalidState, "the connections per host must be at least 1, not \(count)")
+        }
+        guard !host.isEmpty else { throw DownloadError(.invalidState, "the host name is empty") }
+        hosts.setCap(count, forHost: host)
+        schedule()
+    }
+
+    /// The cap of connections to `host` in force (the override, or the configuration's).
+    public func maxConnections(forHost host: String) -> Int {
+        hosts.cap(of: "x://\(host.lowercased()):0")
+    }
+
+    /// The origin the governor counts an attempt on `url` against; `nil` (not counted) for a URL
+    /// without a host, such as a local file.
+    static func connectionOrigin(of url: URL) -> String? {
+        guard let host = url.host, !host.isEmpty else { return nil }
+        return url.origin
+    }
+
+    /// The origin of the waiting download `e` when it may not open its connection now (at its
+    /// cap or throttled target, or held by a `Retry-After`); `nil` when it may.
+    func blockedOrigin(of e: DownloadEntry, now: Duration) -> String? {
+        guard let origin = Self.connectionOrigin(of: e.currentURL) else { return nil }
+        return hosts.mayOpen(origin: origin, now: now) ? nil : origin
+    }
+
+    /// Counts the attempt of `id` now starting on `url` (from `bytesOnDisk`) against its origin.
+    func hostOpened(_ id: String, url: URL, bytesOnDisk: Int64) {
+        guard let origin = Self.connectionOrigin(of: url) else { return }
+        hosts.opened(origin: origin)
+        attemptOrigins[id] = (origin, bytesOnDisk)
+    }
+
+    /// The attempt of `id` ended: its connection no longer counts; a throttle (429 or 503, a
+    /// refused connection, a lost one soon after another) tells the governor, with the server's
+    /// `Retry-After` bounded by the download's retry policy (``RetryPolicy/maxDelay``).
+    func hostClosed(_ id: String, error: DownloadError?, policy: RetryPolicy, now: Duration) {
+        guard let counted = attemptOrigins.removeValue(forKey: id) else { return }
+        hosts.closed(origin: counted.origin)
+        guard let error else { return }
+        let throttles = error.code == .connectionLost
+            ? hosts.lost(origin: counted.origin, now: now)
+            : Self.isThrottle(error)
+        guard throttles else { return }
+        let wait = error.retryAfter.map { min($0, policy.maxDelay) }
+        hosts.throttled(origin: counted.origin, retryAfter: wait, now: now)
+        let hold = wait.map { ", no new connection for \($0)" } ?? ""
+        logger.debug("download '\(id)': \(counted.origin) throttles (\(error.code)); target \(hosts.target(of: counted.origin))\(hold)")
+    }
+
+    /// The error an attempt failed with on its own (not stopped by the downloader), if any.
+    static func failureError(_ outcome: AttemptOutcome, _ handle: AttemptHandle) -> DownloadError? {
+        guard case .failed(let error) = outcome, handle.stopReason.withLock({ $0 }) == nil else { return nil }
+        return error
+    }
+
+    /// Whether `error` alone says the server wants fewer connections: HTTP 429 or 503, or a
+    /// refused connection. (A lost connection counts only when repeated: ``HostConnections/lost(origin:now:)``.)
+    static func isThrottle(_ error: DownloadError) -> Bool {
+        error.statusCode == 429 || error.statusCode == 503 || error.connectionFailure == .refused
+    }
+
+    /// The tick's sample of a running attempt: the bytes it received since the last one count
+    /// for its origin's throughput.
+    func recordHostBytes(_ id: String, fileLength: Int64, now: Duration) {
+        guard let counted = attemptOrigins[id] else { return }
+        let delta = fileLength - counted.bytes
+        attemptOrigins[id] = (counted.origin, fileLength)
+        hosts.record(origin: counted.origin, bytes: max(0, delta), now: now)
+    }
+
+    /// Whether a download waits in the queue for a held origin (so the tick must go on to start
+    /// it when the hold ends).
+    var waitsForHost: Bool {
+        !queue.isEmpty && hosts.holdsAny(now: clock.now())
+    }
+}

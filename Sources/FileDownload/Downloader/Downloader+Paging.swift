@@ -1,0 +1,219 @@
+import Foundation
+
+/// Waiting downloads left in a paging store (``DownloadStore/pagesWaitingDownloads``): the
+/// downloader keeps at most ``residentWaitingLimit`` waiting downloads in memory once
+/// ``restore()`` ran, and reads the next ones from the store (``DownloadStore/nextWaiting(limit:)``)
+/// as slots free up, reconciling each with the disk then.
+extension Downloader {
+    /// How many waiting downloads stay in memory before more are left in the store.
+    var residentWaitingLimit: Int { Swift.max(64, configuration.maxConcurrentDownloads * 2) }
+
+    /// Whether `e`, just made waiting, may be left in the store instead of memory: paging is on,
+    /// the queue in memory is full, `e` runs after everything in it (so the order of priority then
+    /// queue order holds), and nothing of `e` lives only in memory (secrets, a mirror being
+    /// tried, an expiring URL, a `Progress`, a caller awaiting its outcome, retries counted).
+    func mayLeaveInStore(_ e: DownloadEntry) -> Bool {
+        guard pages.isActive, queue.count >= residentWaitingLimit,
+              queue.runsAfterAll(priority: e.options.priority, order: e.queueOrder, id: e.id) else { return false }
+        return e.nativeProgress == nil && e.urlExpiry == nil && e.options.urlExpiresAt == nil && e.urlIndex == 0
+            && e.secretsOrigin == nil && e.retriesUsed == 0 && e.url.user == nil && e.url.password == nil
+            && e.options == e.options.withoutSecrets && !outcomeWaiters.hasWaiters(for: e.id)
+    }
+
+    /// Forgets waiting `e` in memory; its save is already posted, so the store holds it.
+    func leaveInStore(_ e: DownloadEntry) {
+        entries[e.id] = nil
+        for path in [e.destination.path, e.partPath] where claimedPaths[path] == e.id { claimedPaths[path] = nil }
+        pages.parkSequence += 1
+        pages.unsaved[e.id] = pages.parkSequence
+        pages.mayHoldWaiting = true
+    }
+
+    /// How many completed or cancelled downloads stay in memory once paging is on: the newest,
+    /// so that a caller that asks about a download it was just told of finds it there.
+    var finishedKeptInMemory: Int { 1024 }
+
+    /// Forgets in memory the oldest completed and cancelled downloads beyond
+    /// ``finishedKeptInMemory`` (their records are saved: the store answers for them, and a call
+    /// that acts on one pages it in), unless something of them lives only in memory (a
+    /// `Progress`, a caller awaiting its outcome).
+    func forgetFinished() {
+        guard pages.finished.count >= 2 * finishedKeptInMemory else { return }
+        let old = pages.finished.prefix(pages.finished.count - finishedKeptInMemory)
+        pages.finished.removeFirst(old.count)
+        for id in old {
+            guard let e = entries[id], e.state == .completed || e.state == .cancelled, e.attempt == nil,
+                  e.nativeProgress == nil, !outcomeWaiters.hasWaiters(for: id) else { continue }
+            entries[id] = nil
+            for path in [e.destination.path, e.partPath] where claimedPaths[path] == id { claimedPaths[path] = nil }
+            pages.parkSequence += 1
+            pages.unsaved[id] = pages.parkSequence
+            pages.forgotFinished = true
+        }
+        // Once the saves posted so far have landed, the store answers for those ids.
+        let sequence = pages.parkSequence
+        journal.post(.perform { [weak self] in Task { await self?.landed(upTo: sequence) } })
+    }
+
+    /// The saves of the downloads left in the store up to `sequence` have landed.
+    func landed(upTo sequence: UInt64) {
+        pages.saved(upTo: sequence)
+    }
+
+    /// Download `id` was removed: until the removal has reached the store, a question about `id`
+    /// waits for it (the store still holds the record).
+    func removedFromMemory(_ id: String) {
+        if pages.refilling { pages.removedDuringRefill.insert(id) }
+        guard pages.isActive else { return }
+        pages.parkSequence += 1
+        pages.unsaved[id] = pages.parkSequence
+        let sequence = pages.parkSequence
+        journal.post(.perform { [weak self] in Task { await self?.landed(upTo: sequence) } })
+    }
+
+    /// Starts a refill when the store may hold waiting downloads and fewer than half of
+    /// ``residentWaitingLimit`` wait in memory.
+    func refillIfLow() {
+        guard claimRefill() else { return }
+        Task { await self.refill() }
+    }
+
+    /// Claims the one refill that may run: `false` when one runs, none is needed, or the store
+    /// holds no waiting download left there.
+    func claimRefill() -> Bool {
+        guard pages.isActive, pages.mayHoldWaiting, !pages.refilling, !isShutDown,
+              queue.count < residentWaitingLimit / 2 else { return false }
+        pages.refilling = true
+        pages.removedDuringRefill = []
+        return true
+    }
+
+    /// Reads the next waiting downloads from the store (after every write posted so far has
+    /// landed) and queues those not in memory, reconciled with the disk as ``restore()`` does;
+    /// then schedules. A store that cannot be read is logged, and asked again at the next
+    /// scheduling. Only after ``claimRefill()`` returned `true`.
+    func refill() async {
+        let sequence = pages.parkSequence
+        await journal.drain()
+        pages.saved(upTo: sequence)
+        let limit = residentWaitingLimit + queue.count
+        let records: [DownloadRecord]
+        do {
+            records = try await store?.nextWaiting(limit: limit) ?? []
+        } catch {
+            logger.error("the store could not list the waiting downloads", metadata: ["error": "\(error)"])
+            pages.refilling = false
+            return
+        }
+        pages.refilling = false
+        guard !isShutDown else { return }
+        for record in records where entries[record.id] == nil && !pages.removedDuringRefill.contains(record.id) {
+            adoptWaiting(record)
+        }
+        if records.count < limit, pages.parkSequence == sequence { pages.mayHoldWaiting = false }
+        schedule()
+    }
+
+    /// Takes `record` from the store into memory. A completed or cancelled record is taken as it
+    /// is: no file is looked at or touched and no path claimed (a newer download may write there).
+    /// An unfinished one whose paths another unfinished download claims by now fails with
+    /// ``DownloadError/Code/invalidDestination`` before any file is touched; any other is checked
+    /// and reconciled as ``restore()`` does, then, when it is waiting, queued without a new save
+    /// or event (it was waiting already).
+    func adoptWaiting(_ record: DownloadRecord) {
+        if record.state.isTerminal {
+            var e = DownloadEntry(record: record)
+            e.bytesOnDisk = record.state == .completed ? record.checkpointedBytes : 0
+            entries[e.id] = e
+            return
+        }
+        if (try? checkUnclaimed(destination: record.destination.path, partPath: record.partPath)) == nil {
+            var e = DownloadEntry(record: record)
+            e.bytesOnDisk = 0
+            e.state = .failed
+            e.lastError = DownloadError(.invalidDestination,
+                                        "another download writes to \(e.destination.path) or its staging file; no file was touched")
+            entries[e.id] = e
+            persist(e, flush: nil, events: [.stateChanged(id: e.id, state: e.state)])
+            return
+        }
+        var report = RestoreReport()
+        var e = reconcile(record, report: &report)
+        entries[e.id] = e
+        claim(e)
+        guard e.state == .waiting else { return }
+        armExpiry(&e, now: clock.now())
+        entries[e.id] = e
+        queue.push(id: e.id, priority: e.options.priority, order: e.queueOrder)
+    }
+
+    /// The record of `id` when it is a download left in the store (waiting, or finished and
+    /// forgotten in memory), else `nil`.
+    ///
+    /// - Throws: ``DownloadError/Code/store`` when the store cannot be read.
+    func recordInStore(_ id: String) async throws -> DownloadRecord? {
+        guard entries[id] == nil, pages.isActive, pages.mayHoldOthers, let store else { return nil }
+        if pages.unsaved[id] != nil { await journal.drain() }
+        let record = try await Self.readingStore("download '\(id)'") { try await store.record(id: id) }
+        return entries[id] == nil ? record : nil
+    }
+
+    /// ``recordInStore(_:)`` for a question that cannot throw: a store that cannot be read is
+    /// logged and answers `nil`.
+    func recordInStoreOrLog(_ id: String) async -> DownloadRecord? {
+        do {
+            return try await recordInStore(id)
+        } catch {
+            logger.error("the store could not be read", metadata: ["error": "\(error)"])
+            return nil
+        }
+    }
+
+    /// Brings download `id` into memory when it is left in the store, so that a call can act on it.
+    ///
+    /// - Throws: ``DownloadError/Code/store`` when the store cannot be read.
+    func pageIn(_ id: String) async throws {
+        guard let record = try await recordInStore(id), entries[id] == nil else { return }
+        adoptWaiting(record)
+    }
+
+    /// Throws ``DownloadError/Code/duplicateIdentifier`` when a download left in the store has `id`,
+    /// ``DownloadError/Code/store`` when the store cannot tell.
+    func checkNotInStore(id: String) async throws {
+        guard entries[id] == nil, pages.isActive, pages.mayHoldOthers else { return }
+        if pages.unsaved[id] != nil { await journal.drain() }
+        guard let store, let known = try await Self.readingStore("download '\(id)'", { try await store.record(id: id) })
+        else { return }
+        if entries[id] == nil {
+            throw DownloadError(.duplicateIdentifier,
+                                "a download with the id '\(id)' already exists (\(known.state)); remove it first to reuse the id")
+        }
+    }
+
+    /// Throws ``DownloadError/Code/invalidDestination`` when an unfinished download left in the
+    /// store writes to `destination` or `partPath` (its destination or its staging file),
+    /// ``DownloadError/Code/store`` when the store cannot tell. Only downloads not in memory are
+    /// asked about: ``checkUnclaimed(destination:partPath:)`` answers for the others.
+    func checkUnclaimedInStore(destination: String, partPath: String) async throws {
+        guard pages.isActive, pages.mayHoldWaiting, let store else { return }
+        await journal.drain()
+        let owner = try await Self.readingStore("the downloads") {
+            try await store.unfinishedOwner(destination: destination, partPath: partPath)
+        }
+        if let owner, entries[owner] == nil {
+            throw DownloadError(.invalidDestination,
+                                "the download '\(owner)' already writes to \(destination) or its staging file")
+        }
+    }
+
+    /// The answer of `read`; an error of the store becomes ``DownloadError/Code/store`` naming `what`.
+    static func readingStore<T>(_ what: String, _ read: () async throws -> T) async throws -> T {
+        do {
+            return try await read()
+        } catch let error as DownloadError where error.code == .store {
+            throw error
+        } catch {
+            throw DownloadError(.store, "the store could not read \(what): \(error)")
+        }
+    }
+}

@@ -1,0 +1,255 @@
+/// The host governor: how many connections the ``Downloader`` keeps open to each origin
+/// (`URL.origin`: scheme, host and port), across all of its downloads. Pure logic on the
+/// downloader's clock (``ClockBox``), owned by the actor; see docs/connections.md.
+///
+/// Per origin it keeps:
+/// - the connections open now (``opened(origin:)``, ``closed(origin:)``), never more than the
+///   cap: ``DownloaderConfiguration/maxConnectionsPerHost``, or the override for the origin's
+///   host (``setCap(_:forHost:)``);
+/// - an adaptive *target*, which starts at ``initialTarget`` and grows by one after a sample
+///   window (``sampleWindow``) in which the origin used all of its target and its throughput grew
+///   by at least ``growthPerConnection`` per connection over the last measured count
+///   (``record(origin:bytes:now:)``). A window that shows less growth settles the target: it stops
+///   growing until the origin throttles or goes idle;
+/// - a hold: after a throttle (``throttled(origin:retryAfter:now:)``: HTTP 429 or 503, a
+///   refused connection, or a lost one shortly after another, ``lost(origin:now:)``) the target
+///   is halved (at most once per sample window, so connections refused together count once) and
+///   no new connection opens until the server's `Retry-After` has passed (at most ``longestHold``).
+///
+/// A download's own (first) connection needs only the cap and no hold (``mayOpen(origin:now:)``),
+/// so a few downloads to one server start at once as before; once the origin has throttled, the
+/// target bounds those too, and grows back by one per ``sampleWindow`` without a throttle in
+/// which the origin used all of it (``recover(now:)``), until it is back at the cap. Extra connections of one
+/// download (segments) need the target (``extraAllowed(origin:now:)``). An origin with nothing
+/// open and no hold for ``idleReset`` is forgotten (``forgetIdle(now:)``): it starts afresh.
+struct HostConnections: Sendable {
+    /// The target of an origin seen for the first time (or again after ``idleReset``).
+    static let initialTarget = 2
+    /// How long throughput is measured before the target may grow.
+    static let sampleWindow: Duration = .seconds(2)
+    /// The relative throughput growth, per added connection, that lets the target grow by one.
+    static let growthPerConnection = 0.10
+    /// The longest hold a `Retry-After` can cause.
+    static let longestHold: Duration = .seconds(3600)
+    /// How long an origin with nothing open and no hold is remembered.
+    static let idleReset: Duration = .seconds(60)
+    /// A lost connection counts as a throttle only when another one to the origin was lost
+    /// within this time before it (one drop is a blip or a clean close, not a server pushing back).
+    static let lossWindow: Duration = .seconds(10)
+
+    /// One origin's connections and measurements.
+    struct Host: Sendable {
+        var open = 0
+        var target = HostConnections.initialTarget
+        /// After a throttle, until forgotten: the target also bounds first connections.
+        var throttled = false
+        /// The target stopped growing (a window showed too little growth).
+        var settled = false
+        /// No new connection before this time.
+        var holdUntil: Duration?
+        /// When the target was last halved.
+        var decreasedAt: Duration?
+        /// When the throttled target last grew back by one.
+        var recoveredAt: Duration?
+        /// The origin used all of its throttled target (or a download waited for it) since the
+        /// target last changed: the demand that lets ``recover(now:)`` grow it.
+        var saturated = false
+        /// When a connection to the origin was last lost (``lost(origin:now:)``).
+        var lostAt: Duration?
+        /// The last window's connection count and throughput (bytes per second) that grew.
+        var baselineConnections = 0
+        var baselineRate: Double?
+        /// The window being measured: since when, with how many connections, how many bytes.
+        var windowStart: Duration?
+        var windowConnections = 0
+        var windowBytes: Int64 = 0
+        /// Since when nothing is open (for ``idleReset``).
+        var idleSince: Duration?
+    }
+
+    /// The cap of every origin without an override (at least 1).
+    var defaultCap: Int
+    /// Caps by lowercased host name (every scheme and port of that host).
+    private(set) var overrides: [String: Int] = [:]
+    private(set) var hosts: [String: Host] = [:]
+
+    init(cap: Int) {
+        defaultCap = max(1, cap)
+    }
+
+    /// The cap of `origin` (`scheme://host:port`).
+    func cap(of origin: String) -> Int {
+        overrides.isEmpty ? defaultCap : overrides[Self.host(of: origin)] ?? defaultCap
+    }
+
+    /// Sets (`nil`: removes) the cap of every origin of `host`. Open connections above a lowered
+    /// cap stay; no new one opens until the count is below it.
+    mutating func setCap(_ cap: Int?, forHost host: String) {
+        overrides[host.lowercased()] = cap.map { max(1, $0) }
+    }
+
+    /// Whether a connection to `origin` may open now: under the cap (and, after a throttle, under
+    /// the target), and not held by a `Retry-After`.
+    func mayOpen(origin: String, now: Duration) -> Bool {
+        guard let host = hosts[origin] else { return true }
+        if let until = host.holdUntil, now < until { return false }
+        let ceiling = host.throttled ? min(host.target, cap(of: origin)) : cap(of: origin)
+        return host.open < ceiling
+    }
+
+    /// How many more connections the adaptive target allows for `origin` now (0 while held).
+    func extraAllowed(origin: String, now: Duration) -> Int {
+        let host = hosts[origin] ?? Host()
+        if let until = host.holdUntil, now < until { return 0 }
+        return max(0, min(host.target, cap(of: origin)) - host.open)
+    }
+
+    /// When the hold of `origin` ends, if it is held at `now`.
+    func holdEnd(of origin: String, now: Duration) -> Duration? {
+        hosts[origin]?.holdUntil.flatMap { $0 > now ? $0 : nil }
+    }
+
+    /// Whether any origin is held at `now`.
+    func holdsAny(now: Duration) -> Bool {
+        hosts.values.contains { ($0.holdUntil ?? .zero) > now }
+    }
+
+    /// The connections open to `origin`.
+    func openCount(of origin: String) -> Int { hosts[origin]?.open ?? 0 }
+
+    /// The adaptive target of `origin`.
+    func target(of origin: String) -> Int { min(hosts[origin]?.target ?? Self.initialTarget, cap(of: origin)) }
+
+    mutating func opened(origin: String) {
+        var host = hosts[origin] ?? Host()
+        host.open += 1
+        host.idleSince = nil
+        if host.throttled, host.open >= min(host.target, cap(of: origin)) { host.saturated = true }
+        hosts[origin] = host
+    }
+
+    /// A download waits because `origin` is at its cap or throttled target (not for a hold):
+    /// the origin could use more connections.
+    mutating func wanted(origin: String) {
+        guard hosts[origin]?.throttled == true else { return }
+        hosts[origin]?.saturated = true
+    }
+
+    mutating func closed(origin: String) {
+        guard var host = hosts[origin], host.open > 0 else { return }
+        host.open -= 1
+        hosts[origin] = host
+    }
+
+    /// Counts `bytes` received from `origin` (by any of its connections) by `now`. A window of
+    /// ``sampleWindow`` with an unchanged connection count ends in a decision: with as many
+    /// connections as the target (or more), and more than the last window that grew, the target
+    /// grows by one when the throughput grew by ``growthPerConnection`` per added connection, and
+    /// settles otherwise. A change of the connection count starts a new window.
+    mutating func record(origin: String, bytes: Int64, now: Duration) {
+        guard var host = hosts[origin], host.open > 0 else { return }
+        defer { hosts[origin] = host }
+        guard let start = host.windowStart, host.windowConnections == host.open else {
+            host.windowStart = now  // the bytes of this sample came before the window
+            host.windowConnections = host.open
+            host.windowBytes = 0
+            return
+        }
+        host.windowBytes = host.windowBytes.addingSaturating(max(0, bytes))
+        let elapsed = now - start
+        guard elapsed >= Self.sampleWindow else { return }
+        let rate = Double(host.windowBytes) / elapsed.seconds
+        let n = host.open
+        host.windowStart = now
+        host.windowBytes = 0
+        guard n >= host.target, !host.settled else { return }
+        if let base = host.baselineRate, n > host.baselineConnections {
+            let wanted = base * (1 + Self.growthPerConnection * Double(n - host.baselineConnections))
+            guard rate >= wanted else {
+                host.settled = true
+                return
+            }
+        } else if host.baselineRate != nil {
+            // No more connections than the last growth (the cap, or the target shrank): measure anew.
+            host.baselineRate = rate
+            host.baselineConnections = n
+            return
+        }
+        host.baselineRate = rate
+        host.baselineConnections = n
+        host.target = min(n + 1, cap(of: origin))
+    }
+
+    /// A throttle from `origin` (429, 503, a refused connection, repeated losses): halves the target (once
+    /// per ``sampleWindow``), makes it bound first connections, starts growth over, and holds new
+    /// connections until `retryAfter` (at most ``longestHold``) has passed.
+    mutating func throttled(origin: String, retryAfter: Duration?, now: Duration) {
+        var host = hosts[origin] ?? Host()
+        if host.decreasedAt.map({ now - $0 >= Self.sampleWindow }) ?? true {
+            host.target = max(1, max(host.target, host.open) / 2)
+            host.decreasedAt = now
+        }
+        host.throttled = true
+        host.saturated = false
+        host.settled = false
+        host.baselineRate = nil
+        host.baselineConnections = 0
+        host.windowStart = nil
+        if let retryAfter, retryAfter > .zero {
+            let until = now + min(retryAfter, Self.longestHold)
+            host.holdUntil = max(host.holdUntil ?? until, until)
+        }
+        if host.open == 0, host.idleSince == nil { host.idleSince = now }
+        hosts[origin] = host
+    }
+
+    /// A connection to `origin` was lost during a transfer: returns whether that counts as a
+    /// throttle, which it does when another connection to it was lost within ``lossWindow``
+    /// (the transports cannot tell a reset from a clean close, so one loss alone is a blip).
+    mutating func lost(origin: String, now: Duration) -> Bool {
+        var host = hosts[origin] ?? Host()
+        defer { hosts[origin] = host }
+        let repeated = host.lostAt.map { now - $0 < Self.lossWindow } ?? false
+        host.lostAt = now
+        if host.open == 0, host.idleSince == nil { host.idleSince = now }
+        return repeated
+    }
+
+    /// Grows the target of every throttled origin by one when a ``sampleWindow`` has passed
+    /// since its last throttle or growth, no hold lasts, and it used all of its target meanwhile
+    /// (``saturated``). Back at the cap, the origin is no longer throttled: first connections
+    /// need only the cap again.
+    mutating func recover(now: Duration) {
+        for (origin, host) in hosts where host.throttled && host.saturated {
+            if let until = host.holdUntil, until > now { continue }
+            let since = max(host.decreasedAt ?? .zero, host.recoveredAt ?? .zero)
+            guard now - since >= Self.sampleWindow else { continue }
+            var grown = host
+            grown.target = min(host.target + 1, cap(of: origin))
+            grown.recoveredAt = now
+            grown.saturated = false
+            if grown.target >= cap(of: origin) { grown.throttled = false }
+            hosts[origin] = grown
+        }
+    }
+
+    /// Forgets origins with nothing open and no hold for ``idleReset``; notes when others went idle.
+    mutating func forgetIdle(now: Duration) {
+        for (origin, host) in hosts where host.open == 0 {
+            if let until = host.holdUntil, until > now { continue }
+            if let since = host.idleSince, now - max(since, host.holdUntil ?? since) >= Self.idleReset {
+                hosts[origin] = nil
+            } else if host.idleSince == nil {
+                hosts[origin]?.idleSince = now
+            }
+        }
+    }
+
+    /// The host name of an origin `scheme://host:port`.
+    static func host(of origin: String) -> String {
+        var rest = Substring(origin)
+        if let range = rest.range(of: "://") { rest = rest[range.upperBound...] }
+        if let colon = rest.lastIndex(of: ":") { rest = rest[..<colon] }
+        return String(rest)
+    }
+}

@@ -1,0 +1,273 @@
+import Foundation
+
+/// The coordinator of one segmented attempt: starts, watches and ends its connections (see
+/// ``Downloader/runSegments(_:handle:transport:delegate:options:seam:primary:)``). Used by the
+/// attempt's task only.
+final class SegmentRun {
+    typealias Piece = SegmentBoard.Piece
+
+    let ctx: Downloader.AttemptContext
+    let handle: AttemptHandle
+    let transport: any Transport
+    let delegate: (any DownloaderDelegate)?
+    let options: TransferOptions
+    let seam: SegmentSeam
+    let board: SegmentBoard
+    let events: AsyncStream<Downloader.SegmentEvent>.Continuation
+    /// The connections this attempt allows itself: lowered by each transient failure.
+    private var cap = Int.max
+    private var validator: Validator?
+    private var total: Int64 = 0
+    /// A sink that got a head: what the finished file is validated and moved through.
+    private var headSink: TransferSink?
+    /// The sink of the attempt's own first connection (not opened through the seam).
+    private var primarySink: TransferSink?
+
+    init(ctx: Downloader.AttemptContext, handle: AttemptHandle, transport: any Transport, delegate: (any DownloaderDelegate)?,
+         options: TransferOptions, seam: SegmentSeam, board: SegmentBoard,
+         events: AsyncStream<Downloader.SegmentEvent>.Continuation) {
+        self.ctx = ctx
+        self.handle = handle
+        self.transport = transport
+        self.delegate = delegate
+        self.options = options
+        self.seam = seam
+        self.board = board
+        self.events = events
+    }
+
+    func run(primary: (TransferSink, TransferRequest)?, events stream: AsyncStream<Downloader.SegmentEvent>) async -> Downloader.SegmentsResult {
+        var iterator = stream.makeAsyncIterator()
+        if let (sink, request) = primary {
+            if let single = await startPrimary(sink, request, iterator: &iterator) { return single }
+        } else {
+            guard let total = ctx.expectedLength else { return .finished(.failed(DownloadError(.invalidState, "segments without a length"))) }
+            self.total = total
+            validator = ctx.validator
+            var segments = ctx.segments
+            if segments.allSatisfy({ $0.done >= $0.end - $0.start }), let last = segments.indices.last {
+                // Every byte is on disk, but the file is moved through a sink that saw a head:
+                // the last byte is fetched again.
+                segments[last].done = segments[last].end - segments[last].start - 1
+            }
+            board.activate(total: total, finished: segments.filter { $0.done >= $0.end - $0.start },
+                           pending: segments.filter { $0.done < $0.end - $0.start })
+        }
+        if let outcome = await fill() { return .finished(await abort(outcome)) }
+        while let event = await iterator.next() {
+            guard case .ended(let key, let error) = event, let piece = board.remove(key) else { continue }
+            if piece.sink !== primarySink { await seam.closed() }
+            piece.sink.seal()
+            if handle.stopReason.withLock({ $0 }) != nil { continue }  // the cancellation ends the loop
+            if let outcome = await ended(piece, error: error) { return .finished(await abort(outcome)) }
+            if board.isComplete { return .finished(await finish()) }
+            if board.isRefused { continue }
+            if let outcome = await fill() { return .finished(await abort(outcome)) }
+        }
+        return .finished(await abort(.stopped))
+    }
+
+    /// Starts the first connection and waits for its head; splits the file when it qualifies.
+    /// Returns the result when the attempt stays on one connection (after it ended).
+    private func startPrimary(
+        _ sink: TransferSink, _ request: TransferRequest, iterator: inout AsyncStream<Downloader.SegmentEvent>.Iterator
+    ) async -> Downloader.SegmentsResult? {
+        let events = self.events, board = self.board
+        let cap = await seam.slots()
+        self.cap = cap
+        let key = board.reserveKey()
+        let threshold = ctx.segmentThreshold, minimum = max(1, ctx.minimumSegmentSize)
+        // The split is decided on the transport's thread as the head arrives, before the first
+        // body byte: the first connection cannot run past its piece's end meanwhile.
+        sink.observeHead { [weak sink] in
+            if let sink { Self.split(sink, key: key, board: board, cap: cap, threshold: threshold, minimum: minimum) }
+            events.yield(.head)
+        }
+        board.add(Piece(start: 0, end: .max, done: 0, sink: sink, task: nil, refusal: nil, isPrimary: true), key: key)
+        primarySink = sink  // its connection is the attempt's own, counted by the downloader
+        var request = request
+        request.connections = cap
+        start(key, request, sink)
+        var headArrived = false
+        while !headArrived, let event = await iterator.next() {
+            switch event {
+            case .head: headArrived = true
+            case .ended(_, let error): return await single(key, error)
+            }
+        }
+        guard headArrived else { return await awaitSingle(key, iterator: &iterator) }
+        guard board.isActive, let head = sink.head else { return await awaitSingle(key, iterator: &iterator) }
+        total = board.total
+        validator = head.validator
+        headSink = sink
+        return nil
+    }
+
+    /// Splits the file when the first connection's head qualifies (a length of at least
+    /// `threshold`, a strong validator, room for two pieces of `minimum`): the first connection
+    /// stops at its piece's end, the other pieces wait on the board, which becomes active.
+    private static func split(_ sink: TransferSink, key: Int, board: SegmentBoard, cap: Int, threshold: Int64, minimum: Int64) {
+        guard let head = sink.head, head.disposition != .complete, let total = head.expectedLength,
+              total >= threshold, head.validator?.isStrong == true else { return }
+        let position = sink.fileLength
+        let count = min(Int64(cap), (total - position) / minimum)
+        guard count >= 2 else { return }
+        let size = (total - position) / count
+        guard sink.lowerStop(to: position + size) else { return }
+        board.setEnd(key, position + size)
+        let pending = (1..<count).map { i in
+            SegmentCheckpoint(start: position + size * i, end: i == count - 1 ? total : position + size * (i + 1), done: 0)
+        }
+        board.activate(total: total, pending: pending)
+    }
+
+    /// The first connection's end when the file is not split: `.single` with its error.
+    private func single(_ key: Int, _ error: (any Error)?) async -> Downloader.SegmentsResult {
+        _ = board.remove(key)
+        return .single(error)
+    }
+
+    /// Waits for the first connection to end (the file is not split) and returns its error.
+    private func awaitSingle(
+        _ key: Int, iterator: inout AsyncStream<Downloader.SegmentEvent>.Iterator
+    ) async -> Downloader.SegmentsResult {
+        while let event = await iterator.next() {
+            if case .ended(_, let error) = event { return await single(key, error) }
+        }
+        for task in board.tasks { await task.value }  // cancelled: the transfer stops
+        return await single(key, CancellationError())
+    }
+
+    /// Books the end of `piece`'s connection; returns how the attempt ends when it does.
+    private func ended(_ piece: Piece, error: (any Error)?) async -> Downloader.AttemptOutcome? {
+        var refusal = piece.refusal
+        if refusal == nil, !piece.isPrimary, piece.sink.head == nil,
+           (error as? DownloadError)?.code == .protocolViolation {
+            // The server answered another range than asked for: its ranges are not usable.
+            refusal = .rangeIgnored
+        }
+        if let reason = refusal {
+            guard reason == .rangeIgnored, !piece.isPrimary else { return .restart(reason) }
+            // The server ignores ranges: the first connection, if it still runs, takes the rest.
+            let (cancelled, kept) = board.collapseToPrimary()
+            for task in cancelled { await task.value }
+            if kept { return nil }
+            // The first connection had ended at its piece's end: one connection fetches the whole
+            // file again, over the same bytes (same validator), without a restart.
+            if let failure = await launch(SegmentCheckpoint(start: 0, end: total, done: 0), whole: true) { return .failed(failure) }
+            return nil
+        }
+        if piece.sink.head != nil { headSink = headSink ?? piece.sink }
+        if piece.sink.fileLength >= piece.end {
+            board.finish(piece)
+            return nil
+        }
+        if board.isRefused, piece.isPrimary, piece.sink.reachedStop {
+            // The first connection stopped at its old end just as the server was seen to ignore
+            // ranges: one connection fetches the whole file again, over the same bytes.
+            if let failure = await launch(SegmentCheckpoint(start: 0, end: total, done: 0), whole: true) { return .failed(failure) }
+            return nil
+        }
+        board.giveBack(piece)
+        let failure = DownloadError.wrapping(error ?? DownloadError(
+            .connectionLost, "a segment's transfer ended at byte \(piece.position) before its end \(piece.end)", isRetryable: true))
+        guard failure.isRetryable || failure.code == .cancelled else { return .failed(failure) }
+        // Transient: the range waits for a connection that finishes; one connection fewer.
+        await seam.throttled(failure.retryAfter)
+        cap = max(1, board.runningCount)
+        return board.runningCount == 0 ? .failed(failure) : nil
+    }
+
+    /// Opens connections up to what is allowed: waiting ranges first, then halves of the largest
+    /// pieces left. Returns an outcome when a connection cannot be opened.
+    private func fill() async -> Downloader.AttemptOutcome? {
+        let allowed = min(await seam.slots(), cap)
+        while board.runningCount < allowed {
+            let range: SegmentCheckpoint
+            if let waiting = board.takePending() {
+                range = waiting
+            } else if let half = board.steal(minimum: ctx.minimumSegmentSize) {
+                range = SegmentCheckpoint(start: half.start, end: half.end, done: 0)
+            } else {
+                break
+            }
+            if let failure = await launch(range, connections: allowed) { return .failed(failure) }
+        }
+        return nil
+    }
+
+    /// Opens a connection for the bytes of `range` not done yet: a ranged request conditional on
+    /// the validator, into a segment sink that refuses any other version or a restart.
+    ///
+    /// With `whole` the request asks for the whole file (no range, no validator; the head must
+    /// still show the validator): the one connection left when a server ignores ranges.
+    /// `connections` is what the attempt may use now (``TransferRequest/connections``).
+    private func launch(_ range: SegmentCheckpoint, whole: Bool = false, connections: Int = 1) async -> DownloadError? {
+        let key = board.reserveKey()
+        let offset = range.start + range.done
+        let board = self.board, validator = self.validator, total = self.total
+        let id = ctx.id, expectedSize = ctx.options.expectedSize, delegate = self.delegate
+        let sink: TransferSink
+        do {
+            sink = try TransferSink(segmentOf: ctx.partPath, offset: offset, end: range.end, startsWriteback: ctx.synchronize,
+                                    pacing: ctx.bandwidth) { head in
+                switch head.disposition {
+                case .resumed: break
+                case .restarted(let reason):
+                    board.refuse(key, reason)
+                    throw DownloadError(.protocolViolation, "a segment's request was answered with the whole file (\(reason))")
+                case .complete:
+                    board.refuse(key, .rangeMismatch)
+                    throw DownloadError(.protocolViolation, "a segment's request was answered as complete")
+                }
+                if head.validator != validator || (head.expectedLength.map { $0 != total } ?? false) {
+                    board.refuse(key, .validatorChanged)
+                    throw DownloadError(.protocolViolation, "a segment's answer belongs to another version of the file")
+                }
+                try Downloader.checkHead(head, id: id, expectedSize: expectedSize, delegate: delegate)
+            }
+        } catch {
+            return DownloadError.wrapping(error)
+        }
+        var request = TransferRequest(
+            downloadID: id, url: ctx.url, offset: offset, end: whole ? nil : range.end, validator: whole ? nil : validator,
+            expectedLength: whole ? nil : total,
+            options: options, attempt: ctx.attempt, authenticate: Downloader.authenticator(handle: handle, id: id, delegate: delegate))
+        request.connections = whole ? 1 : connections
+        board.add(Piece(start: range.start, end: range.end, done: range.done, sink: sink, task: nil, refusal: nil, isPrimary: whole),
+                  key: key)
+        handle.sink.withLock { if $0 == nil { $0 = sink } }
+        await seam.opened()
+        start(key, request, sink)
+        return nil
+    }
+
+    /// Runs the transfer of piece `key` in a task of its own; its end is an event.
+    private func start(_ key: Int, _ request: TransferRequest, _ sink: TransferSink) {
+        let transport = self.transport, events = self.events
+        let task = Task {
+            do {
+                try await transport.transfer(request, into: sink)
+                events.yield(.ended(key: key, error: nil))
+            } catch {
+                events.yield(.ended(key: key, error: error))
+            }
+        }
+        board.setTask(task, key: key)
+    }
+
+    /// Stops every connection still running, waits for them, and returns `outcome`.
+    private func abort(_ outcome: Downloader.AttemptOutcome) async -> Downloader.AttemptOutcome {
+        for task in board.cancelAll() { await task.value }
+        board.sealAll()
+        return outcome
+    }
+
+    /// Every byte is done: validation and the move, through a sink of the attempt.
+    private func finish() async -> Downloader.AttemptOutcome {
+        guard let sink = headSink ?? handle.currentSink, sink.head != nil else {
+            return .failed(DownloadError(.protocolViolation, "the segments finished without a head"))
+        }
+        return await Downloader.finishAttempt(ctx, sink: sink, handle: handle, delegate: delegate, segmentedLength: total)
+    }
+}

@@ -1,0 +1,37 @@
+public import Foundation
+public import FileDownload
+
+/// A download to put in the shared queue with ``PostgresDownloadQueue/add(_:)``.
+public struct QueuedDownload: Sendable, Hashable {
+    /// Unique in the queue.
+    public var id: String
+    /// The remote URL; stored without its password.
+    public var url: URL
+    /// The file's path relative to each worker's directory (`name` or `sub/dir/name`): no `..`,
+    /// no leading `/`, no empty component.
+    public var destination: String
+    /// Stored without secrets (no sensitive headers, no credentials).
+    public var options: DownloadOptions
+
+    /// Creates a download to queue. `destination` defaults to the name the URL suggests
+    /// (`FileNameSanitizer.fileName(for:)`), `id` to the destination.
+    public init(id: String? = nil, url: URL, destination: String? = nil, options: DownloadOptions = DownloadOptions()) {
+        let name = destination ?? FileNameSanitizer.fileName(for: url)
+        self.id = id ?? name
+        self.url = url
+        self.destination = name
+        self.options = options
+    }
+
+    /// Why `destination` cannot be used under a worker's directory, or `nil` when it can.
+    static func problem(destination: String) -> String? {
+        if destination.isEmpty { return "the destination is empty" }
+        if destination.hasPrefix("/") { return "the destination \(destination) must be relative to the worker's directory" }
+        if destination.contains("\0") { return "the destination contains a NUL character" }
+        let parts = destination.split(separator: "/", omittingEmptySubsequences: false)
+        if parts.contains(where: { $0.isEmpty || $0 == "." || $0 == ".." }) {
+            return "the destination \(destination) has an empty, '.' or '..' component"
+        }
+        return nil
+    }
+}

@@ -1,0 +1,192 @@
+@testable import FileDownload
+import Testing
+
+/// The host governor alone: times are points on the downloader's clock, given by the test.
+@Suite("Host connections: cap, adaptive target, throttles")
+struct HostConnectionsTests {
+    let origin = "https://files.example.org:443"
+
+    /// Opens `n` connections to `origin`.
+    func open(_ hosts: inout HostConnections, _ n: Int, origin: String? = nil) {
+        for _ in 0..<n { hosts.opened(origin: origin ?? self.origin) }
+    }
+
+    /// Feeds `seconds` of traffic at `rate` bytes per second in 250 ms samples from `start`;
+    /// returns the time after.
+    @discardableResult
+    func traffic(_ hosts: inout HostConnections, rate: Int64, from start: Duration, seconds: Int) -> Duration {
+        var now = start
+        for _ in 0..<(seconds * 4) {
+            now += .milliseconds(250)
+            hosts.record(origin: origin, bytes: rate / 4, now: now)
+        }
+        return now
+    }
+
+    /// Two connections at 2 MB/s for 3 s (the target grows to 3), then a third one opened at
+    /// `rate` for 3 s; returns the time after.
+    func thirdConnection(_ hosts: inout HostConnections, rate: Int64) -> Duration {
+        open(&hosts, 2)
+        let now = traffic(&hosts, rate: 2_000_000, from: .zero, seconds: 3)
+        #expect(hosts.target(of: origin) == min(3, hosts.cap(of: origin)))
+        #expect(hosts.extraAllowed(origin: origin, now: now) == 1)
+        open(&hosts, 1)
+        return traffic(&hosts, rate: rate, from: now, seconds: 3)
+    }
+
+    @Test("the target starts at 2 and grows by one while each added connection brings 10 % more")
+    func growsWhileThroughputGrows() {
+        var hosts = HostConnections(cap: 8)
+        #expect(hosts.extraAllowed(origin: origin, now: .zero) == 2)
+        var now = thirdConnection(&hosts, rate: 3_000_000)
+        #expect(hosts.target(of: origin) == 4)
+        open(&hosts, 1)
+        now = traffic(&hosts, rate: 4_000_000, from: now, seconds: 3)
+        #expect(hosts.target(of: origin) == 5)
+        #expect(hosts.extraAllowed(origin: origin, now: now) == 1)
+    }
+
+    @Test("the target stops growing when an added connection brings less than 10 %")
+    func stopsWhenFlat() {
+        var hosts = HostConnections(cap: 8)
+        var now = thirdConnection(&hosts, rate: 2_100_000)  // +5 %: flat
+        #expect(hosts.target(of: origin) == 3)
+        now = traffic(&hosts, rate: 9_000_000, from: now, seconds: 10)  // settled: no probing on
+        #expect(hosts.target(of: origin) == 3)
+        #expect(hosts.extraAllowed(origin: origin, now: now) == 0)
+    }
+
+    @Test("never above the cap, however the throughput grows")
+    func neverAboveCap() {
+        var hosts = HostConnections(cap: 3)
+        let now = thirdConnection(&hosts, rate: 6_000_000)
+        #expect(hosts.target(of: origin) == 3)
+        #expect(hosts.extraAllowed(origin: origin, now: now) == 0)
+        #expect(!hosts.mayOpen(origin: origin, now: now))
+    }
+
+    @Test("a 429 halves the target and holds new connections until its Retry-After, not a moment earlier")
+    func halvesAndHolds() {
+        var hosts = HostConnections(cap: 8)
+        open(&hosts, 6)
+        hosts.throttled(origin: origin, retryAfter: .seconds(30), now: .seconds(10))
+        #expect(hosts.target(of: origin) == 3)
+        hosts.closed(origin: origin)  // the refused connection
+        #expect(!hosts.mayOpen(origin: origin, now: .seconds(10)))
+        #expect(!hosts.mayOpen(origin: origin, now: .milliseconds(39_999)))
+        #expect(hosts.extraAllowed(origin: origin, now: .milliseconds(39_999)) == 0)
+        #expect(hosts.holdEnd(of: origin, now: .seconds(10)) == .seconds(40))
+        // After the hold, the halved target bounds first connections too: 5 open, target 3.
+        #expect(!hosts.mayOpen(origin: origin, now: .seconds(40)))
+        for _ in 0..<3 { hosts.closed(origin: origin) }
+        #expect(hosts.mayOpen(origin: origin, now: .seconds(40)))
+        #expect(hosts.extraAllowed(origin: origin, now: .seconds(40)) == 1)
+    }
+
+    @Test("connections refused together halve the target once; a later throttle halves again")
+    func oneDecreasePerWindow() {
+        var hosts = HostConnections(cap: 8)
+        open(&hosts, 8)
+        for _ in 0..<4 { hosts.throttled(origin: origin, retryAfter: nil, now: .seconds(1)) }
+        #expect(hosts.target(of: origin) == 4)
+        hosts.throttled(origin: origin, retryAfter: nil, now: .seconds(4))
+        #expect(hosts.target(of: origin) == 4)  // max(target, open) / 2 = 8 / 2: 8 still open
+        for _ in 0..<6 { hosts.closed(origin: origin) }
+        hosts.throttled(origin: origin, retryAfter: nil, now: .seconds(7))
+        #expect(hosts.target(of: origin) == 2)
+        hosts.throttled(origin: origin, retryAfter: nil, now: .seconds(10))
+        #expect(hosts.target(of: origin) == 1)
+        hosts.throttled(origin: origin, retryAfter: nil, now: .seconds(13))
+        #expect(hosts.target(of: origin) == 1)
+        #expect(hosts.mayOpen(origin: origin, now: .seconds(13)) == false)  // 2 open, target 1
+    }
+
+    @Test("a Retry-After of a day holds one hour at most")
+    func boundedHold() {
+        var hosts = HostConnections(cap: 8)
+        hosts.throttled(origin: origin, retryAfter: .seconds(86_400), now: .zero)
+        #expect(hosts.holdEnd(of: origin, now: .zero) == HostConnections.longestHold)
+        #expect(hosts.mayOpen(origin: origin, now: HostConnections.longestHold))
+    }
+
+    @Test("the cap counts connections of every download to the origin, and only to it")
+    func capAcrossDownloads() {
+        var hosts = HostConnections(cap: 4)
+        let other = "https://mirror.example.net:443"
+        for _ in 0..<4 {
+            #expect(hosts.mayOpen(origin: origin, now: .zero))
+            hosts.opened(origin: origin)  // four downloads, one connection each
+        }
+        #expect(!hosts.mayOpen(origin: origin, now: .zero))
+        #expect(hosts.mayOpen(origin: "http://files.example.org:80", now: .zero))  // another origin
+        open(&hosts, 4, origin: other)
+        #expect(!hosts.mayOpen(origin: other, now: .zero))
+        hosts.closed(origin: origin)
+        #expect(hosts.mayOpen(origin: origin, now: .zero))
+    }
+
+    @Test("an override per host replaces the cap for every origin of the host, and goes away with nil")
+    func override() {
+        var hosts = HostConnections(cap: 2)
+        open(&hosts, 2)
+        #expect(!hosts.mayOpen(origin: origin, now: .zero))
+        hosts.setCap(5, forHost: "Files.Example.org")
+        #expect(hosts.cap(of: origin) == 5)
+        #expect(hosts.cap(of: "http://files.example.org:8080") == 5)
+        #expect(hosts.mayOpen(origin: origin, now: .zero))
+        hosts.setCap(1, forHost: "files.example.org")
+        #expect(!hosts.mayOpen(origin: origin, now: .zero))  // 2 open stay; none more
+        hosts.setCap(nil, forHost: "files.example.org")
+        #expect(hosts.cap(of: origin) == 2)
+    }
+
+    @Test("an origin idle for a minute is forgotten: it starts afresh, unthrottled")
+    func forgetsIdle() {
+        var hosts = HostConnections(cap: 8)
+        open(&hosts, 6)
+        hosts.throttled(origin: origin, retryAfter: .seconds(5), now: .zero)
+        for _ in 0..<6 { hosts.closed(origin: origin) }
+        hosts.forgetIdle(now: .seconds(10))
+        hosts.forgetIdle(now: .seconds(69))
+        #expect(hosts.target(of: origin) == 3)
+        hosts.forgetIdle(now: .seconds(70))
+        #expect(hosts.hosts[origin] == nil)
+        #expect(hosts.target(of: origin) == 2)
+    }
+
+    @Test("one lost connection is a blip, not a throttle; a second within 10 s is one")
+    func lossesCountWhenRepeated() {
+        var hosts = HostConnections(cap: 8)
+        open(&hosts, 4)
+        let losses = [1, 20, 25].map { hosts.lost(origin: origin, now: .seconds($0)) }
+        #expect(losses == [false, false, true])  // 19 s apart: again a first loss; then 5 s apart
+    }
+
+    @Test("after a throttle the target grows back by one per 2 s window the origin uses all of it, up to the cap; then first connections need only the cap")
+    func recoversAfterThrottle() {
+        var hosts = HostConnections(cap: 8)
+        open(&hosts, 2)
+        hosts.throttled(origin: origin, retryAfter: nil, now: .zero)
+        #expect(hosts.target(of: origin) == 1)
+        hosts.closed(origin: origin)
+        hosts.recover(now: .seconds(2))  // nothing opened or waited since the throttle
+        #expect(hosts.target(of: origin) == 1)
+        var now = Duration.zero
+        for expected in 2...8 {
+            #expect(!hosts.mayOpen(origin: origin, now: now))
+            hosts.wanted(origin: origin)  // a download waits for the host
+            hosts.recover(now: now + .milliseconds(1_999))
+            #expect(hosts.target(of: origin) == expected - 1)
+            now += .seconds(2)
+            hosts.recover(now: now)
+            #expect(hosts.target(of: origin) == expected)
+            hosts.opened(origin: origin)  // the waiting download starts: the target is used
+        }
+        #expect(hosts.openCount(of: origin) == 8)
+        for _ in 0..<8 { hosts.closed(origin: origin) }
+        open(&hosts, 8)
+        #expect(!hosts.mayOpen(origin: origin, now: now))  // the cap, no longer a throttled target
+        hosts.closed(origin: origin)
+        #expect(hosts.mayOpen(origin: origin, now: now))
+    }
+}
