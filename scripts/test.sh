@@ -3,6 +3,7 @@
 #   bash scripts/test.sh            # everything
 #   bash scripts/test.sh --filter X # passes extra arguments to `swift test`
 #   FDL_SKIP_DOCS=1 bash scripts/test.sh  # without building the DocC documentation
+#   FDL_TEST_MINUTES=N              # the bound on one `swift test` run (default 40)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -12,7 +13,30 @@ for setup in scripts/setup-*.sh; do
 done
 
 swift build --build-tests
-swift test --skip-build "$@"
+
+# One `swift test` run, bounded: a run that hangs is stopped after FDL_TEST_MINUTES and the tests
+# that started and never ended are named, instead of the run waiting for ever.
+log_dir=$(mktemp -d)
+trap 'rm -rf "$log_dir"' EXIT
+bounded_test() {
+  local log="$log_dir/run-$RANDOM.log" status=0
+  timeout --kill-after=30s "${FDL_TEST_MINUTES:-40}m" swift test --skip-build "$@" 2>&1 | tee "$log" || status=$?
+  if [ "$status" = 124 ] || [ "$status" = 137 ]; then
+    echo "swift test did not end within ${FDL_TEST_MINUTES:-40} minutes; these tests started and never ended:"
+    python3 scripts/unfinished-tests.py "$log"
+  fi
+  return "$status"
+}
+
+if [ $# -gt 0 ]; then
+  bounded_test "$@"
+else
+  # The plugin test builds this package's fdl once more, in a scratch directory of its own (several
+  # minutes of both cores on a fresh clone): it runs first and alone, so that build does not starve
+  # the tests whose limits are in real time.
+  bounded_test --filter DownloadAssetsPluginTests
+  bounded_test --skip DownloadAssetsPluginTests
+fi
 
 # Every module's DocC catalog builds, and any DocC warning fails the run (about a minute on a
 # 2-core machine after the build above). FDL_SKIP_DOCS=1 skips it.
@@ -20,5 +44,5 @@ if [ "${FDL_SKIP_DOCS:-0}" != 1 ]; then
   swift package generate-documentation --warnings-as-errors \
     --target FileDownload --target FileDownloadHTTP --target FileDownloadSFTP --target FileDownloadSQLite \
     --target FileDownloadMock --target FileDownloadConformance --target FileDownloadCLI \
-    --target FileDownloadAgent --target FileDownloadAgentClient
+    --target FileDownloadAgent --target FileDownloadAgentClient --target FileDownloadPostgres
 fi
