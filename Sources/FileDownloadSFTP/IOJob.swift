@@ -65,9 +65,14 @@ final class IOJob: @unchecked Sendable {
     ) async throws -> T {
         let job = try IOJob(idleTimeout: idleTimeout, totalTimeout: totalTimeout)
         let result = ResultBox<T>()
-        thread.submit {
+        let accepted = thread.submit {
             do { result.value = .success(try body(job)) } catch { result.value = .failure(error) }
             job.post(.done)
+        }
+        // The connection was closed (its thread ended) before the job reached it.
+        guard accepted else {
+            throw DownloadError(.connectionLost, "the SSH session was closed before the transfer could use it",
+                                isRetryable: true)
         }
         await withTaskCancellationHandler {
             while true {

@@ -463,7 +463,7 @@ final class SSHConnection: @unchecked Sendable {
     /// Frees the session and closes the socket on ``thread``, then calls `done` there and ends the
     /// thread. Does not wait for the server: the socket is shut down first, so nothing can block.
     func close(then done: @escaping @Sendable () -> Void) {
-        thread.submit { [self] in
+        let accepted = thread.submit { [self] in
             defer { done() }
             if socketFD >= 0 { shutdown(socketFD, Int32(SHUT_RDWR)) }
             if let session {
@@ -478,6 +478,7 @@ final class SSHConnection: @unchecked Sendable {
             socketFD = -1
         }
         thread.stop()
+        if !accepted { done() }  // closed before: nothing left to release
     }
 
     // MARK: keyboard-interactive

@@ -17,7 +17,12 @@ final class SQLiteThreadExecutor: SerialExecutor {
 
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
-        thread.submit { [self] in job.runSynchronously(on: asUnownedSerialExecutor()) }
+        // The thread ends only when the store is released, so nothing should come after; were a
+        // job to come, it runs on a thread of its own rather than being lost with its awaiter.
+        guard thread.submit({ [self] in job.runSynchronously(on: asUnownedSerialExecutor()) }) else {
+            Thread.detachNewThread { [self] in job.runSynchronously(on: asUnownedSerialExecutor()) }
+            return
+        }
     }
 
     func asUnownedSerialExecutor() -> UnownedSerialExecutor {
