@@ -21,6 +21,9 @@ final class AttemptHandle: Sendable {
     /// The segments when the attempt fetches its file over several connections (inactive
     /// otherwise).
     let segments = SegmentBoard()
+    /// What wakes the attempt's segment coordinator, while one runs
+    /// (``Downloader/runSegments(_:handle:transport:delegate:options:seam:primary:)``).
+    private let segmentWake = Mutex<(@Sendable () -> Void)?>(nil)
     /// Challenges being answered right now; the idle timeout does not run meanwhile.
     let challengesInFlight = Atomic<Int>(0)
     /// Whether the downloader booked the attempt's end, who waits for it, and the deadline task
@@ -39,6 +42,16 @@ final class AttemptHandle: Sendable {
     }
 
     var currentSink: TransferSink? { sink.withLock { $0 } }
+
+    /// Sets (`nil`: clears) what ``wakeSegments()`` calls.
+    func onSegmentWake(_ wake: (@Sendable () -> Void)?) {
+        segmentWake.withLock { $0 = wake }
+    }
+
+    /// Tells the segment coordinator, if one runs, that more connections may be allowed.
+    func wakeSegments() {
+        segmentWake.withLock { $0 }?()
+    }
 
     /// Returns once ``markEnded()`` was called (at once if it was).
     func waitUntilEnded() async {

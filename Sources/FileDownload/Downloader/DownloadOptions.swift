@@ -42,11 +42,15 @@ public struct DownloadOptions: Sendable, Hashable, Codable {
     /// (``Downloader/updateURL(id:to:expiresAt:)``). Default `nil`: the URL does not expire.
     public var urlExpiresAt: Date?
     /// How many connections this download may use at once (segments of one file, see
-    /// ``DownloaderConfiguration/segmentThreshold``): `nil` (default) is automatic: up to
-    /// ``Downloader/automaticConnections``, within what the downloader allows for the host;
-    /// `1` is one connection, exactly as before segments existed; `n` is up to `n`. Only a
-    /// file of at least the threshold, with a strong validator, from a transport listing
-    /// ``TransportCapabilities/ranges``, is split; every other download uses one connection.
+    /// ``DownloaderConfiguration/segmentThreshold``): `nil` (default) is automatic: as many as
+    /// the host's adaptive target leaves (2 for a host not seen before; more while each added
+    /// connection adds throughput), up to ``Downloader/automaticConnections``; `1` is one
+    /// connection, exactly as before segments existed; `n` is up to `n` from the start. Every
+    /// connection counts against ``DownloaderConfiguration/maxConnectionsPerHost`` with those of
+    /// the other downloads to the host, and after the host throttles (429, 503, refusals) against
+    /// its halved target. Only a file of at least the threshold, with a strong validator, from a
+    /// transport listing ``TransportCapabilities/ranges``, is split; every other download uses
+    /// one connection.
     public var maxConnections: Int?
 
     public init(

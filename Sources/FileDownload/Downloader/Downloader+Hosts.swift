@@ -46,21 +46,31 @@ extension Downloader {
         attemptOrigins[id] = (origin, bytesOnDisk)
     }
 
-    /// The attempt of `id` ended: its connection no longer counts; a throttle (429 or 503, a
-    /// refused connection, a lost one soon after another) tells the governor, with the server's
-    /// `Retry-After` bounded by the download's retry policy (``RetryPolicy/maxDelay``).
+    /// The attempt of `id` ended: its connection, and any of its segments' still counted, no
+    /// longer count; a throttle (429 or 503, a refused connection, a lost one soon after another)
+    /// tells the governor (``hostFailed(_:origin:error:policy:now:)``).
     func hostClosed(_ id: String, error: DownloadError?, policy: RetryPolicy, now: Duration) {
+        let extras = segmentExtras.removeValue(forKey: id) ?? 0
         guard let counted = attemptOrigins.removeValue(forKey: id) else { return }
-        hosts.closed(origin: counted.origin)
+        for _ in 0...extras { hosts.closed(origin: counted.origin) }
         guard let error else { return }
+        hostFailed(id, origin: counted.origin, error: error, policy: policy, now: now)
+    }
+
+    /// A connection of `id` to `origin` failed with `error`: when that is a throttle (429 or
+    /// 503, a refused connection, a lost one soon after another), the governor halves the
+    /// origin's target and holds it for the server's `Retry-After`, bounded by the download's
+    /// retry policy (``RetryPolicy/maxDelay``).
+    func hostFailed(_ id: String, origin: String, error: DownloadError, policy: RetryPolicy, now: Duration) {
+        guard error.code != .cancelled else { return }
         let throttles = error.code == .connectionLost
-            ? hosts.lost(origin: counted.origin, now: now)
+            ? hosts.lost(origin: origin, now: now)
             : Self.isThrottle(error)
         guard throttles else { return }
         let wait = error.retryAfter.map { min($0, policy.maxDelay) }
-        hosts.throttled(origin: counted.origin, retryAfter: wait, now: now)
+        hosts.throttled(origin: origin, retryAfter: wait, now: now)
         let hold = wait.map { ", no new connection for \($0)" } ?? ""
-        logger.debug("download '\(id)': \(counted.origin) throttles (\(error.code)); target \(hosts.target(of: counted.origin))\(hold)")
+        logger.debug("download '\(id)': \(origin) throttles (\(error.code)); target \(hosts.target(of: origin))\(hold)")
     }
 
     /// The error an attempt failed with on its own (not stopped by the downloader), if any.

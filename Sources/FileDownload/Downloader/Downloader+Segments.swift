@@ -16,6 +16,8 @@ extension Downloader {
         case head
         /// The connection of piece `key` ended, with the error it threw or none.
         case ended(key: Int, error: (any Error)?)
+        /// The downloader may allow more connections now (``wakeSegments()``).
+        case wake
     }
 
     /// Runs an attempt over several connections, away from the actor.
@@ -35,6 +37,11 @@ extension Downloader {
     /// ends the attempt with ``AttemptOutcome/restart(_:)``; a server that ignores ranges leaves
     /// the first connection alone to fetch the rest. When no connection runs any more after a
     /// failure, the attempt fails with it and the retry policy decides.
+    ///
+    /// How many connections run is asked of the downloader (`seam`, ``segmentSlots(for:)``)
+    /// before the split and before every connection opened; when the host governor allows more
+    /// later (its target grew, a hold ended), the tick wakes the attempt (``wakeSegments()``),
+    /// which then opens connections for waiting ranges or halves of the largest pieces.
     static func runSegments(
         _ ctx: AttemptContext, handle: AttemptHandle, transport: any Transport, delegate: (any DownloaderDelegate)?,
         options: TransferOptions, seam: SegmentSeam, primary: (TransferSink, TransferRequest)?
@@ -43,6 +50,8 @@ extension Downloader {
         let (events, events_) = AsyncStream.makeStream(of: SegmentEvent.self)
         let run = SegmentRun(ctx: ctx, handle: handle, transport: transport, delegate: delegate, options: options,
                              seam: seam, board: board, events: events_)
+        handle.onSegmentWake { events_.yield(.wake) }
+        defer { handle.onSegmentWake(nil) }
         return await withTaskCancellationHandler {
             await run.run(primary: primary, events: events)
         } onCancel: {
@@ -51,26 +60,46 @@ extension Downloader {
         }
     }
 
-    /// The connections a download may use now: ``DownloadOptions/maxConnections``, automatic
-    /// (`nil`) being ``automaticConnections``; at least 1.
+    /// The connections the attempt of `id` may use now, at least 1: its own
+    /// (``DownloadOptions/maxConnections``, automatic being ``automaticConnections``), within
+    /// what the host governor leaves for its origin (``HostConnections/extraAllowed(origin:now:adaptive:)``):
+    /// the adaptive target for an automatic download, the cap for one that asked for its number
+    /// (the target too once the origin throttled), nothing more while a `Retry-After` holds it.
     ///
-    /// The seam to the per-host governor: it is asked before every connection a segmented
-    /// attempt opens beyond the first.
+    /// The attempt's first connection counts as one for as long as the attempt runs (the
+    /// downloader opened it, ``hostOpened(_:url:bytesOnDisk:)``); every further one was reported
+    /// through the seam (``segmentOpened(_:)``).
     func segmentSlots(for id: String) -> Int {
         guard let e = entries[id] else { return 1 }
-        return max(1, e.options.maxConnections ?? Self.automaticConnections)
+        let own = max(1, e.options.maxConnections ?? Self.automaticConnections)
+        guard let origin = attemptOrigins[id]?.origin else { return own }
+        let using = 1 + segmentExtras[id, default: 0]
+        let room = hosts.extraAllowed(origin: origin, now: clock.now(), adaptive: e.options.maxConnections == nil)
+        if room == 0, using < own, hosts.holdEnd(of: origin, now: clock.now()) == nil { hosts.wanted(origin: origin) }
+        return max(1, min(own, using + room))
     }
 
-    /// A connection of `id`'s segmented attempt was opened (the seam to the per-host governor).
-    func segmentOpened(_ id: String) {}
+    /// A connection of `id`'s segmented attempt was opened: it counts for its origin.
+    func segmentOpened(_ id: String) {
+        guard let origin = attemptOrigins[id]?.origin else { return }
+        hosts.opened(origin: origin)
+        segmentExtras[id, default: 0] += 1
+    }
 
-    /// A connection of `id`'s segmented attempt ended (the seam to the per-host governor).
-    func segmentClosed(_ id: String) {}
+    /// A connection of `id`'s segmented attempt ended: its origin has room again, which a
+    /// download waiting for it may take.
+    func segmentClosed(_ id: String) {
+        guard let origin = attemptOrigins[id]?.origin, let extras = segmentExtras[id], extras > 0 else { return }
+        hosts.closed(origin: origin)
+        segmentExtras[id] = extras > 1 ? extras - 1 : nil
+        if !queue.isEmpty { schedule() }
+    }
 
-    /// A connection of `id`'s segmented attempt failed with a 429, 503, reset or refusal (the
-    /// seam to the per-host governor, which backs off).
-    func segmentThrottled(_ id: String, retryAfter: Duration?) {
-        logger.debug("download '\(id)': a segment's connection was throttled or lost; fewer connections")
+    /// A connection of `id`'s segmented attempt ended early with `error`: a throttle (429, 503,
+    /// a refusal, a loss soon after another) tells the governor, as the end of an attempt does.
+    func segmentFailed(_ id: String, error: DownloadError) {
+        guard let origin = attemptOrigins[id]?.origin, let e = entries[id] else { return }
+        hostFailed(id, origin: origin, error: error, policy: e.options.retryPolicy ?? configuration.retryPolicy, now: clock.now())
     }
 
     /// The seam a segmented attempt of `id` calls, holding the downloader weakly.
@@ -79,8 +108,23 @@ extension Downloader {
             slots: { [weak self] in await self?.segmentSlots(for: id) ?? 1 },
             opened: { [weak self] in await self?.segmentOpened(id) },
             closed: { [weak self] in await self?.segmentClosed(id) },
-            throttled: { [weak self] retryAfter in await self?.segmentThrottled(id, retryAfter: retryAfter) }
+            failed: { [weak self] error in await self?.segmentFailed(id, error: error) }
         )
+    }
+
+    /// The tick's pass over segmented attempts: one that uses fewer connections than it may
+    /// (its origin's target grew, a hold ended, another download closed a connection) is woken
+    /// to open more (``SegmentRun`` asks ``segmentSlots(for:)`` again).
+    func wakeSegments() {
+        let now = clock.now()
+        for id in running {
+            guard let e = entries[id], let handle = e.attempt, handle.segments.isActive,
+                  let origin = attemptOrigins[id]?.origin else { continue }
+            let own = max(1, e.options.maxConnections ?? Self.automaticConnections)
+            guard 1 + segmentExtras[id, default: 0] < own,
+                  hosts.extraAllowed(origin: origin, now: now, adaptive: e.options.maxConnections == nil) > 0 else { continue }
+            handle.wakeSegments()
+        }
     }
 
     /// The connections a download with ``DownloadOptions/maxConnections`` `nil` (automatic) uses

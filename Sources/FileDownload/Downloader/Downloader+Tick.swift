@@ -91,6 +91,7 @@ extension Downloader {
         if !events.isEmpty { journal.post(.publish(events)) }
         refreshRootProgress(force: true, total: total)
         schedule()
+        wakeSegments()
     }
 
     /// Appends a ``DownloadEvent/totalProgress(_:)`` event when the total changed and the

@@ -90,6 +90,9 @@ public actor Downloader {
     var hosts: HostConnections
     /// The origin each running attempt counts against, and the bytes of it counted so far.
     var attemptOrigins: [String: (origin: String, bytes: Int64)] = [:]
+    /// The connections each segmented attempt opened beyond its first (counted for its origin
+    /// in ``hosts`` until they close or the attempt ends).
+    var segmentExtras: [String: Int] = [:]
 
     /// The progress of all downloads together, by bytes: `totalUnitCount` is the sum of the known
     /// sizes, `completedUnitCount` the bytes received of those. Its cancellation handler cancels

@@ -20,7 +20,8 @@
 /// so a few downloads to one server start at once as before; once the origin has throttled, the
 /// target bounds those too, and grows back by one per ``sampleWindow`` without a throttle in
 /// which the origin used all of it (``recover(now:)``), until it is back at the cap. Extra connections of one
-/// download (segments) need the target (``extraAllowed(origin:now:)``). An origin with nothing
+/// download (segments) need the target, or only the cap for a download that asked for its
+/// number of connections until the origin throttles (``extraAllowed(origin:now:adaptive:)``). An origin with nothing
 /// open and no hold for ``idleReset`` is forgotten (``forgetIdle(now:)``): it starts afresh.
 struct HostConnections: Sendable {
     /// The target of an origin seen for the first time (or again after ``idleReset``).
@@ -97,11 +98,15 @@ struct HostConnections: Sendable {
         return host.open < ceiling
     }
 
-    /// How many more connections the adaptive target allows for `origin` now (0 while held).
-    func extraAllowed(origin: String, now: Duration) -> Int {
+    /// How many more connections `origin` takes now for extra connections of one download
+    /// (segments): 0 while held; what the adaptive target leaves (`adaptive`: a download with
+    /// an automatic number of connections), or, for a download that asked for its number, what
+    /// the cap leaves, and the target after a throttle.
+    func extraAllowed(origin: String, now: Duration, adaptive: Bool = true) -> Int {
         let host = hosts[origin] ?? Host()
         if let until = host.holdUntil, now < until { return 0 }
-        return max(0, min(host.target, cap(of: origin)) - host.open)
+        let ceiling = adaptive || host.throttled ? min(host.target, cap(of: origin)) : cap(of: origin)
+        return max(0, ceiling - host.open)
     }
 
     /// When the hold of `origin` ends, if it is held at `now`.

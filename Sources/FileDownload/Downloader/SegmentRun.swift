@@ -14,7 +14,8 @@ final class SegmentRun {
     let seam: SegmentSeam
     let board: SegmentBoard
     let events: AsyncStream<Downloader.SegmentEvent>.Continuation
-    /// The connections this attempt allows itself: lowered by each transient failure.
+    /// The connections this attempt allows itself besides what the downloader allows: lowered
+    /// by each transient failure, for the rest of the attempt.
     private var cap = Int.max
     private var validator: Validator?
     private var total: Int64 = 0
@@ -55,6 +56,13 @@ final class SegmentRun {
         }
         if let outcome = await fill() { return .finished(await abort(outcome)) }
         while let event = await iterator.next() {
+            if case .wake = event {
+                // The downloader may allow more connections: ranges waiting, or halves to steal.
+                guard board.isActive, !board.isRefused, !board.isComplete,
+                      handle.stopReason.withLock({ $0 }) == nil else { continue }
+                if let outcome = await fill() { return .finished(await abort(outcome)) }
+                continue
+            }
             guard case .ended(let key, let error) = event, let piece = board.remove(key) else { continue }
             if piece.sink !== primarySink { await seam.closed() }
             piece.sink.seal()
@@ -73,8 +81,7 @@ final class SegmentRun {
         _ sink: TransferSink, _ request: TransferRequest, iterator: inout AsyncStream<Downloader.SegmentEvent>.Iterator
     ) async -> Downloader.SegmentsResult? {
         let events = self.events, board = self.board
-        let cap = await seam.slots()
-        self.cap = cap
+        let cap = await seam.slots()  // what the split cuts for; more may be allowed later
         let key = board.reserveKey()
         let threshold = ctx.segmentThreshold, minimum = max(1, ctx.minimumSegmentSize)
         // The split is decided on the transport's thread as the head arrives, before the first
@@ -93,6 +100,7 @@ final class SegmentRun {
             switch event {
             case .head: headArrived = true
             case .ended(_, let error): return await single(key, error)
+            case .wake: continue  // not split yet: the split asks for the connections
             }
         }
         guard headArrived else { return await awaitSingle(key, iterator: &iterator) }
@@ -172,8 +180,9 @@ final class SegmentRun {
         let failure = DownloadError.wrapping(error ?? DownloadError(
             .connectionLost, "a segment's transfer ended at byte \(piece.position) before its end \(piece.end)", isRetryable: true))
         guard failure.isRetryable || failure.code == .cancelled else { return .failed(failure) }
-        // Transient: the range waits for a connection that finishes; one connection fewer.
-        await seam.throttled(failure.retryAfter)
+        // Transient: the range waits for a connection that finishes; one connection fewer, and
+        // the governor decides whether the origin throttles.
+        await seam.failed(failure)
         cap = max(1, board.runningCount)
         return board.runningCount == 0 ? .failed(failure) : nil
     }

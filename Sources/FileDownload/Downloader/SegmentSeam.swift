@@ -13,12 +13,8 @@ struct SegmentSeam: Sendable {
     var opened: @Sendable () async -> Void
     /// A connection of the download ended.
     var closed: @Sendable () async -> Void
-    /// A connection failed in a way that asks for fewer (429, 503, reset, refused); with the
-    /// server's `Retry-After`, if it gave one.
-    var throttled: @Sendable (_ retryAfter: Duration?) async -> Void
-
-    /// A seam that allows `slots` connections and records nothing (tests of the coordinator).
-    static func fixed(_ slots: Int) -> SegmentSeam {
-        SegmentSeam(slots: { slots }, opened: {}, closed: {}, throttled: { _ in })
-    }
+    /// A connection ended early with a transient error (after its ``closed()``): the governor
+    /// decides whether it asks for fewer connections (429, 503, a refusal, a repeated loss) and
+    /// holds the origin for the server's `Retry-After`.
+    var failed: @Sendable (_ error: DownloadError) async -> Void
 }
