@@ -212,6 +212,7 @@ public actor FleetWorker {
             if let problem = QueuedDownload.problem(destination: claim.destination) {
                 throw DownloadError(.invalidDestination, problem)
             }
+            try DestinationParents.prepare(claim.destination, in: configuration.directory)
             if reachable, record.checkpointedBytes > 0 {
                 try await downloader.start(id: local.rawValue, resumeData: ResumeData(
                     id: local.rawValue, url: record.url, destination: destination, partPath: partPath,
