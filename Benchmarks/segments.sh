@@ -52,7 +52,9 @@ for tool in axel lftp rclone; do
     command -v "$tool" > /dev/null || { echo "missing $tool: bash scripts/install-deps.sh --benchmarks" >&2; exit 1; }
 done
 # Segmented downloads (`fdl get -x N`) are new: without them the fdl row is one connection.
-if "$FDL" get --help 2>&1 | grep -qE -- '--max-connections([^-]|$)'; then segmented=1; else segmented=0; fi
+# (The help is read whole first: `grep -q` closing the pipe early would fail the pipeline.)
+fdl_help=$("$FDL" get --help 2>&1 || true)
+if grep -qE -- '--max-connections([^-]|$)' <<< "$fdl_help"; then segmented=1; else segmented=0; fi
 
 . "$ROOT/Benchmarks/lib.sh"
 WORK=$(mktemp -d /tmp/fdl-bench-segments.XXXXXX)
