@@ -148,7 +148,7 @@ extension Downloader {
             attempt: e.attempts, capabilities: transport.capabilities,
             synchronize: configuration.synchronizesFiles, roomCheck: roomCheck(for: e),
             bandwidth: transport.capabilities.contains(.rateLimit) ? bandwidth : nil,
-            segments: e.segments, seam: segmentable ? segmentSeam(for: id) : nil,
+            segments: e.segments, seam: segmentable ? segmentSeam(for: id, handle: handle) : nil,
             segmentThreshold: configuration.segmentThreshold, minimumSegmentSize: configuration.minimumSegmentSize
         )
         entries[id] = e

@@ -38,8 +38,9 @@ extension Downloader {
     /// the first connection alone to fetch the rest. When no connection runs any more after a
     /// failure, the attempt fails with it and the retry policy decides.
     ///
-    /// How many connections run is asked of the downloader (`seam`, ``segmentSlots(for:)``)
-    /// before the split and before every connection opened; when the host governor allows more
+    /// How many connections run is asked of the downloader (`seam`): ``segmentSlots(for:)``
+    /// before the split, and ``segmentReserve(_:handle:running:)``, which grants and counts in one
+    /// step, before every further connection opens; when the host governor allows more
     /// later (its target grew, a hold ended), the tick wakes the attempt (``wakeSegments()``),
     /// which then opens connections for waiting ranges or halves of the largest pieces.
     static func runSegments(
@@ -67,8 +68,8 @@ extension Downloader {
     /// (the target too once the origin throttled), nothing more while a `Retry-After` holds it.
     ///
     /// The attempt's first connection counts as one for as long as the attempt runs (the
-    /// downloader opened it, ``hostOpened(_:url:bytesOnDisk:)``); every further one was reported
-    /// through the seam (``segmentOpened(_:)``).
+    /// downloader opened it, ``hostOpened(_:url:bytesOnDisk:)``); every further one was counted
+    /// through the seam (``segmentReserve(_:handle:running:)``, ``segmentOpened(_:handle:)``).
     func segmentSlots(for id: String) -> Int {
         guard let e = entries[id] else { return 1 }
         let own = max(1, e.options.maxConnections ?? Self.automaticConnections)
@@ -79,17 +80,35 @@ extension Downloader {
         return max(1, min(own, using + room))
     }
 
-    /// A connection of `id`'s segmented attempt was opened: it counts for its origin.
-    func segmentOpened(_ id: String) {
-        guard let origin = attemptOrigins[id]?.origin else { return }
+    /// Whether `handle` is the current attempt of `id` (a call of an abandoned attempt's seam
+    /// changes nothing).
+    private func isCurrent(_ handle: AttemptHandle, of id: String) -> Bool {
+        entries[id]?.attempt === handle
+    }
+
+    /// Grants `id`'s attempt (`handle`, with `running` connections) one more connection when
+    /// ``segmentSlots(for:)`` allows more than run, and counts it in the same step
+    /// (``segmentOpened(_:handle:)``); returns the slots, or `nil` when not granted.
+    func segmentReserve(_ id: String, handle: AttemptHandle, running: Int) -> Int? {
+        guard isCurrent(handle, of: id) else { return nil }
+        let slots = segmentSlots(for: id)
+        guard running < slots else { return nil }
+        segmentOpened(id, handle: handle)
+        return slots
+    }
+
+    /// A connection of `id`'s segmented attempt opens: it counts for its origin.
+    func segmentOpened(_ id: String, handle: AttemptHandle) {
+        guard isCurrent(handle, of: id), let origin = attemptOrigins[id]?.origin else { return }
         hosts.opened(origin: origin)
         segmentExtras[id, default: 0] += 1
     }
 
     /// A connection of `id`'s segmented attempt ended: its origin has room again, which a
     /// download waiting for it may take.
-    func segmentClosed(_ id: String) {
-        guard let origin = attemptOrigins[id]?.origin, let extras = segmentExtras[id], extras > 0 else { return }
+    func segmentClosed(_ id: String, handle: AttemptHandle) {
+        guard isCurrent(handle, of: id), let origin = attemptOrigins[id]?.origin,
+              let extras = segmentExtras[id], extras > 0 else { return }
         hosts.closed(origin: origin)
         segmentExtras[id] = extras > 1 ? extras - 1 : nil
         if !queue.isEmpty { schedule() }
@@ -97,24 +116,25 @@ extension Downloader {
 
     /// A connection of `id`'s segmented attempt ended early with `error`: a throttle (429, 503,
     /// a refusal, a loss soon after another) tells the governor, as the end of an attempt does.
-    func segmentFailed(_ id: String, error: DownloadError) {
-        guard let origin = attemptOrigins[id]?.origin, let e = entries[id] else { return }
+    func segmentFailed(_ id: String, handle: AttemptHandle, error: DownloadError) {
+        guard isCurrent(handle, of: id), let origin = attemptOrigins[id]?.origin, let e = entries[id] else { return }
         hostFailed(id, origin: origin, error: error, policy: e.options.retryPolicy ?? configuration.retryPolicy, now: clock.now())
     }
 
-    /// The seam a segmented attempt of `id` calls, holding the downloader weakly.
-    func segmentSeam(for id: String) -> SegmentSeam {
+    /// The seam the segmented attempt `handle` of `id` calls, holding the downloader weakly.
+    func segmentSeam(for id: String, handle: AttemptHandle) -> SegmentSeam {
         SegmentSeam(
             slots: { [weak self] in await self?.segmentSlots(for: id) ?? 1 },
-            opened: { [weak self] in await self?.segmentOpened(id) },
-            closed: { [weak self] in await self?.segmentClosed(id) },
-            failed: { [weak self] error in await self?.segmentFailed(id, error: error) }
+            reserve: { [weak self] running in await self?.segmentReserve(id, handle: handle, running: running) },
+            opened: { [weak self] in await self?.segmentOpened(id, handle: handle) },
+            closed: { [weak self] in await self?.segmentClosed(id, handle: handle) },
+            failed: { [weak self] error in await self?.segmentFailed(id, handle: handle, error: error) }
         )
     }
 
     /// The tick's pass over segmented attempts: one that uses fewer connections than it may
     /// (its origin's target grew, a hold ended, another download closed a connection) is woken
-    /// to open more (``SegmentRun`` asks ``segmentSlots(for:)`` again).
+    /// to open more (``SegmentRun`` asks ``segmentReserve(_:handle:running:)`` again).
     func wakeSegments() {
         let now = clock.now()
         for id in running {

@@ -134,6 +134,14 @@ final class SegmentBoard: Sendable {
         }
     }
 
+    /// Whether a new connection would have work: a range waiting, or a running piece that
+    /// ``steal(minimum:)`` could cut now.
+    func hasWork(minimum: Int64) -> Bool {
+        state.withLock { s in
+            !s.pending.isEmpty || s.pieces.values.contains { $0.sink.stop != nil && $0.end - $0.position >= 2 * max(1, minimum) }
+        }
+    }
+
     /// Work stealing: the running piece with the most bytes left is cut at the middle of what it
     /// has left, when both halves keep at least `minimum` bytes; returns the upper half, now no
     /// piece's, for a new connection.
@@ -155,11 +163,13 @@ final class SegmentBoard: Sendable {
     /// The connection of the first piece goes on to the end of the file (the server ignores
     /// ranges): every other piece is cancelled and forgotten, nothing waits, nothing is done
     /// (the first connection, or a new one from byte 0, fetches everything). Returns the tasks
-    /// cancelled; `false` in `kept` when no first connection runs any more.
-    func collapseToPrimary() -> (cancelled: [Task<Void, Never>], kept: Bool) {
+    /// cancelled, how many pieces were forgotten (each one connection the caller no longer
+    /// counts), and `false` in `kept` when no first connection runs any more.
+    func collapseToPrimary() -> (cancelled: [Task<Void, Never>], removed: Int, kept: Bool) {
         state.withLock { s in
             s.refused = true
             var tasks: [Task<Void, Never>] = []
+            var removed = 0
             var kept = false
             for (key, piece) in s.pieces {
                 if piece.isPrimary, !piece.sink.reachedStop {
@@ -169,13 +179,14 @@ final class SegmentBoard: Sendable {
                 } else if !piece.isPrimary {
                     s.activityBase &+= piece.sink.activityCount
                     s.pieces[key] = nil
+                    removed += 1
                     piece.sink.seal()
                     if let task = piece.task { tasks.append(task) }
                 }
             }
             s.pending = []
             s.finished = []
-            return (tasks, kept)
+            return (tasks, removed, kept)
         }
     }
 

@@ -157,8 +157,10 @@ final class SegmentRun {
         if let reason = refusal {
             guard reason == .rangeIgnored, !piece.isPrimary else { return .restart(reason) }
             // The server ignores ranges: the first connection, if it still runs, takes the rest.
-            let (cancelled, kept) = board.collapseToPrimary()
+            let (cancelled, removed, kept) = board.collapseToPrimary()
             for task in cancelled { await task.value }
+            // Their ends find no piece on the board any more: their connections are let go here.
+            for _ in 0..<removed { await seam.closed() }
             if kept { return nil }
             // The first connection had ended at its piece's end: one connection fetches the whole
             // file again, over the same bytes (same validator), without a restart.
@@ -180,27 +182,31 @@ final class SegmentRun {
         let failure = DownloadError.wrapping(error ?? DownloadError(
             .connectionLost, "a segment's transfer ended at byte \(piece.position) before its end \(piece.end)", isRetryable: true))
         guard failure.isRetryable || failure.code == .cancelled else { return .failed(failure) }
-        // Transient: the range waits for a connection that finishes; one connection fewer, and
-        // the governor decides whether the origin throttles.
-        await seam.failed(failure)
+        // Transient: the range waits for a connection that finishes; one connection fewer.
+        if board.runningCount == 0 { return .failed(failure) }  // the attempt's end tells the governor
+        await seam.failed(failure)  // the governor decides whether the origin throttles
         cap = max(1, board.runningCount)
-        return board.runningCount == 0 ? .failed(failure) : nil
+        return nil
     }
 
-    /// Opens connections up to what is allowed: waiting ranges first, then halves of the largest
-    /// pieces left. Returns an outcome when a connection cannot be opened.
+    /// Opens connections while there is work and the downloader grants them: waiting ranges
+    /// first, then halves of the largest pieces left. Each connection is granted and counted in
+    /// one step (``SegmentSeam/reserve``), so two attempts to one host never share the same room.
+    /// Returns an outcome when a connection cannot be opened.
     private func fill() async -> Downloader.AttemptOutcome? {
-        let allowed = min(await seam.slots(), cap)
-        while board.runningCount < allowed {
+        let minimum = ctx.minimumSegmentSize
+        while board.runningCount < cap, board.hasWork(minimum: minimum) {
+            guard let allowed = await seam.reserve(board.runningCount) else { break }
             let range: SegmentCheckpoint
             if let waiting = board.takePending() {
                 range = waiting
-            } else if let half = board.steal(minimum: ctx.minimumSegmentSize) {
+            } else if let half = board.steal(minimum: minimum) {
                 range = SegmentCheckpoint(start: half.start, end: half.end, done: 0)
             } else {
+                await seam.closed()  // the pieces moved on meanwhile: nothing left to cut
                 break
             }
-            if let failure = await launch(range, connections: allowed) { return .failed(failure) }
+            if let failure = await launch(range, connections: min(allowed, cap), counted: true) { return .failed(failure) }
         }
         return nil
     }
@@ -210,8 +216,10 @@ final class SegmentRun {
     ///
     /// With `whole` the request asks for the whole file (no range, no validator; the head must
     /// still show the validator): the one connection left when a server ignores ranges.
-    /// `connections` is what the attempt may use now (``TransferRequest/connections``).
-    private func launch(_ range: SegmentCheckpoint, whole: Bool = false, connections: Int = 1) async -> DownloadError? {
+    /// `connections` is what the attempt may use now (``TransferRequest/connections``). `counted`:
+    /// the connection was granted and counted already (``SegmentSeam/reserve``); otherwise it is
+    /// counted here without asking (``SegmentSeam/opened``).
+    private func launch(_ range: SegmentCheckpoint, whole: Bool = false, connections: Int = 1, counted: Bool = false) async -> DownloadError? {
         let key = board.reserveKey()
         let offset = range.start + range.done
         let board = self.board, validator = self.validator, total = self.total
@@ -236,6 +244,7 @@ final class SegmentRun {
                 try Downloader.checkHead(head, id: id, expectedSize: expectedSize, delegate: delegate)
             }
         } catch {
+            if counted { await seam.closed() }
             return DownloadError.wrapping(error)
         }
         var request = TransferRequest(
@@ -246,7 +255,7 @@ final class SegmentRun {
         board.add(Piece(start: range.start, end: range.end, done: range.done, sink: sink, task: nil, refusal: nil, isPrimary: whole),
                   key: key)
         handle.sink.withLock { if $0 == nil { $0 = sink } }
-        await seam.opened()
+        if !counted { await seam.opened() }
         start(key, request, sink)
         return nil
     }

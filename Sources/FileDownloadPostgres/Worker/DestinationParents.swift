@@ -15,8 +15,9 @@ import Glibc
 /// a component that is a symbolic link, or anything but a directory, refuses the destination.
 /// `DIR` itself is the operator's choice and may be a link.
 ///
-/// The check runs when the download starts; a directory swapped for a link later is met by the
-/// staging file's own defences (`StagingFile`: `O_NOFOLLOW`, type and link count checked).
+/// The check runs when the download starts. It narrows the window without closing it: the
+/// staging file and the final rename go by path, and `O_NOFOLLOW` covers only the last
+/// component, so a directory swapped for a link after this check is followed.
 enum DestinationParents {
     /// Makes or checks the directories of `destination` (relative, already checked by
     /// `QueuedDownload.problem(destination:)`) inside `directory`.
@@ -29,7 +30,8 @@ enum DestinationParents {
         guard !parents.isEmpty else { return }
         var fd = open(directory.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else {
-            throw DownloadError(.fileSystem, "cannot open the worker's directory \(directory.path): \(String(cString: strerror(errno)))")
+            let reason = errno
+            throw DownloadError(.fileSystem, "cannot open the worker's directory \(directory.path): \(String(cString: strerror(reason)))")
         }
         defer { close(fd) }
         var walked = directory.path
@@ -39,8 +41,11 @@ enum DestinationParents {
             var next = openat(fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
             if next < 0, errno == ENOENT {
                 // Made here, or by another worker at the same moment: open what is there now.
-                if mkdirat(fd, name, 0o755) != 0, errno != EEXIST {
-                    throw DownloadError(.fileSystem, "cannot create the directory \(walked): \(String(cString: strerror(errno)))")
+                if mkdirat(fd, name, 0o755) != 0 {
+                    let reason = errno
+                    if reason != EEXIST {
+                        throw DownloadError(.fileSystem, "cannot create the directory \(walked): \(String(cString: strerror(reason)))")
+                    }
                 }
                 next = openat(fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
             }
