@@ -79,7 +79,7 @@ final class SessionPool: Sendable {
     /// A session for `key`: idle, new, or after a wait. `connections` is what the transfer's
     /// download may use at once (`TransferRequest.connections`): above the configuration's bound
     /// it raises that bound for this checkout (at most ``segmentSessionLimit``).
-    func checkout(_ key: SessionKey, connections: Int = 1) async throws -> SSHConnection {
+    func checkout(_ key: SessionKey, connections: Int) async throws -> SSHConnection {
         enum Outcome { case ready(SSHConnection), replace(SSHConnection, SSHConnection), queued, cancelled, shutDown }
         let id: UInt64 = state.withLock { s in s.nextWaiterID += 1; return s.nextWaiterID }
         let knownHosts = currentKnownHostsStamp()

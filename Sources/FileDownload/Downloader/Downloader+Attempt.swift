@@ -144,7 +144,7 @@ extension Downloader {
         let context = AttemptContext(
             id: id, url: e.currentURL, secretsOrigin: e.originOfSecrets, partPath: e.partPath, destination: e.destination, options: e.options,
             suggestedFileName: e.suggestedFileName, takenNames: takenNames(besides: e),
-            stagingSuffix: configuration.stagingSuffix, bytesOnDisk: e.bytesOnDisk, validator: e.validator, expectedLength: e.expectedLength,
+            stagingSuffix: configuration.stagingSuffix, bytesOnDisk: e.continuationOffset, validator: e.validator, expectedLength: e.expectedLength,
             attempt: e.attempts, capabilities: transport.capabilities,
             synchronize: configuration.synchronizesFiles, roomCheck: roomCheck(for: e),
             bandwidth: transport.capabilities.contains(.rateLimit) ? bandwidth : nil,
@@ -179,7 +179,8 @@ extension Downloader {
         if let delegate { options = await delegate.customizeTransfer(options, id: ctx.id, url: ctx.url) }
         // A mirror of another origin never gets the secrets given for the first URL's.
         if !ctx.isFirstOrigin { options.headers.removeAll(where: \.isSensitive) }
-        if let seam = ctx.seam, !ctx.segments.isEmpty, segmentsFit(ctx) {
+        if let seam = ctx.seam,
+           segmentsFit(ctx.segments, validator: ctx.validator, length: ctx.expectedLength, partPath: ctx.partPath) {
             if handle.stopReason.withLock({ $0 }) != nil { return .stopped }
             let result = await runSegments(ctx, handle: handle, transport: transport, delegate: delegate, options: options,
                                            seam: seam, primary: nil)
@@ -267,14 +268,6 @@ extension Downloader {
             defer { handle.challengesInFlight.subtract(1, ordering: .relaxed) }
             return await delegate?.download(id, didReceive: challenge) ?? .performDefaultHandling
         }
-    }
-
-    /// Whether the staging file holds what ``AttemptContext/segments`` say is done (it was not
-    /// removed or cut meanwhile). Only then are the segments continued; otherwise the attempt
-    /// continues after the bytes on disk from the start on, as with one connection.
-    static func segmentsFit(_ ctx: AttemptContext) -> Bool {
-        guard ctx.expectedLength != nil, let size = FileValidation.size(ofFileAt: ctx.partPath) else { return false }
-        return ctx.segments.allSatisfy { $0.done == 0 || $0.start + $0.done <= size }
     }
 
     /// After a transfer returned: length, validation, flush and the move to the destination.

@@ -22,7 +22,7 @@ extension Downloader {
 
     /// The cap of connections to `host` in force (the override, or the configuration's).
     public func maxConnections(forHost host: String) -> Int {
-        hosts.cap(of: "x://\(host.lowercased()):0")
+        hosts.cap(forHost: host)
     }
 
     /// The origin the governor counts an attempt on `url` against; `nil` (not counted) for a URL

@@ -72,10 +72,10 @@ extension Downloader {
     /// through the seam (``segmentReserve(_:handle:running:)``, ``segmentOpened(_:handle:)``).
     func segmentSlots(for id: String) -> Int {
         guard let e = entries[id] else { return 1 }
-        let own = max(1, e.options.maxConnections ?? Self.automaticConnections)
+        let own = Self.ownConnections(e)
         guard let origin = attemptOrigins[id]?.origin else { return own }
         let using = 1 + segmentExtras[id, default: 0]
-        let room = hosts.extraAllowed(origin: origin, now: clock.now(), adaptive: e.options.maxConnections == nil)
+        let room = extraRoom(e, origin: origin, now: clock.now())
         if room == 0, using < own, hosts.holdEnd(of: origin, now: clock.now()) == nil { hosts.wanted(origin: origin) }
         return max(1, min(own, using + room))
     }
@@ -140,11 +140,20 @@ extension Downloader {
         for id in running {
             guard let e = entries[id], let handle = e.attempt, handle.segments.isActive,
                   let origin = attemptOrigins[id]?.origin else { continue }
-            let own = max(1, e.options.maxConnections ?? Self.automaticConnections)
-            guard 1 + segmentExtras[id, default: 0] < own,
-                  hosts.extraAllowed(origin: origin, now: now, adaptive: e.options.maxConnections == nil) > 0 else { continue }
+            guard 1 + segmentExtras[id, default: 0] < Self.ownConnections(e), extraRoom(e, origin: origin, now: now) > 0 else { continue }
             handle.wakeSegments()
         }
+    }
+
+    /// The connections `e` may use by its own options, at least 1.
+    static func ownConnections(_ e: DownloadEntry) -> Int {
+        max(1, e.options.maxConnections ?? automaticConnections)
+    }
+
+    /// The extra connections the governor leaves for `e` at `origin` now: by the adaptive target
+    /// when its number is automatic, by the cap when it asked for one.
+    func extraRoom(_ e: DownloadEntry, origin: String, now: Duration) -> Int {
+        hosts.extraAllowed(origin: origin, now: now, adaptive: e.options.maxConnections == nil)
     }
 
     /// The connections a download with ``DownloadOptions/maxConnections`` `nil` (automatic) uses

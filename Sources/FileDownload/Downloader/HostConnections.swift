@@ -80,7 +80,12 @@ struct HostConnections: Sendable {
 
     /// The cap of `origin` (`scheme://host:port`).
     func cap(of origin: String) -> Int {
-        overrides.isEmpty ? defaultCap : overrides[Self.host(of: origin)] ?? defaultCap
+        overrides.isEmpty ? defaultCap : cap(forHost: Self.host(of: origin))
+    }
+
+    /// The cap of every origin of `host` (any case).
+    func cap(forHost host: String) -> Int {
+        overrides[host.lowercased()] ?? defaultCap
     }
 
     /// Sets (`nil`: removes) the cap of every origin of `host`. Open connections above a lowered

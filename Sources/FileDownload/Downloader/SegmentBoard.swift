@@ -181,7 +181,10 @@ final class SegmentBoard: Sendable {
                     s.pieces[key] = nil
                     removed += 1
                     piece.sink.seal()
-                    if let task = piece.task { tasks.append(task) }
+                    if let task = piece.task {
+                        task.cancel()
+                        tasks.append(task)
+                    }
                 }
             }
             s.pending = []
@@ -209,13 +212,13 @@ final class SegmentBoard: Sendable {
 
     /// Whether every byte of the file is done: nothing runs, nothing waits.
     var isComplete: Bool {
-        state.withLock { s in s.pieces.isEmpty && s.pending.isEmpty && s.finished.reduce(0) { $0 + $1.done } >= s.total }
+        state.withLock { s in s.pieces.isEmpty && s.pending.isEmpty && s.finished.bytesDone >= s.total }
     }
 
     /// The bytes on disk: done ranges, running pieces and what the waiting ranges hold.
     var received: Int64 {
         state.withLock { s in
-            s.finished.reduce(0) { $0 + $1.done } + s.pending.reduce(0) { $0 + $1.done }
+            s.finished.bytesDone + s.pending.bytesDone
                 + s.pieces.values.reduce(0) { $0 + ($1.position - $1.start) }
         }
     }

@@ -46,13 +46,13 @@ final class SegmentRun {
             self.total = total
             validator = ctx.validator
             var segments = ctx.segments
-            if segments.allSatisfy({ $0.done >= $0.end - $0.start }), let last = segments.indices.last {
+            if segments.allSatisfy(\.isComplete), let last = segments.indices.last {
                 // Every byte is on disk, but the file is moved through a sink that saw a head:
                 // the last byte is fetched again.
                 segments[last].done = segments[last].end - segments[last].start - 1
             }
-            board.activate(total: total, finished: segments.filter { $0.done >= $0.end - $0.start },
-                           pending: segments.filter { $0.done < $0.end - $0.start })
+            board.activate(total: total, finished: segments.filter(\.isComplete),
+                           pending: segments.filter { !$0.isComplete })
         }
         if let outcome = await fill() { return .finished(await abort(outcome)) }
         while let event = await iterator.next() {
@@ -99,12 +99,11 @@ final class SegmentRun {
         while !headArrived, let event = await iterator.next() {
             switch event {
             case .head: headArrived = true
-            case .ended(_, let error): return await single(key, error)
+            case .ended(_, let error): return single(key, error)
             case .wake: continue  // not split yet: the split asks for the connections
             }
         }
-        guard headArrived else { return await awaitSingle(key, iterator: &iterator) }
-        guard board.isActive, let head = sink.head else { return await awaitSingle(key, iterator: &iterator) }
+        guard headArrived, board.isActive, let head = sink.head else { return await awaitSingle(key, iterator: &iterator) }
         total = board.total
         validator = head.validator
         headSink = sink
@@ -130,7 +129,7 @@ final class SegmentRun {
     }
 
     /// The first connection's end when the file is not split: `.single` with its error.
-    private func single(_ key: Int, _ error: (any Error)?) async -> Downloader.SegmentsResult {
+    private func single(_ key: Int, _ error: (any Error)?) -> Downloader.SegmentsResult {
         _ = board.remove(key)
         return .single(error)
     }
@@ -140,10 +139,10 @@ final class SegmentRun {
         _ key: Int, iterator: inout AsyncStream<Downloader.SegmentEvent>.Iterator
     ) async -> Downloader.SegmentsResult {
         while let event = await iterator.next() {
-            if case .ended(_, let error) = event { return await single(key, error) }
+            if case .ended(_, let error) = event { return single(key, error) }
         }
         for task in board.tasks { await task.value }  // cancelled: the transfer stops
-        return await single(key, CancellationError())
+        return single(key, CancellationError())
     }
 
     /// Books the end of `piece`'s connection; returns how the attempt ends when it does.
