@@ -114,7 +114,8 @@ public actor SQLiteDownloadStore: DownloadStore {
     }
 
     /// Records the bytes on disk of each segment of download `id`, belonging to `validator`; its
-    /// checkpointed bytes become their sum and its `updatedAt` now. Does nothing for an unknown id.
+    /// checkpointed bytes become their contiguous prefix (what one stream continues after) and
+    /// its `updatedAt` now. Does nothing for an unknown id.
     public func checkpoint(id: String, segments: [SegmentCheckpoint], validator: Validator?) async throws {
         try perform("cannot checkpoint download \"\(id)\"") {
             try $0.checkpoint(id: id, segments: segments, validator: validator, at: Date())

@@ -115,14 +115,20 @@ extension Downloader {
     }
 
     /// Takes `record` from the store into memory. A completed or cancelled record is taken as it
-    /// is: no file is looked at or touched and no path claimed (a newer download may write there).
+    /// is: no file is looked at or touched and no path claimed (a newer download may write there);
+    /// its paths are checked as ``restore()`` checks them, and a record that fails is failed.
     /// An unfinished one whose paths another unfinished download claims by now fails with
     /// ``DownloadError/Code/invalidDestination`` before any file is touched; any other is checked
     /// and reconciled as ``restore()`` does, then, when it is waiting, queued without a new save
     /// or event (it was waiting already).
     func adoptWaiting(_ record: DownloadRecord) {
+        var report = RestoreReport()
         if record.state.isTerminal {
             var e = DownloadEntry(record: record)
+            if pathProblem(of: e) != nil {
+                entries[e.id] = reconcile(record, report: &report)  // failed; no file touched
+                return
+            }
             e.bytesOnDisk = record.state == .completed ? record.checkpointedBytes : 0
             entries[e.id] = e
             return
@@ -137,10 +143,9 @@ extension Downloader {
             persist(e, flush: nil, events: [.stateChanged(id: e.id, state: e.state)])
             return
         }
-        var report = RestoreReport()
         var e = reconcile(record, report: &report)
         entries[e.id] = e
-        claim(e)
+        if report.rejected.isEmpty { claim(e) }
         guard e.state == .waiting else { return }
         armExpiry(&e, now: clock.now())
         entries[e.id] = e
@@ -180,14 +185,9 @@ extension Downloader {
     /// Throws ``DownloadError/Code/duplicateIdentifier`` when a download left in the store has `id`,
     /// ``DownloadError/Code/store`` when the store cannot tell.
     func checkNotInStore(id: String) async throws {
-        guard entries[id] == nil, pages.isActive, pages.mayHoldOthers else { return }
-        if pages.unsaved[id] != nil { await journal.drain() }
-        guard let store, let known = try await Self.readingStore("download '\(id)'", { try await store.record(id: id) })
-        else { return }
-        if entries[id] == nil {
-            throw DownloadError(.duplicateIdentifier,
-                                "a download with the id '\(id)' already exists (\(known.state)); remove it first to reuse the id")
-        }
+        guard let known = try await recordInStore(id) else { return }
+        throw DownloadError(.duplicateIdentifier,
+                            "a download with the id '\(id)' already exists (\(known.state)); remove it first to reuse the id")
     }
 
     /// Throws ``DownloadError/Code/invalidDestination`` when an unfinished download left in the

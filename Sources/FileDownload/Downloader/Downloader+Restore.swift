@@ -57,9 +57,9 @@ extension Downloader {
             nextQueueOrder = Swift.max(nextQueueOrder, record.queueOrder.successorSaturating)
             let e = reconcile(record, report: &report)
             entries[record.id] = e
-            if pathProblem(of: e) == nil { claim(e) }
-            report.restored.append(record.id)
             let rejected = report.rejected.last == record.id
+            if !rejected { claim(e) }
+            report.restored.append(record.id)
             if !rejected, record.state == .waiting || (e.state == .interrupted && configuration.resumeInterruptedOnRestore) {
                 toQueue.append(record.id)
                 if e.state == .interrupted { report.resumed.append(record.id) }

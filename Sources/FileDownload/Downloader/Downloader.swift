@@ -196,7 +196,11 @@ public actor Downloader {
     public func downloads() async -> [DownloadInfo] {
         if pages.isActive, let store {
             await journal.drain()
-            if let records = try? await store.loadAll() { return describe(records) }
+            do {
+                return describe(try await store.loadAll())
+            } catch {
+                logger.error("the store could not be read", metadata: ["error": "\(error)"])
+            }
         }
         return entries.values.sorted { $0.queueOrder < $1.queueOrder }.map { $0.info() }
     }
