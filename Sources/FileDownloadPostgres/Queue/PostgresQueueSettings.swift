@@ -17,7 +17,7 @@ import FileDownload
 /// TLS whose certificate is verified against the system's roots and the host name
 /// (`sslmode=verify-full`, the default). `?sslmode=disable` turns TLS off explicitly for a trusted
 /// network; no mode that accepts an unverified certificate exists.
-public struct PostgresQueueSettings: Sendable, Hashable {
+public struct PostgresQueueSettings: Sendable, Hashable, CustomStringConvertible {
     /// How the connection is protected.
     public enum TLSMode: String, Sendable, Hashable {
         /// No TLS (the default only for loopback addresses and Unix sockets).
@@ -100,6 +100,9 @@ public struct PostgresQueueSettings: Sendable, Hashable {
     public var endpoint: String {
         "\(username)@\(unixSocketPath ?? "\(host):\(port)")/\(database)"
     }
+
+    /// ``endpoint``: the password never appears when the settings are printed or logged.
+    public var description: String { endpoint }
 
     /// True only for exactly `localhost`, an IPv4 literal in 127.0.0.0/8 or the IPv6 literal `::1`
     /// (a name such as `127.db.example.com` is not loopback: it is resolved by DNS).

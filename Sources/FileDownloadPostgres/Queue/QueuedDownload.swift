@@ -32,6 +32,9 @@ public struct QueuedDownload: Sendable, Hashable {
         if parts.contains(where: { $0.isEmpty || $0 == "." || $0 == ".." }) {
             return "the destination \(destination) has an empty, '.' or '..' component"
         }
+        if destination == DirectoryLock.fileName {
+            return "the destination \(destination) is the worker's lock file"
+        }
         return nil
     }
 }

@@ -164,7 +164,7 @@ import Testing
         let second = try await FDLProcess.run(["worker", "--postgres", postgres.url, "-d", dir.path("files"), "--node", "n"], environment: env)
         #expect(second.status == 74, "\(second.stderr)")
         #expect(second.stderr.contains("another worker already uses"), "\(second.stderr)")
-        // Its own directory, or a shared one, is fine.
+        // Its own directory is fine.
         let other = try FDLProcess(["worker", "--postgres", postgres.url, "-d", dir.path("other"), "--node", "n"], environment: env)
         try await other.waitForOutput(containing: "fdl worker: claiming from")
         for worker in [first, other] {
