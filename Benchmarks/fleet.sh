@@ -140,7 +140,12 @@ for workers in 1 4; do
         sleep 0.2
     done
     end=$(date +%s.%N)
-    for pid in "${worker_pids[@]}"; do kill -TERM "$pid"; wait "$pid" || true; done
+    for pid in "${worker_pids[@]}"; do
+        kill -TERM "$pid"
+        for _ in $(seq 50); do kill -0 "$pid" 2> /dev/null || break; sleep 0.2; done  # at most 10 s
+        kill -KILL "$pid" 2> /dev/null || true
+        wait "$pid" || true
+    done
     worker_pids=()
     [ "$(find "$WORK/out" -type f | wc -l)" -eq "$FILES" ] || { echo "wrong number of files" >&2; exit 1; }
     python3 -c "import sys; s=float(sys.argv[2])-float(sys.argv[1]); print('| $workers | %.1f | %.0f |' % (s, $FILES/s))" "$start" "$end"

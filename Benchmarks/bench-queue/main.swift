@@ -99,11 +99,14 @@ let events = downloader.events()
 start = clock.now
 _ = try await downloader.restore()
 let restored = clock.now - start
-var completed = 0
+var completed = 0, failed = 0
 for await event in events {
     if case .completed = event { completed += 1 }
-    if case .failed(let id, let error, _) = event { print("failed \(id): \(error)") }
-    if completed == run { break }
+    if case .failed(let id, let error, _) = event {
+        print("failed \(id): \(error)")
+        failed += 1
+    }
+    if completed + failed == run { break }
 }
 let ran = clock.now - start
 let firstByte = maker.firstWrite.withLock { $0 }.map { $0 - start }

@@ -1,5 +1,6 @@
 import FileDownload
 import FileDownloadHTTP
+import FileDownloadTestSupport
 import Foundation
 import Testing
 
@@ -23,7 +24,7 @@ struct HTTPSegmentTests {
             #expect(ranged.count >= 3, "\(log)")
             // Every byte at least once; a connection cut at a lowered end (work stealing) wastes
             // what nginx had already put into the loopback socket's buffers (megabytes each).
-            let sent = log.reduce(Int64(0)) { $0 + (Int64($1.split(separator: " ")[2]) ?? 0) }
+            let sent = NginxAccessLog.bodyBytes(log)
             print("segmented 64 MiB over nginx: \(log.count) responses, \(sent) body bytes sent")
             #expect(sent >= Int64(Self.size) && sent < 2 * Int64(Self.size), "\(log)")
         }

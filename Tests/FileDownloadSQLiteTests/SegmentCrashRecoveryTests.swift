@@ -34,7 +34,7 @@ struct SegmentCrashRecoveryTests {
         let arguments = ["--store", storePath, "--base", server.baseURL.absoluteString, "--dir", downloads.path,
                          "--checkpoint-ms", "\(Self.checkpointMilliseconds)",
                          "--max-connections", "\(Self.connections)", "--segment-threshold", "\(1 << 20)",
-                         // Pieces of 1 MiB (not the default 4 MiB): 16 MiB over 4 connections.
+                         // Pieces of 1 MiB (not the default 4 MiB): 32 MiB over 4 connections.
                          "--minimum-segment-size", "\(1 << 20)", "--file", "big.bin"]
         for run in 1...Self.kills {
             let delay = Int.random(in: 700...1100, using: &random)

@@ -24,12 +24,6 @@ struct SegmentHostTests {
         })
     }
 
-    /// Serves `name` as the big file of ``SegmentTests`` (chunks of 64 KiB, 1 ms apart).
-    @discardableResult
-    static func serveBig(_ h: Harness, _ name: String, seed: UInt64 = 1) -> MockContent {
-        h.serve(name, size: SegmentTests.size, seed: seed, chunkSize: SegmentTests.chunk, chunkDelay: .milliseconds(1))
-    }
-
     /// Moves the clock to the next deadline whenever a transfer waits on it, noting how many
     /// requests for `url` run at once, until cancelled. Before each move it lets the running
     /// transfers reach their next wait (a bounded number of yields), so that a transfer still
@@ -56,7 +50,7 @@ struct SegmentHostTests {
     @Test("a download's segments count against its host's cap: at most the cap run, and another download to the host waits until they close")
     func segmentsCountAgainstTheCap() async throws {
         let h = Self.harness(cap: 3)
-        let content = Self.serveBig(h, "big")
+        let content = SegmentTests.serveBig(h, "big")
         let small = h.serve("small", size: 1000, seed: 2)
         try await h.downloader.start(id: "big", url: h.url("big"), options: SegmentTests.options(connections: 4))
         await h.parked(4)  // the tick loop and three connections: the cap, not the four asked for
@@ -77,8 +71,8 @@ struct SegmentHostTests {
     @Test("two segmented downloads to one host never hold more connections together than its cap")
     func twoDownloadsShareTheCap() async throws {
         let h = Self.harness(cap: 5)
-        let a = Self.serveBig(h, "a")
-        let b = Self.serveBig(h, "b", seed: 2)
+        let a = SegmentTests.serveBig(h, "a")
+        let b = SegmentTests.serveBig(h, "b", seed: 2)
         let (pump, most) = Self.pump(h, tracking: h.url("a"), h.url("b"))
         try await h.downloader.start(id: "a", url: h.url("a"), options: SegmentTests.options(connections: 4))
         try await h.downloader.start(id: "b", url: h.url("b"), options: SegmentTests.options(connections: 4))
@@ -112,7 +106,7 @@ struct SegmentHostTests {
     @Test("a 503 with Retry-After on an extra connection holds the host: another download to it starts only after the hold")
     func segmentThrottleHoldsTheHost() async throws {
         let h = Harness(progressInterval: .seconds(1), configure: SegmentTests.configure)
-        let content = Self.serveBig(h, "big")
+        let content = SegmentTests.serveBig(h, "big")
         let small = h.serve("small", size: 1000, seed: 2)
         h.mock.script(h.url("big"), attempts: [.normal, .status(503, retryAfter: .seconds(30))])
         try await h.downloader.start(id: "big", url: h.url("big"), options: SegmentTests.options(connections: 4))

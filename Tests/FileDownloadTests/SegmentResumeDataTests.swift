@@ -18,7 +18,7 @@ struct SegmentResumeDataTests {
 
     /// Pauses a 4-connection download of "big" a few chunks in; returns its resume data and content.
     static func paused(_ h: Harness) async throws -> (ResumeData, MockContent) {
-        let content = h.serve("big", size: SegmentTests.size, chunkSize: SegmentTests.chunk, chunkDelay: .milliseconds(1))
+        let content = SegmentTests.serveBig(h)
         try await h.downloader.start(id: "big", url: h.url("big"), options: SegmentTests.options(connections: 4))
         await h.parked(5)  // the tick loop and four connections
         for _ in 0..<3 {
@@ -41,7 +41,7 @@ struct SegmentResumeDataTests {
         await first.downloader.shutdown()
 
         let second = Self.harness(directory: first.directory)
-        let served = second.serve("big", size: SegmentTests.size, chunkSize: SegmentTests.chunk, chunkDelay: .milliseconds(1))
+        let served = SegmentTests.serveBig(second)
         #expect(served.data == content.data)
         try await second.downloader.start(id: "big", resumeData: decoded)
         await SegmentTests.runToCompletion(second)
@@ -64,7 +64,7 @@ struct SegmentResumeDataTests {
         #expect(truncate(data.partPath, off_t(data.bytesOnDisk)) == 0)
 
         let second = Self.harness(directory: first.directory)
-        second.serve("big", size: SegmentTests.size, chunkSize: SegmentTests.chunk, chunkDelay: .milliseconds(1))
+        SegmentTests.serveBig(second)
         var options = data.options
         options.maxConnections = 1
         var oneStream = data

@@ -20,6 +20,12 @@ struct SegmentTests {
         configuration.minimumSegmentSize = 256 << 10
     }
 
+    /// Serves `name` as the big file: ``size`` bytes in chunks of ``chunk``, 1 ms apart.
+    @discardableResult
+    static func serveBig(_ h: Harness, _ name: String = "big", seed: UInt64 = 1) -> MockContent {
+        h.serve(name, size: size, seed: seed, chunkSize: chunk, chunkDelay: .milliseconds(1))
+    }
+
     static func options(connections: Int?) -> DownloadOptions {
         var options = DownloadOptions()
         options.maxConnections = connections
@@ -66,7 +72,7 @@ struct SegmentTests {
     @Test("a large file is split over the allowed connections: ranged requests, exact bytes, none fetched twice, monotonic progress")
     func split() async throws {
         let h = Self.harness(progressInterval: .milliseconds(5))
-        let content = h.serve("big", size: Self.size, chunkSize: Self.chunk, chunkDelay: .milliseconds(1))
+        let content = Self.serveBig(h)
         try await h.downloader.start(id: "big", url: h.url("big"), options: Self.options(connections: 4))
         await Self.runToCompletion(h)
         #expect(h.contents(h.file("big")) == content.data)
@@ -110,7 +116,7 @@ struct SegmentTests {
     @Test("one connection (maxConnections 1) and small files are not split")
     func notSplit() async throws {
         let h = Self.harness()
-        let content = h.serve("big", size: Self.size, chunkSize: Self.chunk, chunkDelay: .milliseconds(1))
+        let content = Self.serveBig(h)
         let small = h.serve("small", size: 512 << 10, chunkSize: Self.chunk, chunkDelay: .milliseconds(1))
         try await h.downloader.start(id: "big", url: h.url("big"), options: Self.options(connections: 1))
         try await h.downloader.start(id: "small", url: h.url("small"), options: Self.options(connections: 4))
@@ -128,7 +134,7 @@ struct SegmentTests {
     @Test("work stealing: a connection that finished takes the upper half of a slow one's range")
     func stealing() async throws {
         let h = Self.harness()
-        let content = h.serve("big", size: Self.size, chunkSize: Self.chunk, chunkDelay: .milliseconds(1))
+        let content = Self.serveBig(h)
         h.mock.script(h.url("big"), attempts: [.normal, .slow(.milliseconds(50))])
         try await h.downloader.start(id: "big", url: h.url("big"), options: Self.options(connections: 2))
         await Self.runToCompletion(h)
@@ -148,7 +154,7 @@ struct SegmentTests {
     @Test("a changed remote file seen by one segment restarts the whole file from zero: the new version, no mixed bytes")
     func changedFile() async throws {
         let h = Self.harness()
-        h.serve("big", size: Self.size, chunkSize: Self.chunk, chunkDelay: .milliseconds(1))
+        Self.serveBig(h)
         let newer = MockContent.seeded(seed: 77, size: Self.size)
         h.mock.script(h.url("big"), attempts: [.normal, .normal, .changeContent(to: newer)])
         try await h.downloader.start(id: "big", url: h.url("big"), options: Self.options(connections: 4))
@@ -170,7 +176,7 @@ struct SegmentTests {
         // maxRetries 2 (the retry policy bounds the restarts): two restarts from zero, then failed.
         let h = Harness(retry: RetryPolicy(maxRetries: 2, initialDelay: .seconds(1), multiplier: 2, jitter: 0),
                         configure: Self.configure)
-        h.serve("big", size: Self.size, chunkSize: Self.chunk, chunkDelay: .milliseconds(1))
+        Self.serveBig(h)
         // Each attempt: its first connection gets a version, the second connection's ranged
         // request sees another one (two connections: no other request in between).
         let versions = (1...3).map { MockContent.seeded(seed: 100 + UInt64($0), size: Self.size) }
@@ -210,7 +216,7 @@ struct SegmentTests {
     @Test("an extra segment's 503 does not fail or interrupt the download: its range is taken by another connection")
     func transientSegmentFailure() async throws {
         let h = Self.harness()
-        let content = h.serve("big", size: Self.size, chunkSize: Self.chunk, chunkDelay: .milliseconds(1))
+        let content = Self.serveBig(h)
         h.mock.script(h.url("big"), attempts: [.normal, .status(503, retryAfter: .seconds(5))])
         try await h.downloader.start(id: "big", url: h.url("big"), options: Self.options(connections: 4))
         await Self.runToCompletion(h)
@@ -228,7 +234,7 @@ struct SegmentTests {
     func pauseResume() async throws {
         let store = InMemoryDownloadStore()
         let h = Self.harness(store: store)
-        let content = h.serve("big", size: Self.size, chunkSize: Self.chunk, chunkDelay: .milliseconds(1))
+        let content = Self.serveBig(h)
         try await Self.startAndPause(h)
         // The stored record keeps each segment, and one stream (resume data, a fleet's next
         // holder, fdl's planner) continues after the bytes from the start on, not after their sum.
@@ -252,7 +258,7 @@ struct SegmentTests {
     func restoredWithOneConnection() async throws {
         let store = InMemoryDownloadStore()
         let h = Self.harness(store: store)
-        let content = h.serve("big", size: Self.size, chunkSize: Self.chunk, chunkDelay: .milliseconds(1))
+        let content = Self.serveBig(h)
         try await Self.startAndPause(h)
         await h.downloader.shutdown()  // the process ends; the staging file and the store stay
         let firstServed = h.mock.bytesServed(for: h.url("big"))

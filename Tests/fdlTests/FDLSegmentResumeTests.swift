@@ -23,6 +23,10 @@ import Glibc
             }
             first.send(SIGINT)
             #expect(await first.exitStatus() == 130, "\(first.stderr)")
+            // nginx logs the held first request once it notices the client has gone.
+            try await poll("nginx logged the first run's request without a range") {
+                server.accessLog.contains { $0.contains("big.bin") && $0.contains(#"range="-""#) }
+            }
             let sentBefore = Self.bytesSent(server)
 
             let second = try await FDLProcess.run(arguments)
