@@ -139,7 +139,7 @@ extension PostgresDownloadQueue {
             bytes.append(write.record.checkpointedBytes)
             staging.append(write.record.partPath)
         }
-        return try await run("saving \(writes.count) download(s)") { connection in
+        return try await run("saving \(writes.count) download(s)") { [ids, claims, records, states, bytes, staging] connection in
             let rows = try await connection.query("""
                 UPDATE downloads d SET record = w.record::jsonb, state = w.state, checkpointed_bytes = w.bytes,
                        node = \(node), staging_path = w.staging, staging_shared = \(stagingShared), updated_at = now(),

@@ -8,7 +8,10 @@ import PostgresNIO
 /// Producers call ``add(_:)`` to queue downloads; ``FleetWorker``s claim them. The queue talks to
 /// PostgreSQL over one connection of its own, opened at the first call and opened again at the
 /// next call after it broke (a restarted server). Every statement is one transaction by itself:
-/// a call that returns has committed, a call that throws changed nothing.
+/// a call that returns has committed, and a call that throws changed nothing, except one given up
+/// after ``queryTimeout`` with no answer: its statement may still have committed (the workers'
+/// renewal gives back claims whose reply was lost; an ``add(_:)`` tried again then fails as a
+/// duplicate id for what was queued).
 ///
 /// ```swift
 /// let queue = PostgresDownloadQueue(settings: settings)
@@ -30,8 +33,10 @@ public actor PostgresDownloadQueue {
     private var nextConnectionID = 1
     nonisolated var endpoint: String { settings.endpoint }
 
-    /// The longest a statement may take (a batch of ``add(_:)`` 1 ms more per download): past it the connection is closed, the call throws a
-    /// retryable `DownloadError` and the next call connects again.
+    /// The longest a call waits for a statement (a batch of ``add(_:)`` 1 ms more per download)
+    /// and for a connection to open: past it the connection is closed, the call throws a
+    /// retryable `DownloadError` (whether or not the driver ever answers) and the next call
+    /// connects again.
     public nonisolated let queryTimeout: Duration
 
     /// Creates a queue handle. Nothing is opened until the first call.
@@ -65,7 +70,7 @@ public actor PostgresDownloadQueue {
         do {
             // Bounded like every statement: a migration lock held by a session that hangs, or a
             // server that stops answering, ends in an error instead of a wait for ever.
-            try await bounded(connection, by: queryTimeout) { try await self.migrate(on: $0) }
+            try await bounded(connection, by: queryTimeout, doing: "preparing the queue") { try await self.migrate(on: $0) }
         } catch {
             // Closed either way: a refused schema leaves nothing open behind.
             await drop(connection)
@@ -100,7 +105,8 @@ public actor PostgresDownloadQueue {
             records.append(try RecordCoding.encode(record))
         }
         // A large batch is one statement: it may take longer (1 ms per download more).
-        try await run("queueing \(downloads.count) download(s)", timeout: queryTimeout + .milliseconds(downloads.count)) { connection in
+        try await run("queueing \(downloads.count) download(s)", timeout: queryTimeout + .milliseconds(downloads.count)) {
+            [ids, urls, destinations, priorities, records] connection in
             do {
                 try await connection.query("""
                     INSERT INTO downloads (id, url, destination, priority, record)
@@ -148,14 +154,15 @@ public actor PostgresDownloadQueue {
     /// Runs `body` on the connection (opening it, and preparing the schema, first). A failure that
     /// means the connection broke drops it, so the next call connects again.
     ///
-    /// `timeout` (``queryTimeout`` by default) bounds `body`: past it the connection is closed.
+    /// `timeout` (``queryTimeout`` by default) bounds the wait for `body`: past it the connection
+    /// is closed and the call throws a retryable error.
     @discardableResult
     func run<T: Sendable>(_ what: String, timeout: Duration? = nil,
-                          _ body: (PostgresConnection) async throws -> T) async throws -> T {
+                          _ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
         try await prepare()
         let connection = try await open()
         do {
-            return try await bounded(connection, by: timeout ?? queryTimeout, body)
+            return try await bounded(connection, by: timeout ?? queryTimeout, doing: what, body)
         } catch {
             let wrapped = PostgresErrors.describe(error, endpoint: endpoint, doing: what)
             if wrapped.isRetryable { await drop(connection) }
@@ -163,16 +170,17 @@ public actor PostgresDownloadQueue {
         }
     }
 
-    /// Runs `body` on `connection`; past `deadline` the connection is closed, which fails what
-    /// waits on it (a server or network that hangs would otherwise hold the caller for ever).
-    private func bounded<T: Sendable>(_ connection: PostgresConnection, by deadline: Duration,
-                                      _ body: (PostgresConnection) async throws -> T) async throws -> T {
-        let watchdog = Task {
-            guard (try? await Task.sleep(for: deadline)) != nil else { return }
+    /// Runs `body` on `connection` and waits for it at most `deadline`: past it the connection is
+    /// closed and the call throws a retryable error, even if `body` never returns (a server or
+    /// network that hangs, or a statement postgres-nio never answers, would otherwise hold the
+    /// caller for ever; see ``AnswerDeadline``).
+    private func bounded<T: Sendable>(_ connection: PostgresConnection, by deadline: Duration, doing what: String,
+                                      _ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+        try await AnswerDeadline.run(within: deadline, what: "PostgreSQL at \(endpoint): \(what)") {
+            try await body(connection)
+        } onExpiry: {
             try? await connection.close()
         }
-        defer { watchdog.cancel() }
-        return try await body(connection)
     }
 
     /// Closes `old` and forgets it, so the next call connects again.
@@ -213,7 +221,15 @@ public actor PostgresDownloadQueue {
         connecting = task
         defer { connecting = nil }
         do {
-            let opened = try await task.value
+            // Bounded as a whole: the connect timeout covers reaching the server, not a server
+            // that accepts and then never completes the start-up.
+            let opened = try await AnswerDeadline.run(within: queryTimeout, what: "PostgreSQL at \(endpoint): connecting") {
+                try await task.value
+            } onExpiry: {
+                task.cancel()
+                // A connection that opens after all is closed, not left behind.
+                Task { try? await task.value.close() }
+            }
             connection = opened
             return opened
         } catch {
