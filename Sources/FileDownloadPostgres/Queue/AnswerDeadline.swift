@@ -13,13 +13,17 @@ import Synchronization
 enum AnswerDeadline {
     /// Runs `work` and returns what it returns, or throws what it throws, if it ends within
     /// `limit`. Otherwise runs `onExpiry`, then throws a retryable `DownloadError` (code `store`)
-    /// saying that `what` got no answer within `limit`. Cancelling the caller cancels `work` and
-    /// throws `CancellationError` at once.
+    /// saying that `what` got no answer within `limit`.
+    ///
+    /// Cancelling the caller changes nothing (as with postgres-nio's statements themselves): a
+    /// statement that was sent is waited for, up to `limit`, so that a worker being stopped still
+    /// gives its leases back.
     static func run<T: Sendable>(within limit: Duration, what: String,
                                  _ work: @escaping @Sendable () async throws -> T,
                                  onExpiry: @escaping @Sendable () async -> Void) async throws -> T {
         let answer = Answer<T>()
-        let worker = Task {
+        // Unstructured, so neither inherits the caller's cancellation.
+        Task {
             do { answer.settle(.success(try await work())) } catch { answer.settle(.failure(error)) }
         }
         let timer = Task {
@@ -28,15 +32,10 @@ enum AnswerDeadline {
             answer.settle(.failure(DownloadError(.store, "\(what): no answer within \(limit)", isRetryable: true)))
         }
         defer { timer.cancel() }
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { answer.wait(with: $0) }
-        } onCancel: {
-            worker.cancel()
-            answer.settle(.failure(CancellationError()))
-        }
+        return try await withCheckedThrowingContinuation { answer.wait(with: $0) }
     }
 
-    /// The first of the work's end, the deadline and cancellation, handed to the one waiter
+    /// The first of the work's end and the deadline, handed to the one waiter
     /// whether it comes before or after.
     private final class Answer<T: Sendable>: Sendable {
         private struct State {

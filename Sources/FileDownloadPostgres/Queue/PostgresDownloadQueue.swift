@@ -10,8 +10,8 @@ import PostgresNIO
 /// next call after it broke (a restarted server). Every statement is one transaction by itself:
 /// a call that returns has committed, and a call that throws changed nothing, except one given up
 /// after ``queryTimeout`` with no answer: its statement may still have committed (the workers'
-/// renewal gives back claims whose reply was lost; an ``add(_:)`` tried again then fails as a
-/// duplicate id for what was queued).
+/// renewal gives back claims whose reply was lost; an ``add(_:)`` tried again with the same ids
+/// then fails as a duplicate id for what was queued).
 ///
 /// ```swift
 /// let queue = PostgresDownloadQueue(settings: settings)
@@ -191,7 +191,12 @@ public actor PostgresDownloadQueue {
 
     private func open() async throws -> PostgresConnection {
         if let connection, !connection.isClosed { return connection }
-        if let connecting { return try await connecting.value }
+        if let connecting {
+            // Joining a connection attempt under way is bounded too.
+            return try await AnswerDeadline.run(within: queryTimeout, what: "PostgreSQL at \(endpoint): connecting") {
+                try await connecting.value
+            } onExpiry: {}
+        }
         var configuration: PostgresConnection.Configuration
         if let socket = settings.unixSocketPath {
             let path = socket.hasSuffix(".s.PGSQL.\(settings.port)") ? socket : socket + "/.s.PGSQL.\(settings.port)"
@@ -219,7 +224,7 @@ public actor PostgresDownloadQueue {
             try await PostgresConnection.connect(configuration: configuration, id: id, logger: logger)
         }
         connecting = task
-        defer { connecting = nil }
+        defer { if connecting == task { connecting = nil } }  // not a newer attempt, after close()
         do {
             // Bounded as a whole: the connect timeout covers reaching the server, not a server
             // that accepts and then never completes the start-up.
