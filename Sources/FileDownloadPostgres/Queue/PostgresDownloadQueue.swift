@@ -189,14 +189,42 @@ public actor PostgresDownloadQueue {
         try? await old.close()
     }
 
+    /// The open connection, or a new one. A caller that comes while one is being opened waits for
+    /// that one; either way the wait is bounded by ``queryTimeout``.
     private func open() async throws -> PostgresConnection {
         if let connection, !connection.isClosed { return connection }
+        let task: Task<PostgresConnection, any Error>
         if let connecting {
-            // Joining a connection attempt under way is bounded too.
-            return try await AnswerDeadline.run(within: queryTimeout, what: "PostgreSQL at \(endpoint): connecting") {
-                try await connecting.value
-            } onExpiry: {}
+            task = connecting
+        } else {
+            let configuration = try connectionConfiguration()
+            let id = nextConnectionID
+            nextConnectionID += 1
+            let logger = self.logger
+            task = Task { try await PostgresConnection.connect(configuration: configuration, id: id, logger: logger) }
+            connecting = task
         }
+        defer { if connecting == task { connecting = nil } }  // not a newer attempt, after close()
+        do {
+            // Bounded as a whole: the connect timeout covers reaching the server, not a server
+            // that accepts and then never completes the start-up.
+            let opened = try await AnswerDeadline.run(within: queryTimeout, what: "PostgreSQL at \(endpoint): connecting") {
+                try await task.value
+            } onExpiry: {
+                task.cancel()
+                // A connection that opens after all is closed, not left behind.
+                Task { try? await task.value.close() }
+            }
+            connection = opened
+            return opened
+        } catch {
+            prepared = false
+            throw PostgresErrors.describe(error, endpoint: endpoint, doing: "connecting")
+        }
+    }
+
+    /// How to reach the server the settings name (Unix socket, or TCP with the TLS mode).
+    private func connectionConfiguration() throws -> PostgresConnection.Configuration {
         var configuration: PostgresConnection.Configuration
         if let socket = settings.unixSocketPath {
             let path = socket.hasSuffix(".s.PGSQL.\(settings.port)") ? socket : socket + "/.s.PGSQL.\(settings.port)"
@@ -217,30 +245,7 @@ public actor PostgresDownloadQueue {
                                   password: settings.password, database: settings.database, tls: tls)
         }
         configuration.options.connectTimeout = .seconds(5)
-        let id = nextConnectionID
-        nextConnectionID += 1
-        let logger = self.logger
-        let task = Task { [configuration] in
-            try await PostgresConnection.connect(configuration: configuration, id: id, logger: logger)
-        }
-        connecting = task
-        defer { if connecting == task { connecting = nil } }  // not a newer attempt, after close()
-        do {
-            // Bounded as a whole: the connect timeout covers reaching the server, not a server
-            // that accepts and then never completes the start-up.
-            let opened = try await AnswerDeadline.run(within: queryTimeout, what: "PostgreSQL at \(endpoint): connecting") {
-                try await task.value
-            } onExpiry: {
-                task.cancel()
-                // A connection that opens after all is closed, not left behind.
-                Task { try? await task.value.close() }
-            }
-            connection = opened
-            return opened
-        } catch {
-            prepared = false
-            throw PostgresErrors.describe(error, endpoint: endpoint, doing: "connecting")
-        }
+        return configuration
     }
 
     private func migrate(on connection: PostgresConnection) async throws {
