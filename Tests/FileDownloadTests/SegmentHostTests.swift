@@ -24,10 +24,10 @@ struct SegmentHostTests {
         })
     }
 
-    /// Moves the clock to the next deadline whenever a transfer waits on it, noting how many
-    /// requests for `url` run at once, until cancelled. Before each move it lets the running
-    /// transfers reach their next wait (a bounded number of yields), so that a transfer still
-    /// writing its chunk on a busy machine does not lose time on the clock.
+    /// Moves the clock to the next deadline once every running request for `urls` waits on it
+    /// (next to the tick loop), noting how many run at once, until cancelled: a transfer still
+    /// writing its chunk on a busy machine does not lose time on the clock. Polls with
+    /// `Task.yield()`, as ``SegmentTests/lockstepPump(_:_:)`` does.
     static func pump(_ h: Harness, tracking urls: URL...) -> (Task<Void, Never>, Most) {
         let most = Most()
         let runningNow = { urls.reduce(0) { $0 + h.mock.requests(for: $1).filter { $0.outcome == .running }.count } }
@@ -35,7 +35,7 @@ struct SegmentHostTests {
             while !Task.isCancelled {
                 await h.clock.waitForSleepers(atLeast: 2)  // the tick loop and at least one transfer
                 var running = runningNow()
-                for _ in 0..<1_000 where h.clock.sleeperCount < 1 + running {
+                while !Task.isCancelled, h.clock.sleeperCount < 1 + running {
                     await Task.yield()
                     running = runningNow()
                 }

@@ -69,6 +69,26 @@ struct SegmentTests {
         }
     }
 
+    /// Moves the clock to the next deadline only when every transfer of `url` that runs is
+    /// asleep on it, next to the tick loop: a slow transfer then gets exactly as far as its
+    /// deadlines allow against a fast one, however busy the machine is. (``pump(_:)`` moves the
+    /// clock as soon as one transfer waits, so on a loaded machine the slow one may get ahead
+    /// while the fast one is between chunks.) Polls with `Task.yield()`: the number of transfers
+    /// that run can drop while it waits, which no sleeper count would announce.
+    static func lockstepPump(_ h: Harness, _ url: URL) -> Task<Void, Never> {
+        Task {
+            while !Task.isCancelled {
+                await h.clock.waitForSleepers(atLeast: 2)
+                while !Task.isCancelled,
+                      h.clock.sleeperCount < 1 + h.mock.requests(for: url).filter({ $0.outcome == .running }).count {
+                    await Task.yield()
+                }
+                h.clock.advanceToNextDeadline()
+                await Task.yield()
+            }
+        }
+    }
+
     @Test("a large file is split over the allowed connections: ranged requests, exact bytes, none fetched twice, monotonic progress")
     func split() async throws {
         let h = Self.harness(progressInterval: .milliseconds(5))
@@ -137,7 +157,9 @@ struct SegmentTests {
         let content = Self.serveBig(h)
         h.mock.script(h.url("big"), attempts: [.normal, .slow(.milliseconds(50))])
         try await h.downloader.start(id: "big", url: h.url("big"), options: Self.options(connections: 2))
-        await Self.runToCompletion(h)
+        let pump = Self.lockstepPump(h, h.url("big"))
+        await h.recorder.state("big", .completed)
+        pump.cancel()
         #expect(h.contents(h.file("big")) == content.data)
         let requests = h.mock.requests(for: h.url("big"))
         try #require(requests.count >= 3)
@@ -146,7 +168,7 @@ struct SegmentTests {
         let left = Self.size - requests[1].offset
         #expect(requests[2].offset > requests[1].offset + Int64(Self.chunk) && requests[2].offset < Self.size - (256 << 10))
         #expect(requests[2].end == Self.size)
-        #expect(requests[1].bytesDelivered < left / 2)
+        #expect(requests[1].bytesDelivered < left / 2, "\(requests)")
         Self.expectNoByteTwice(h)
         await h.cleanUp()
     }
