@@ -78,15 +78,21 @@ struct SegmentTests {
     static func lockstepPump(_ h: Harness, _ url: URL) -> Task<Void, Never> {
         Task {
             while !Task.isCancelled {
-                await h.clock.waitForSleepers(atLeast: 2)
-                while !Task.isCancelled,
-                      h.clock.sleeperCount < 1 + h.mock.requests(for: url).filter({ $0.outcome == .running }).count {
-                    await Task.yield()
-                }
-                h.clock.advanceToNextDeadline()
+                await lockstep(h, url)
                 await Task.yield()
             }
         }
+    }
+
+    /// One step of ``lockstepPump(_:_:)``: waits until every running transfer of `url` and the
+    /// tick loop wait on the clock (or the task is cancelled), then moves it to the next deadline.
+    static func lockstep(_ h: Harness, _ url: URL) async {
+        await h.clock.waitForSleepers(atLeast: 2)
+        while !Task.isCancelled,
+              h.clock.sleeperCount < 1 + h.mock.requests(for: url).filter({ $0.outcome == .running }).count {
+            await Task.yield()
+        }
+        h.clock.advanceToNextDeadline()
     }
 
     @Test("a large file is split over the allowed connections: ranged requests, exact bytes, none fetched twice, monotonic progress")
@@ -248,6 +254,37 @@ struct SegmentTests {
         // Its range was fetched later by another connection.
         #expect(requests.dropFirst(2).contains { $0.offset == requests[1].offset })
         #expect(!h.recorder.states(of: "big").contains(.interrupted))
+        Self.expectNoByteTwice(h)
+        await h.cleanUp()
+    }
+
+    @Test("after a segment's transient failure the download runs one connection fewer for one sample window, then opens it again")
+    func connectionComesBackAfterAFailure() async throws {
+        let h = Self.harness(progressInterval: .milliseconds(100))  // a tick, and so a wake, every 100 ms
+        // Four pieces of 1 MiB at 64 KiB per 500 ms: 8 s each.
+        let content = h.serve("big", size: Self.size, seed: 1, chunkSize: Self.chunk, chunkDelay: .milliseconds(500))
+        h.mock.script(h.url("big"), attempts: [.normal, .drop(at: 0)])  // the first ranged request fails at once
+        let url = h.url("big")
+        try await h.downloader.start(id: "big", url: url, options: Self.options(connections: 4))
+        // The clock moves until a fifth request appears (or 7 s, before any piece could end).
+        let start = h.clock.now
+        var requests = h.mock.requests(for: url)
+        while requests.count < 5, h.clock.now < start.advanced(by: .seconds(7)) {
+            await Self.lockstep(h, url)
+            requests = h.mock.requests(for: url)
+        }
+        let reopenedAfter = start.duration(to: h.clock.now)
+        try #require(requests.count == 5, "\(requests)")
+        #expect(requests[1].outcome == .failed(.connectionLost))
+        // Not within the sample window (2 s) after the failure: one connection fewer meanwhile.
+        #expect(reopenedAfter >= .seconds(2), "\(reopenedAfter)")
+        // Then the failed range runs again beside the three pieces that never stopped.
+        #expect(requests[4].offset == requests[1].offset && requests[4].end == requests[1].end)
+        #expect(requests.filter { $0.outcome == .running }.count == 4, "\(requests)")
+        let pump = Self.lockstepPump(h, url)
+        await h.recorder.state("big", .completed)
+        pump.cancel()
+        #expect(h.contents(h.file("big")) == content.data)
         Self.expectNoByteTwice(h)
         await h.cleanUp()
     }

@@ -33,7 +33,8 @@ extension Downloader {
     ///
     /// Then, until every byte is done: a connection that completes its piece takes a waiting
     /// range, else half of the largest piece left (work stealing); a transient failure puts its
-    /// range back to wait; a segment's head showing another version of the file (or a restart)
+    /// range back to wait and the attempt uses one connection fewer (taken back on a wake after
+    /// a sample window without another failure); a segment's head showing another version of the file (or a restart)
     /// ends the attempt with ``AttemptOutcome/restart(_:)``; a server that ignores ranges leaves
     /// the first connection alone to fetch the rest. When no connection runs any more after a
     /// failure, the attempt fails with it and the retry policy decides.
@@ -128,7 +129,8 @@ extension Downloader {
             reserve: { [weak self] running in await self?.segmentReserve(id, handle: handle, running: running) },
             opened: { [weak self] in await self?.segmentOpened(id, handle: handle) },
             closed: { [weak self] in await self?.segmentClosed(id, handle: handle) },
-            failed: { [weak self] error in await self?.segmentFailed(id, handle: handle, error: error) }
+            failed: { [weak self] error in await self?.segmentFailed(id, handle: handle, error: error) },
+            now: clock.now
         )
     }
 

@@ -14,9 +14,13 @@ final class SegmentRun {
     let seam: SegmentSeam
     let board: SegmentBoard
     let events: AsyncStream<Downloader.SegmentEvent>.Continuation
-    /// The connections this attempt allows itself besides what the downloader allows: lowered
-    /// by each transient failure, for the rest of the attempt.
+    /// The connections this attempt allows itself besides what the downloader allows (`Int.max`:
+    /// no bound of its own): each transient failure lowers it to the connections still running,
+    /// so a server that fails every extra connection is not asked again at once; a wake after a
+    /// sample window (``HostConnections/sampleWindow``) without a failure raises it by one.
     private var cap = Int.max
+    /// When ``cap`` last changed, on the downloader's clock (``SegmentSeam/now``).
+    private var capChangedAt: Duration = .zero
     private var validator: Validator?
     private var total: Int64 = 0
     /// A sink that got a head: what the finished file is validated and moved through.
@@ -60,6 +64,7 @@ final class SegmentRun {
                 // The downloader may allow more connections: ranges waiting, or halves to steal.
                 guard board.isActive, !board.isRefused, !board.isComplete,
                       handle.stopReason.withLock({ $0 }) == nil else { continue }
+                regrow()
                 if let outcome = await fill() { return .finished(await abort(outcome)) }
                 continue
             }
@@ -181,11 +186,24 @@ final class SegmentRun {
         let failure = DownloadError.wrapping(error ?? DownloadError(
             .connectionLost, "a segment's transfer ended at byte \(piece.position) before its end \(piece.end)", isRetryable: true))
         guard failure.isRetryable || failure.code == .cancelled else { return .failed(failure) }
-        // Transient: the range waits for a connection that finishes; one connection fewer.
+        // Transient: the range waits for a connection that finishes or a regrown cap
+        // (``regrow()``); one connection fewer until then.
         if board.runningCount == 0 { return .failed(failure) }  // the attempt's end tells the governor
         await seam.failed(failure)  // the governor decides whether the origin throttles
         cap = max(1, board.runningCount)
+        capChangedAt = seam.now()
         return nil
+    }
+
+    /// On a wake (the downloader allows more connections than run): raises ``cap`` by one when
+    /// a transient failure lowered it and a sample window has passed since it last changed, as
+    /// the host governor grows a throttled origin's target back.
+    private func regrow() {
+        guard cap != .max else { return }
+        let now = seam.now()
+        guard now - capChangedAt >= HostConnections.sampleWindow else { return }
+        cap += 1
+        capChangedAt = now
     }
 
     /// Opens connections while there is work and the downloader grants them: waiting ranges

@@ -25,4 +25,7 @@ struct SegmentSeam: Sendable {
     /// repeated loss) and holds the origin for the server's `Retry-After`. (When no connection
     /// runs any more the attempt fails with the error, and its end tells the governor.)
     var failed: @Sendable (_ error: DownloadError) async -> Void
+    /// The downloader's clock (time since it was made), read without a hop onto the actor: how
+    /// the attempt times the growth of its own bound on connections.
+    var now: @Sendable () -> Duration
 }
