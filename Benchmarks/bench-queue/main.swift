@@ -11,6 +11,9 @@
 // downloadCount, a page of 100 waiting downloads and a lookup are timed. Peak RSS at the end.
 // FDL_BENCH_NO_PAGING=1 hides the store's paging (the downloader then keeps every download in
 // memory, as before paging): the figures to compare with.
+// FDL_BENCH_COMPLETED=N first writes N completed downloads (their files do not exist), as a store
+// that served for a while holds; FDL_BENCH_READ_ALL_FINISHED=1 makes restore() read all of them,
+// as it did before it read only the newest 1,024.
 import FileDownload
 import FileDownloadSQLite
 import Foundation
@@ -42,9 +45,14 @@ final class MakerTransport: Transport {
     }
 }
 
-/// The store without its paging: every requirement but `pagesWaitingDownloads` forwarded.
-struct NonPagingStore: DownloadStore {
+/// The SQLite store as the run asks: without its paging (`pages` false: every requirement but
+/// `pagesWaitingDownloads` forwarded), or paging but with restore() reading every finished
+/// record (`readsAllFinished`, as before `newest(in:limit:)`).
+struct BenchStore: DownloadStore {
     let base: SQLiteDownloadStore
+    let pages: Bool
+    let readsAllFinished: Bool
+    var pagesWaitingDownloads: Bool { pages }
     func loadAll() async throws -> [DownloadRecord] { try await base.loadAll() }
     func save(_ record: DownloadRecord) async throws { try await base.save(record) }
     func saveAll(_ records: [DownloadRecord]) async throws { try await base.saveAll(records) }
@@ -52,13 +60,33 @@ struct NonPagingStore: DownloadStore {
         try await base.checkpoint(id: id, bytes: bytes, validator: validator)
     }
     func remove(id: String) async throws { try await base.remove(id: id) }
+    func loadAll(excluding states: Set<DownloadState>) async throws -> [DownloadRecord] {
+        try await base.loadAll(excluding: readsAllFinished ? states.subtracting([.completed, .cancelled]) : states)
+    }
+    func newest(in states: Set<DownloadState>, limit: Int) async throws -> [DownloadRecord] {
+        readsAllFinished ? [] : try await base.newest(in: states, limit: limit)
+    }
+    func nextWaiting(limit: Int) async throws -> [DownloadRecord] { try await base.nextWaiting(limit: limit) }
+    func record(id: String) async throws -> DownloadRecord? { try await base.record(id: id) }
+    func countsByState() async throws -> [DownloadState: Int] { try await base.countsByState() }
+    func page(in states: Set<DownloadState>?, after position: Int64?, limit: Int) async throws -> [DownloadRecord] {
+        try await base.page(in: states, after: position, limit: limit)
+    }
+    func lastQueueOrder() async throws -> Int64? { try await base.lastQueueOrder() }
+    func waitingPartPaths() async throws -> Set<String> { try await base.waitingPartPaths() }
+    func unfinishedOwner(destination: String, partPath: String) async throws -> String? {
+        try await base.unfinishedOwner(destination: destination, partPath: partPath)
+    }
 }
 
 let arguments = CommandLine.arguments.dropFirst().compactMap { Int($0) }
 let count = arguments.count > 0 ? arguments[0] : 1_000_000
 let concurrency = arguments.count > 1 ? arguments[1] : 64
 let run = arguments.count > 2 ? arguments[2] : 10_000
-let paging = ProcessInfo.processInfo.environment["FDL_BENCH_NO_PAGING"] != "1"
+let environment = ProcessInfo.processInfo.environment
+let paging = environment["FDL_BENCH_NO_PAGING"] != "1"
+let finishedBefore = environment["FDL_BENCH_COMPLETED"].flatMap { Int($0) } ?? 0
+let readAllFinished = environment["FDL_BENCH_READ_ALL_FINISHED"] == "1"
 
 let root = FileManager.default.temporaryDirectory.appendingPathComponent("fdl-bench-queue-\(getpid())")
 try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
@@ -71,6 +99,16 @@ var start = clock.now
 do {
     let store = try await SQLiteDownloadStore(path: path, configuration: .init(durability: .processCrash))
     var batch: [DownloadRecord] = []
+    for i in 0..<finishedBefore {
+        let destination = downloads.appendingPathComponent("c\(i)")
+        batch.append(DownloadRecord(id: "c\(i)", url: URL(string: "make://bench/c\(i)")!, destination: destination,
+                                    partPath: destination.path + ".part", state: .completed, checkpointedBytes: 16 * 1024,
+                                    expectedLength: 16 * 1024, options: DownloadOptions(), queueOrder: Int64(i - finishedBefore)))
+        if batch.count == 10_000 || i == finishedBefore - 1 {
+            try await store.saveAll(batch)
+            batch.removeAll(keepingCapacity: true)
+        }
+    }
     for i in 0..<count {
         let destination = downloads.appendingPathComponent("f\(i)")
         batch.append(DownloadRecord(id: "d\(i)", url: URL(string: "make://bench/f\(i)")!, destination: destination,
@@ -90,10 +128,12 @@ let maker = MakerTransport()
 var transports = TransportRegistry()
 transports.register(maker, for: "make")
 let sqlite = try await SQLiteDownloadStore(path: path, configuration: .init(durability: .processCrash))
+let store = BenchStore(base: sqlite, pages: paging, readsAllFinished: readAllFinished)
 let downloader = Downloader(
     configuration: DownloaderConfiguration(maxConcurrentDownloads: concurrency, downloadsDirectory: downloads,
                                            synchronizesFiles: false),
-    transports: transports, store: paging ? sqlite : NonPagingStore(base: sqlite))
+    transports: transports,
+    store: store)
 try FileManager.default.createDirectory(at: downloads, withIntermediateDirectories: true)
 let events = downloader.events()
 start = clock.now
@@ -126,7 +166,7 @@ let lastState = await downloader.state(of: "d\(count - 1)")
 let looked = clock.now - start
 await downloader.shutdown()
 
-print("queue: \(count) waiting downloads, \(concurrency) at a time, paging \(paging ? "on" : "off"); store written in \(ms(written)), peak RSS then \(String(format: "%.1f", rssBefore)) MiB")
+print("queue: \(count) waiting downloads after \(finishedBefore) completed (read \(readAllFinished ? "all" : "the newest")), \(concurrency) at a time, paging \(paging ? "on" : "off"); store written in \(ms(written)), peak RSS then \(String(format: "%.1f", rssBefore)) MiB")
 print("restore() returned after \(ms(restored)); first byte \(firstByte.map(ms) ?? "never") after restore() began")
 print("\(run) completed \(ms(ran)) after restore() began; peak RSS \(String(format: "%.1f", rssRun)) MiB")
 print("countsByState \(ms(counted)) (\(counts.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.key): \($0.value)" }.joined(separator: ", "))); downloadCount \(ms(totalled)) (\(total))")

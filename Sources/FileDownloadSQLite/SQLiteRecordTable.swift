@@ -142,13 +142,55 @@ final class SQLiteRecordTable {
         try records(of: selectAll)
     }
 
-    /// Every row whose state is not in `states`, in queue order.
+    /// Every row whose state is not in `states`, in queue order. Read through index
+    /// `downloads_by_state` for the other states (`state NOT IN` would read every row: a million
+    /// waiting ones to find a few running). A row in a state this program does not know throws,
+    /// as any row that cannot be read back does: found by one index seek per gap between the
+    /// known states' names, so that it is never skipped silently.
     func loadAll(excluding states: Set<DownloadState>) throws -> [DownloadRecord] {
         guard !states.isEmpty else { return try loadAll() }
+        try checkStatesKnown()
+        let wanted = Set(DownloadState.allCases).subtracting(states)
+        guard !wanted.isEmpty else { return [] }
         return try records(of: SQLiteStatement("""
-            SELECT \(Self.columns) FROM downloads WHERE state NOT IN (\(Self.list(states)))
+            SELECT \(Self.columns) FROM downloads WHERE state IN (\(Self.list(wanted)))
             ORDER BY queue_order, id
             """, on: connection))
+    }
+
+    /// Throws when a row's state is none of ``DownloadState``'s: one seek in `downloads_by_state`
+    /// per gap below, between and above the known names.
+    private func checkStatesKnown() throws {
+        let known = DownloadState.allCases.map(\.rawValue).sorted()
+        var gaps = [(sql: "state < ?1", bounds: [known[0]]), (sql: "state > ?1", bounds: [known[known.count - 1]])]
+        for (lower, upper) in zip(known, known.dropFirst()) {
+            gaps.append((sql: "state > ?1 AND state < ?2", bounds: [lower, upper]))
+        }
+        for gap in gaps {
+            let s = try SQLiteStatement("SELECT id, state FROM downloads WHERE \(gap.sql) LIMIT 1", on: connection)
+            for (i, bound) in gap.bounds.enumerated() { try s.bind(Int32(i + 1), bound) }
+            if try s.step() {
+                throw SQLiteRowProblem("download \"\(s.string(0) ?? "")\" cannot be read back: unknown state \"\(s.string(1) ?? "")\"")
+            }
+        }
+    }
+
+    /// Up to `limit` rows in one of `states` with the largest queue order (then id), in queue
+    /// order: per state, the last `limit` entries of index `downloads_by_state`, merged.
+    func newest(in states: Set<DownloadState>, limit: Int) throws -> [DownloadRecord] {
+        let limit = max(0, limit)
+        var found: [DownloadRecord] = []
+        for state in states.sorted(by: { $0.rawValue < $1.rawValue }) {
+            let s = try SQLiteStatement("""
+                SELECT \(Self.columns) FROM downloads WHERE state = ?1
+                ORDER BY queue_order DESC, id DESC LIMIT ?2
+                """, on: connection)
+            try s.bind(1, state.rawValue)
+            try s.bind(2, Int64(limit))
+            found += try records(of: s)
+        }
+        found.sort { ($0.queueOrder, $0.id) < ($1.queueOrder, $1.id) }
+        return Array(found.suffix(limit))
     }
 
     /// Up to `limit` waiting rows, higher priority first, then queue order, then id (index
