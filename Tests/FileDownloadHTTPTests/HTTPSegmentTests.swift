@@ -5,10 +5,72 @@ import Foundation
 import Testing
 
 /// One file over several connections through a real `Downloader` and `HTTPTransport`, against
-/// nginx on 127.0.0.1.
-@Suite("HTTP segmented downloads against nginx", .timeLimit(.minutes(5)))
+/// nginx and the fault server on 127.0.0.1.
+@Suite("HTTP segmented downloads against nginx and the fault server", .timeLimit(.minutes(5)))
 struct HTTPSegmentTests {
     static let size = 64 << 20
+    /// Above the default threshold (16 MiB): four pieces of 6 MiB on the fault server.
+    static let faultSize = 24 << 20
+
+    /// The ranged requests (those with a `Range` header) the fault server saw for `path`'s target
+    /// `url`, and every request's target, in order of arrival.
+    static func targets(_ fx: HTTPFixture, of url: URL) throws -> [String] {
+        let query = url.query ?? ""
+        return try fx.fault.requestTargets().filter { $0.hasSuffix(query) }
+    }
+
+    @Test("the file changes on the server while its segments run: the download restarts from zero and delivers the new version, never a splice")
+    func changedMidway() async throws {
+        try await HTTPFixture.with { fx in
+            _ = try TestFiles.write(fx.served.appendingPathComponent("old.bin"), size: Self.faultSize, seed: 70)
+            let newSHA = try TestFiles.write(fx.served.appendingPathComponent("new.bin"), size: Self.faultSize, seed: 71)
+            // Request 0 (the first connection) gets the old version; every later one the new.
+            let url = fx.fault.url("big.bin", "versions=old.bin,new.bin")
+            let run = try await DownloadRun.run(fx, url, maxConnections: 4, limit: .seconds(240))
+            let file = try #require(run.file, "\(String(describing: run.error))")
+            #expect(try TestFiles.sha256(file) == newSHA)
+            #expect(run.restarts == [.validatorChanged], "\(run.restarts)")
+            #expect(run.interruptions == 0)
+            // The ranged requests after the first answered with the whole new file (If-Range did
+            // not match), and the download started again with a request without a range.
+            #expect(try Self.targets(fx, of: url).count >= 3)
+        }
+    }
+
+    @Test("429 with Retry-After on two extra connections: the download goes on with the others, is not interrupted, and is byte-exact")
+    func throttledSegments() async throws {
+        try await HTTPFixture.with { fx in
+            let sha = try TestFiles.write(fx.served.appendingPathComponent("big.bin"), size: Self.faultSize, seed: 72)
+            let url = fx.fault.url("big.bin", "status=,429,429&retryAfter=1")
+            let run = try await DownloadRun.run(fx, url, sha256: sha, maxConnections: 4, limit: .seconds(240))
+            let file = try #require(run.file, "\(String(describing: run.error))")
+            #expect(try TestFiles.sha256(file) == sha)
+            #expect(run.interruptions == 0 && run.restarts.isEmpty)
+            // Requests 1 and 2 were refused (before their ranges were read); the three pieces
+            // after the first came over ranged requests all the same: a 429 is not a server that
+            // ignores ranges, which would leave one connection to fetch the rest.
+            #expect(try Self.targets(fx, of: url).count >= 5)
+            let ranges = try fx.fault.stats().ranges
+            #expect(ranges.count >= 3, "\(ranges)")
+        }
+    }
+
+    @Test("two extra connections reset by the server: the download goes on with the others, is not interrupted, and is byte-exact")
+    func resetSegments() async throws {
+        try await HTTPFixture.with { fx in
+            let sha = try TestFiles.write(fx.served.appendingPathComponent("big.bin"), size: Self.faultSize, seed: 73)
+            // Requests 1 and 2 (ranges starting at 6 MiB or later) are reset before any body byte.
+            let url = fx.fault.url("big.bin", "reset=,0,0")
+            let run = try await DownloadRun.run(fx, url, sha256: sha, maxConnections: 4, limit: .seconds(240))
+            let file = try #require(run.file, "\(String(describing: run.error))")
+            #expect(try TestFiles.sha256(file) == sha)
+            #expect(run.interruptions == 0 && run.restarts.isEmpty)
+            // The two reset ranges and the three pieces after the first, each a ranged request.
+            #expect(try Self.targets(fx, of: url).count >= 5)
+            let ranges = try fx.fault.stats().ranges
+            #expect(ranges.count >= 5, "\(ranges)")
+        }
+    }
 
     @Test("a 64 MiB file over 4 connections is byte-exact, and nginx answered ranged requests")
     func segmented() async throws {

@@ -342,18 +342,22 @@ extension Downloader {
     /// The head check the sink runs before the first body byte: status (delegate or 2xx) and size.
     /// The conformance suite runs the same check (no delegate, no expected size).
     package static func checkHead(_ head: TransferHead, id: String, expectedSize: Int64?, delegate: (any DownloaderDelegate)?) throws {
-        if head.disposition != .complete {
-            let status = head.statusCode
-            let valid = delegate?.isValidStatus(status, id: id) ?? acceptsByDefault(status)
-            if !valid {
-                let code = status ?? 0
-                throw DownloadError.forStatus(code, retryAfter: head.retryAfter)
-                    ?? DownloadError(.badStatus, "the status \(code) was not accepted", statusCode: code)
-            }
-        }
+        try checkStatus(head, id: id, delegate: delegate)
         if let want = expectedSize, let total = head.expectedLength, want != total {
             throw DownloadError(.validationFailed, "the server announced \(total) bytes but \(want) were expected")
         }
+    }
+
+    /// The status part of ``checkHead(_:id:expectedSize:delegate:)``: a head that is not
+    /// ``ResumeDisposition/complete`` must carry a status the delegate (or, without one, 2xx)
+    /// accepts; otherwise the status's error (429 and 503 transient, with their `Retry-After`).
+    static func checkStatus(_ head: TransferHead, id: String, delegate: (any DownloaderDelegate)?) throws {
+        guard head.disposition != .complete else { return }
+        let status = head.statusCode
+        guard !(delegate?.isValidStatus(status, id: id) ?? acceptsByDefault(status)) else { return }
+        let code = status ?? 0
+        throw DownloadError.forStatus(code, retryAfter: head.retryAfter)
+            ?? DownloadError(.badStatus, "the status \(code) was not accepted", statusCode: code)
     }
 
     /// The status check without a delegate (and ``DownloaderDelegate``'s default): 2xx, or no

@@ -245,6 +245,10 @@ final class SegmentRun {
         do {
             sink = try TransferSink(segmentOf: ctx.partPath, offset: offset, end: range.end, startsWriteback: ctx.synchronize,
                                     pacing: ctx.bandwidth) { head in
+                // The status first: a transport reports any answer to a range but 206 as a
+                // restart (HTTP), and a 429 or 503 is the server asking for fewer connections
+                // (a transient failure), not a sign that it ignores ranges.
+                try Downloader.checkStatus(head, id: id, delegate: delegate)
                 switch head.disposition {
                 case .resumed: break
                 case .restarted(let reason):

@@ -5,11 +5,13 @@ Usage: fault_server.py ROOT [--cert CERT --key KEY]
 
 Binds 127.0.0.1 on a free port and prints "PORT <n>" on stdout once it accepts connections.
 Exits when its standard input reaches end of file (the test process holds the pipe), or on SIGTERM.
-Serves the files under ROOT with ETag, Last-Modified, Range and If-Range like nginx, plus faults
-chosen by query parameters. Every distinct request target (path + query) has its own request
-counter k (0, 1, 2, ...), so a test isolates its state with a unique query (e.g. &t=<uuid>).
+Serves the files under ROOT with ETag, Last-Modified, Range (bytes=A- and bytes=A-B) and If-Range
+like nginx, plus faults chosen by query parameters. Every distinct request target (path + query)
+has its own request counter k (0, 1, 2, ...), so a test isolates its state with a unique query
+(e.g. &t=<uuid>).
 
-Query parameters (lists are comma-separated, item k applies to request k of the target):
+Query parameters (lists are comma-separated, item k applies to request k of the target; an empty
+item leaves request k alone: status=,429 refuses only the second request):
   versions=a,b      request k serves file versions[min(k, last)] instead of the path
   drop=N,...        request k closes the connection after file offset N (absolute)
   reset=N,...       request k resets the connection (TCP RST, not a close) after file offset N (absolute)
@@ -85,7 +87,7 @@ def item(values, k):
     if not values:
         return None
     parts = values.split(",")
-    return parts[k] if k < len(parts) else None
+    return parts[k] if k < len(parts) and parts[k] != "" else None
 
 
 class Handler(http.server.BaseHTTPRequestHandler):
@@ -216,21 +218,24 @@ class Handler(http.server.BaseHTTPRequestHandler):
             validators = [v for v in validators if v[0] != "ETag"]
 
         start = 0
+        stop = size  # one past the last byte sent: a range's end (bytes=A-B) is honoured
         partial = False
         rng = self.headers.get("Range")
         if rng:
             with lock:
                 ranges.append(rng)
         if rng and rng.startswith("bytes=") and q.get("ignoreRange") != "1":
-            first, _, _ = rng[6:].partition("-")
+            first, _, last = rng[6:].partition("-")
             if first.isdigit():
                 start = int(first)
                 partial = True
+                if last.isdigit():
+                    stop = min(size, int(last) + 1)
             if_range = self.headers.get("If-Range")
             if if_range is not None and if_range not in (etag, last_modified):
-                start, partial = 0, False
+                start, stop, partial = 0, size, False
             elif if_range is not None and if_range.startswith("W/"):
-                start, partial = 0, False
+                start, stop, partial = 0, size, False
         if partial and start > 0 and item(q.get("lie416"), k) == "1":
             self.send_plain(416, "<html>range not satisfiable</html>", [("Content-Range", f"bytes */{start}")] + validators)
             return
@@ -249,15 +254,15 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if item(q.get("gzip"), k) == "1":
             with open(path, "rb") as f:
                 f.seek(start)
-                gzipped = gzip.compress(f.read(size - start))
+                gzipped = gzip.compress(f.read(stop - start))
             self.send_header("Content-Encoding", "gzip")
         if q.get("noLength") == "1":
             self.send_header("Connection", "close")
         else:
-            self.send_header("Content-Length", str(size - start if gzipped is None else len(gzipped)))
+            self.send_header("Content-Length", str(stop - start if gzipped is None else len(gzipped)))
         if partial:
             total = item(q.get("total"), k) or str(size)
-            self.send_header("Content-Range", f"bytes {start}-{size - 1}/{total}")
+            self.send_header("Content-Range", f"bytes {start}-{stop - 1}/{total}")
         self.end_headers()
         if self.command == "HEAD":
             return
@@ -265,22 +270,22 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.wfile.write(gzipped)
             return
 
-        end = size
+        end = stop
         close_after = q.get("noLength") == "1"
         # drop=N and reset=N end the body at file offset N; they differ only in how the
         # connection ends (a close, or an RST below). reset wins when both name this request.
         reset = item(q.get("reset"), k) is not None
         cut = item(q.get("reset" if reset else "drop"), k)
         if cut is not None:
-            end = max(start, min(size, int(cut)))
+            end = max(start, min(stop, int(cut)))
             close_after = True
         short = item(q.get("short"), k)
         if short is not None:
-            end = max(start, size - int(short))
+            end = max(start, stop - int(short))
             close_after = True
         stall_at = int(q["stall"]) if "stall" in q and k == 0 else None
         if stall_at is not None:
-            end = max(start, min(size, stall_at))
+            end = max(start, min(stop, stall_at))
 
         self.wfile.flush()
         sock = self.connection
