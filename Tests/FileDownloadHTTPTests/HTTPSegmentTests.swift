@@ -37,38 +37,37 @@ struct HTTPSegmentTests {
         }
     }
 
-    @Test("429 with Retry-After on two extra connections: the download goes on with the others, is not interrupted, and is byte-exact")
-    func throttledSegments() async throws {
-        try await HTTPFixture.with { fx in
-            let sha = try TestFiles.write(fx.served.appendingPathComponent("big.bin"), size: Self.faultSize, seed: 72)
-            let url = fx.fault.url("big.bin", "status=,429,429&retryAfter=1")
-            let run = try await DownloadRun.run(fx, url, sha256: sha, maxConnections: 4, limit: .seconds(240))
-            let file = try #require(run.file, "\(String(describing: run.error))")
-            #expect(try TestFiles.sha256(file) == sha)
-            #expect(run.interruptions == 0 && run.restarts.isEmpty)
-            // Requests 1 and 2 were refused (before their ranges were read); the three pieces
-            // after the first came over ranged requests all the same: a 429 is not a server that
-            // ignores ranges, which would leave one connection to fetch the rest.
-            #expect(try Self.targets(fx, of: url).count >= 5)
-            let ranges = try fx.fault.stats().ranges
-            #expect(ranges.count >= 3, "\(ranges)")
-        }
+    /// A fault on two extra connections, and how many ranged requests reach the file at least.
+    struct ExtraConnectionFault: Sendable, CustomTestStringConvertible {
+        let query: String
+        let rangedAtLeast: Int
+        let testDescription: String
     }
 
-    @Test("two extra connections reset by the server: the download goes on with the others, is not interrupted, and is byte-exact")
-    func resetSegments() async throws {
+    static let extraConnectionFaults = [
+        // Requests 1 and 2 are refused before their ranges are read; the three pieces after the
+        // first come over ranged requests all the same: a 429 is not a server that ignores
+        // ranges, which would leave one connection to fetch the rest.
+        ExtraConnectionFault(query: "status=,429,429&retryAfter=1", rangedAtLeast: 3, testDescription: "429 with Retry-After"),
+        // Requests 1 and 2 (ranges from 6 MiB on) are reset before any body byte: the two reset
+        // ranges and the three pieces after the first, each a ranged request.
+        ExtraConnectionFault(query: "reset=,0,0", rangedAtLeast: 5, testDescription: "connections reset"),
+    ]
+
+    @Test("429 or resets on two extra connections: the download goes on with the others, is not interrupted, and is byte-exact",
+          arguments: extraConnectionFaults)
+    func faultsOnExtraConnections(_ fault: ExtraConnectionFault) async throws {
         try await HTTPFixture.with { fx in
-            let sha = try TestFiles.write(fx.served.appendingPathComponent("big.bin"), size: Self.faultSize, seed: 73)
-            // Requests 1 and 2 (ranges starting at 6 MiB or later) are reset before any body byte.
-            let url = fx.fault.url("big.bin", "reset=,0,0")
+            let sha = try TestFiles.write(fx.served.appendingPathComponent("big.bin"), size: Self.faultSize, seed: 72)
+            let url = fx.fault.url("big.bin", fault.query)
             let run = try await DownloadRun.run(fx, url, sha256: sha, maxConnections: 4, limit: .seconds(240))
             let file = try #require(run.file, "\(String(describing: run.error))")
             #expect(try TestFiles.sha256(file) == sha)
             #expect(run.interruptions == 0 && run.restarts.isEmpty)
-            // The two reset ranges and the three pieces after the first, each a ranged request.
+            // Their ranges were fetched by later requests.
             #expect(try Self.targets(fx, of: url).count >= 5)
             let ranges = try fx.fault.stats().ranges
-            #expect(ranges.count >= 5, "\(ranges)")
+            #expect(ranges.count >= fault.rangedAtLeast, "\(ranges)")
         }
     }
 
