@@ -202,7 +202,7 @@ final class SegmentRun {
         guard cap != .max else { return }
         let now = seam.now()
         guard now - capChangedAt >= HostConnections.sampleWindow else { return }
-        cap += 1
+        cap = min(cap, board.runningCount) + 1  // one more than run, not more than that per window
         capChangedAt = now
     }
 
