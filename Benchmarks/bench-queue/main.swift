@@ -12,8 +12,8 @@
 // FDL_BENCH_NO_PAGING=1 hides the store's paging (the downloader then keeps every download in
 // memory, as before paging): the figures to compare with.
 // FDL_BENCH_COMPLETED=N first writes N completed downloads (their files do not exist), as a store
-// that served for a while holds; FDL_BENCH_READ_ALL_FINISHED=1 makes restore() read all of them,
-// as it did before it read only the newest 1,024.
+// that served for a while holds; FDL_BENCH_READ_ALL_FINISHED=1 makes restore() read all of them
+// (and look at their files), as it did before it left them in the store.
 import FileDownload
 import FileDownloadSQLite
 import Foundation
@@ -45,9 +45,10 @@ final class MakerTransport: Transport {
     }
 }
 
-/// The SQLite store as the run asks: without its paging (`pages` false: every requirement but
-/// `pagesWaitingDownloads` forwarded), or paging but with restore() reading every finished
-/// record (`readsAllFinished`, as before `newest(in:limit:)`).
+/// The SQLite store as the run asks: without its paging (`pages` false), or paging but with
+/// restore() reading every finished record (`readsAllFinished`, as before it left them in the
+/// store). Forwards every requirement the downloader calls (not the segment checkpoints: these
+/// 16 KiB files are never split).
 struct BenchStore: DownloadStore {
     let base: SQLiteDownloadStore
     let pages: Bool
@@ -62,9 +63,6 @@ struct BenchStore: DownloadStore {
     func remove(id: String) async throws { try await base.remove(id: id) }
     func loadAll(excluding states: Set<DownloadState>) async throws -> [DownloadRecord] {
         try await base.loadAll(excluding: readsAllFinished ? states.subtracting([.completed, .cancelled]) : states)
-    }
-    func newest(in states: Set<DownloadState>, limit: Int) async throws -> [DownloadRecord] {
-        readsAllFinished ? [] : try await base.newest(in: states, limit: limit)
     }
     func nextWaiting(limit: Int) async throws -> [DownloadRecord] { try await base.nextWaiting(limit: limit) }
     func record(id: String) async throws -> DownloadRecord? { try await base.record(id: id) }
@@ -166,7 +164,7 @@ let lastState = await downloader.state(of: "d\(count - 1)")
 let looked = clock.now - start
 await downloader.shutdown()
 
-print("queue: \(count) waiting downloads after \(finishedBefore) completed (read \(readAllFinished ? "all" : "the newest")), \(concurrency) at a time, paging \(paging ? "on" : "off"); store written in \(ms(written)), peak RSS then \(String(format: "%.1f", rssBefore)) MiB")
+print("queue: \(count) waiting downloads after \(finishedBefore) completed (\(readAllFinished ? "all read" : "left in the store")), \(concurrency) at a time, paging \(paging ? "on" : "off"); store written in \(ms(written)), peak RSS then \(String(format: "%.1f", rssBefore)) MiB")
 print("restore() returned after \(ms(restored)); first byte \(firstByte.map(ms) ?? "never") after restore() began")
 print("\(run) completed \(ms(ran)) after restore() began; peak RSS \(String(format: "%.1f", rssRun)) MiB")
 print("countsByState \(ms(counted)) (\(counts.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.key): \($0.value)" }.joined(separator: ", "))); downloadCount \(ms(totalled)) (\(total))")

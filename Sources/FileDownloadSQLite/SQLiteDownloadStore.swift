@@ -139,12 +139,6 @@ public actor SQLiteDownloadStore: DownloadStore {
         try perform("cannot load the downloads") { try $0.loadAll(excluding: states) }
     }
 
-    /// Up to `limit` records in one of `states` with the largest queue order, in queue order: one
-    /// walk back along index `downloads_by_state` per state, so the cost grows with `limit`.
-    public func newest(in states: Set<DownloadState>, limit: Int) async throws -> [DownloadRecord] {
-        try perform("cannot load the downloads") { try $0.newest(in: states, limit: limit) }
-    }
-
     /// Up to `limit` waiting records in the order they run (priority, queue order, id), read from
     /// an index: the cost grows with `limit`, not with the number of rows.
     public func nextWaiting(limit: Int) async throws -> [DownloadRecord] {

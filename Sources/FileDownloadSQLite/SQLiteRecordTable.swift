@@ -153,7 +153,7 @@ final class SQLiteRecordTable {
         let wanted = Set(DownloadState.allCases).subtracting(states)
         guard !wanted.isEmpty else { return [] }
         return try records(of: SQLiteStatement("""
-            SELECT \(Self.columns) FROM downloads WHERE state IN (\(Self.list(wanted)))
+            SELECT \(Self.columns) FROM downloads INDEXED BY downloads_by_state WHERE state IN (\(Self.list(wanted)))
             ORDER BY queue_order, id
             """, on: connection))
     }
@@ -173,24 +173,6 @@ final class SQLiteRecordTable {
                 throw SQLiteRowProblem("download \"\(s.string(0) ?? "")\" cannot be read back: unknown state \"\(s.string(1) ?? "")\"")
             }
         }
-    }
-
-    /// Up to `limit` rows in one of `states` with the largest queue order (then id), in queue
-    /// order: per state, the last `limit` entries of index `downloads_by_state`, merged.
-    func newest(in states: Set<DownloadState>, limit: Int) throws -> [DownloadRecord] {
-        let limit = max(0, limit)
-        var found: [DownloadRecord] = []
-        for state in states.sorted(by: { $0.rawValue < $1.rawValue }) {
-            let s = try SQLiteStatement("""
-                SELECT \(Self.columns) FROM downloads WHERE state = ?1
-                ORDER BY queue_order DESC, id DESC LIMIT ?2
-                """, on: connection)
-            try s.bind(1, state.rawValue)
-            try s.bind(2, Int64(limit))
-            found += try records(of: s)
-        }
-        found.sort { ($0.queueOrder, $0.id) < ($1.queueOrder, $1.id) }
-        return Array(found.suffix(limit))
     }
 
     /// Up to `limit` waiting rows, higher priority first, then queue order, then id (index
@@ -238,7 +220,12 @@ final class SQLiteRecordTable {
     /// segments (partial index `downloads_waiting_with_bytes`, whose condition this repeats).
     func waitingPartPaths() throws -> Set<String> {
         let s = try SQLiteStatement(
-            "SELECT part_path FROM downloads WHERE state = 'waiting' AND (checkpointed_bytes > 0 OR segments <> '[]')",
+            // INDEXED BY: left to itself the planner walks downloads_by_state over every waiting
+            // row (0.8 s of a restore with 1,000,000 waiting).
+            """
+            SELECT part_path FROM downloads INDEXED BY downloads_waiting_with_bytes
+            WHERE state = 'waiting' AND (checkpointed_bytes > 0 OR segments <> '[]')
+            """,
             on: connection)
         var paths: Set<String> = []
         while try s.step() { if let path = s.string(0) { paths.insert(path) } }

@@ -56,11 +56,6 @@ struct SQLitePagingTests {
         for excluded in [[.waiting], [.waiting, .completed, .cancelled], Set(DownloadState.allCases)] as [Set<DownloadState>] {
             #expect(try await store.loadAll(excluding: excluded) == all.filter { !excluded.contains($0.state) })
         }
-        for (states, limit) in [([DownloadState.completed], 30), ([.completed, .paused], 45), ([.completed, .paused], 5_000),
-                                ([.cancelled], 10), ([.waiting], 0)] as [(Set<DownloadState>, Int)] {
-            let expected = all.filter { states.contains($0.state) }.suffix(limit)
-            #expect(try await store.newest(in: states, limit: limit) == Array(expected), "\(states) \(limit)")
-        }
         #expect(try await store.lastQueueOrder() == all.map(\.queueOrder).max())
         #expect(try await store.record(id: "r42") == all.first { $0.id == "r42" })
         #expect(try await store.record(id: "nobody") == nil)

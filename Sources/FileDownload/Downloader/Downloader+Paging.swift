@@ -131,6 +131,7 @@ extension Downloader {
             }
             e.bytesOnDisk = record.state == .completed ? record.checkpointedBytes : 0
             entries[e.id] = e
+            if pages.isActive { pages.finished.append(e.id) }  // it may leave memory again
             return
         }
         if (try? checkUnclaimed(destination: record.destination.path, partPath: record.partPath)) == nil {

@@ -4,7 +4,8 @@ import Glibc
 #endif
 
 extension Downloader {
-    /// Loads every download from the store and reconciles it with the files on disk.
+    /// Loads the downloads from the store (every one, or with a paging store those neither waiting
+    /// nor finished) and reconciles them with the files on disk.
     ///
     /// In order, for each stored download (in queue order):
     /// - first its paths are checked, before anything is done with them: the destination must be
@@ -33,12 +34,11 @@ extension Downloader {
     /// ``RestoreReport/restored``, and are read a page at a time as slots free up (priority, then
     /// queue order), each reconciled with the disk as above when it is read. Their staging files
     /// count as owned. From then on at most `max(64, 2 × maxConcurrentDownloads)` waiting downloads are kept in
-    /// memory; more are left in the store, and listing and counting ask the store. Of the
-    /// `completed` and `cancelled` records only the 1,024 with the largest queue order are read
-    /// (``DownloadStore/newest(in:limit:)``) and reconciled as above; older ones stay in the store,
-    /// which answers for them as they were stored (their files are not looked at, so
-    /// ``RestoreReport/vanished`` and ``RestoreReport/modified`` cover only the newest), and a
-    /// call that acts on one reads it then.
+    /// memory; more are left in the store, and listing and counting ask the store. The
+    /// `completed` and `cancelled` records are not read either: the store answers for them as
+    /// they were stored, and a call that acts on one reads it then. Their files are not looked
+    /// at, so ``RestoreReport/vanished`` and ``RestoreReport/modified`` stay empty (a store of a
+    /// million completed downloads is not read, nor a million files looked at, at every start).
     ///
     /// - Throws: the store's ``DownloadError`` (code ``DownloadError/Code/store``) when it cannot be
     ///   read; nothing is changed then.
@@ -47,12 +47,7 @@ extension Downloader {
         try checkAccepting()
         guard let store else { return RestoreReport() }
         let paging = store.pagesWaitingDownloads
-        let finished: Set<DownloadState> = [.completed, .cancelled]
-        var records = paging ? try await store.loadAll(excluding: finished.union([.waiting])) : try await store.loadAll()
-        let newestFinished = paging ? try await store.newest(in: finished, limit: finishedKeptInMemory) : []
-        if !newestFinished.isEmpty {
-            records = (records + newestFinished).sorted { $0.isListed(before: $1) }
-        }
+        let records = paging ? try await store.loadAll(excluding: [.waiting, .completed, .cancelled]) : try await store.loadAll()
         // Read before anything changes: a store that cannot answer leaves everything as it was.
         let waitingInStore = paging ? try await store.waitingPartPaths() : []
         if paging {
@@ -60,8 +55,7 @@ extension Downloader {
             nextQueueOrder = Swift.max(nextQueueOrder, last?.successorSaturating ?? 0)
             pages.isActive = true
             pages.mayHoldWaiting = true
-            // Older finished downloads may be left in the store: it answers for them.
-            if newestFinished.count >= finishedKeptInMemory { pages.forgotFinished = true }
+            pages.forgotFinished = true  // the finished downloads stay in the store, which answers for them
         }
         var report = RestoreReport()
         var toQueue: [String] = []
@@ -69,7 +63,6 @@ extension Downloader {
             nextQueueOrder = Swift.max(nextQueueOrder, record.queueOrder.successorSaturating)
             let e = reconcile(record, report: &report)
             entries[record.id] = e
-            if paging, e.state == .completed || e.state == .cancelled { pages.finished.append(record.id) }
             let rejected = report.rejected.last == record.id
             if !rejected { claim(e) }
             report.restored.append(record.id)

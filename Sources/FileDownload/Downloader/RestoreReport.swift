@@ -1,14 +1,15 @@
 /// What ``Downloader/restore()`` found and did.
 public struct RestoreReport: Sendable, Hashable {
-    /// Every download restored, in queue order.
+    /// Every download read and restored, in queue order (with a paging store, neither the waiting
+    /// nor the finished ones: ``Downloader/restore()``).
     public var restored: [String] = []
     /// Downloads that were running when the process stopped and were queued again.
     public var resumed: [String] = []
     /// Completed downloads whose file is gone: now `failed` (``Downloader/resume(_:)`` fetches
-    /// them again).
+    /// them again). Always empty with a paging store, whose completed downloads are not read.
     public var vanished: [String] = []
     /// Completed downloads whose file no longer has the recorded size (edited by hand). They stay
-    /// `completed`; the caller decides.
+    /// `completed`; the caller decides. Always empty with a paging store.
     public var modified: [String] = []
     /// Downloads whose staging file was gone although bytes were checkpointed: they start from zero.
     public var restartedFromZero: [String] = []

@@ -7,11 +7,6 @@ extension DownloadStore {
         try await loadAll().filter { !states.contains($0.state) }
     }
 
-    /// The last `limit` records of ``loadAll()`` in one of `states`.
-    public func newest(in states: Set<DownloadState>, limit: Int) async throws -> [DownloadRecord] {
-        Array(try await loadAll().filter { states.contains($0.state) }.suffix(max(0, limit)))
-    }
-
     /// The waiting records of ``loadAll()``, sorted as they run.
     public func nextWaiting(limit: Int) async throws -> [DownloadRecord] {
         Array(try await loadAll().filter { $0.state == .waiting }.sorted { $0.runs(before: $1) }.prefix(max(0, limit)))

@@ -7,8 +7,7 @@
 ///
 /// **Paging.** A store whose ``pagesWaitingDownloads`` is `true` keeps waiting downloads for the
 /// downloader: ``Downloader/restore()`` then loads only the downloads that are neither waiting
-/// nor finished (``loadAll(excluding:)``) and the newest finished ones (``newest(in:limit:)``),
-/// and the downloader reads the next waiting ones
+/// nor finished (``loadAll(excluding:)``), and the downloader reads the next waiting ones
 /// (``nextWaiting(limit:)``) as slots free up, so its memory grows with what runs, not with what
 /// waits. Listing and counting (``page(in:after:limit:)``, ``countsByState()``) then go to the
 /// store too. Every paging requirement has a default built on ``loadAll()``, so any store compiles
@@ -52,11 +51,6 @@ public protocol DownloadStore: Sendable {
     var pagesWaitingDownloads: Bool { get }
     /// Every record whose state is not in `states`, in ``DownloadRecord/queueOrder`` order.
     func loadAll(excluding states: Set<DownloadState>) async throws -> [DownloadRecord]
-    /// Up to `limit` records in one of `states`: those with the largest
-    /// ``DownloadRecord/queueOrder`` (then id), returned in queue order. What
-    /// ``Downloader/restore()`` reads of the completed and cancelled downloads of a paging store:
-    /// the newest, not all of them.
-    func newest(in states: Set<DownloadState>, limit: Int) async throws -> [DownloadRecord]
     /// Up to `limit` records in state ``DownloadState/waiting``, in the order they run: higher
     /// ``DownloadOptions/priority`` first, then smaller ``DownloadRecord/queueOrder``, then id.
     func nextWaiting(limit: Int) async throws -> [DownloadRecord]

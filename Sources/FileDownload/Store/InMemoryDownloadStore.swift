@@ -36,12 +36,6 @@ public actor InMemoryDownloadStore: DownloadStore {
         read(records.values.filter { !states.contains($0.state) }.sorted { $0.isListed(before: $1) })
     }
 
-    /// Up to `limit` records in one of `states` with the largest queue order (then id), in queue
-    /// order (not counted in ``loadAllCount``).
-    public func newest(in states: Set<DownloadState>, limit: Int) -> [DownloadRecord] {
-        read(Array(records.values.filter { states.contains($0.state) }.sorted { $0.isListed(before: $1) }.suffix(max(0, limit))))
-    }
-
     /// Counts `handed` in ``recordsRead`` and returns it.
     private func read(_ handed: [DownloadRecord]) -> [DownloadRecord] {
         recordsRead += handed.count

@@ -7,10 +7,6 @@ extension CheckpointReportingStore {
         try await base.loadAll(excluding: states)
     }
 
-    func newest(in states: Set<DownloadState>, limit: Int) async throws -> [DownloadRecord] {
-        try await base.newest(in: states, limit: limit)
-    }
-
     func nextWaiting(limit: Int) async throws -> [DownloadRecord] { try await base.nextWaiting(limit: limit) }
 
     func record(id: String) async throws -> DownloadRecord? { try await base.record(id: id) }
