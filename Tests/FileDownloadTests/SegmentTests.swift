@@ -119,6 +119,14 @@ struct SegmentTests {
         #expect(received.count > 2)
         #expect(zip(received, received.dropFirst()).allSatisfy { $0 <= $1 })
         #expect(received.last == Self.size)
+        // The total, summed over the segments, never goes down either and ends at the file's size.
+        let totals = h.recorder.events.compactMap { event -> Int64? in
+            if case .totalProgress(let total) = event { return total.receivedBytes }
+            return nil
+        }
+        #expect(totals.count > 2)
+        #expect(zip(totals, totals.dropFirst()).allSatisfy { $0 <= $1 })
+        #expect(totals.last == Self.size)
         await h.cleanUp()
     }
 
@@ -136,6 +144,23 @@ struct SegmentTests {
         let ranged = requests.filter { $0.end != nil }
         #expect(ranged.count == 4, "\(requests.map { ($0.offset, $0.end) })")
         #expect(ranged.allSatisfy { $0.end! - $0.offset >= 4 << 20 })
+        await h.cleanUp()
+    }
+
+    @Test("a transport that does not list .ranges: one request without an end fetches the whole large file")
+    func transportWithoutRanges() async throws {
+        nonisolated(unsafe) var rangeless: RangelessTransport!
+        let h = Harness(wrap: { mock in
+            rangeless = RangelessTransport(mock)
+            return rangeless
+        }, configure: Self.configure)
+        let content = Self.serveBig(h)
+        try await h.downloader.start(id: "big", url: h.url("big"), options: Self.options(connections: 4))
+        await Self.runToCompletion(h)
+        #expect(h.contents(h.file("big")) == content.data)
+        let requests = h.mock.requests(for: h.url("big"))
+        #expect(requests.count == 1 && requests[0].offset == 0 && requests[0].end == nil)
+        #expect(rangeless.rangedRequests == 0)
         await h.cleanUp()
     }
 
