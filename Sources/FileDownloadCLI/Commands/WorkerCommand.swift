@@ -73,28 +73,28 @@ public struct WorkerCommand: AsyncParsableCommand {
             throw ExitCode(ExitStatus.usage.rawValue)
         }
         let queue = PostgresDownloadQueue(settings: settings, logger: logger)
-        do {
-            try await queue.prepare()
-        } catch let error as DownloadError {
-            await queue.close()
-            Terminal.writeError("fdl worker: \(error.message)")
-            throw ExitCode(ExitStatus.stateUnavailable.rawValue)
-        }
+        try await stoppingOnQueueError(closing: queue) { try await queue.prepare() }
         let worker = FleetWorker(queue: queue, transports: transports, configuration: .init(
             node: node ?? ProcessInfo.processInfo.hostName, directory: directory, sharedDirectory: sharedDirectory,
             capacity: maxConcurrent, lease: try leaseDuration(), pollInterval: try pollDuration(),
             downloader: DownloaderConfiguration(logger: logger)), logger: logger)
         Terminal.write("fdl worker: claiming from \(settings.endpoint) as \(worker.owner)\n")
         let group = ServiceGroup(services: [WorkerService(worker: worker)], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        try await stoppingOnQueueError(closing: queue) { try await group.run() }
+        await queue.close()
+        Terminal.write("fdl worker: stopped\n")
+    }
+
+    /// Runs `work`; a `DownloadError` (the queue cannot be reached or used) closes `queue`, is
+    /// printed, and ends the command with ``ExitStatus/stateUnavailable``.
+    private func stoppingOnQueueError(closing queue: PostgresDownloadQueue, _ work: () async throws -> Void) async throws {
         do {
-            try await group.run()
+            try await work()
         } catch let error as DownloadError {
             await queue.close()
             Terminal.writeError("fdl worker: \(error.message)")
             throw ExitCode(ExitStatus.stateUnavailable.rawValue)
         }
-        await queue.close()
-        Terminal.write("fdl worker: stopped\n")
     }
 }
 
