@@ -71,9 +71,6 @@ public actor FleetWorker {
         self.owner = "\(configuration.node)/\(ProcessInfo.processInfo.processIdentifier)/\(UInt32.random(in: .min ... .max))"
     }
 
-    /// How many downloads the worker holds now.
-    public var heldCount: Int { held.count }
-
     /// Asks ``run()`` to stop: no more claims; running downloads are paused and their leases
     /// given back, then ``run()`` returns.
     public func stop() {
