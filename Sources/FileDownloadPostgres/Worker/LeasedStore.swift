@@ -33,10 +33,10 @@ struct LeasedStore: DownloadStore {
             stored.id = local.queueID
             return PostgresDownloadQueue.Write(id: local.queueID, claim: local.claim, record: stored)
         }
-        let refused = try await retrying {
+        let (refused, retried) = try await retrying {
             try await queue.update(writes, owner: owner, node: node, stagingShared: sharedDirectory)
         }
-        if let lost = refused.sorted().first { throw Self.leaseLost(lost) }
+        if let lost = refused.sorted().first { throw Self.leaseLost(lost, afterRetry: retried) }
     }
 
     func checkpoint(id: String, bytes: Int64, validator: Validator?) async throws {
@@ -50,16 +50,17 @@ struct LeasedStore: DownloadStore {
 
     private func checkpoint(id: String, bytes: Int64, segments: [SegmentCheckpoint], validator: Validator?) async throws {
         let local = try Self.localID(id)
-        let accepted = try await retrying {
+        let (accepted, retried) = try await retrying {
             try await queue.checkpoint(id: local.queueID, claim: local.claim, owner: owner, bytes: bytes,
                                        segments: segments, validator: validator)
         }
-        if !accepted { throw Self.leaseLost(local.queueID) }
+        if !accepted { throw Self.leaseLost(local.queueID, afterRetry: retried) }
     }
 
     func remove(id: String) async throws {}
 
-    private func retrying<T>(_ write: () async throws -> T) async throws -> T {
+    /// The answer of `write`, and whether an earlier try of it failed first.
+    private func retrying<T>(_ write: () async throws -> T) async throws -> (T, retried: Bool) {
         let clock = ContinuousClock()
         let giveUp = clock.now + patience
         let backoff = RetryPolicy(initialDelay: .milliseconds(100), maxDelay: .seconds(2), jitter: 0)
@@ -67,7 +68,7 @@ struct LeasedStore: DownloadStore {
         while true {
             let delay = backoff.delay(beforeRetry: failures, unit: 0.5)
             do {
-                return try await write()
+                return (try await write(), failures > 1)
             } catch let error as DownloadError where error.isRetryable && clock.now + delay < giveUp {
                 logger.warning("the queue cannot be reached; trying again", metadata: ["error": "\(error.message)"])
                 try await Task.sleep(for: delay)
@@ -83,8 +84,14 @@ struct LeasedStore: DownloadStore {
         return local
     }
 
-    private static func leaseLost(_ id: String) -> DownloadError {
-        DownloadError(.store, "the lease on download '\(id)' is gone (it lapsed or another worker claimed it); the write was refused",
-                      isRetryable: false)
+    /// The refusal of a write to `id`. After a retry, the earlier try that got no answer (its
+    /// deadline passed, ``AnswerDeadline``) may have committed and released the lease itself: the
+    /// message says so, since the row may then hold exactly what was written.
+    static func leaseLost(_ id: String, afterRetry: Bool) -> DownloadError {
+        let earlier = afterRetry
+            ? "; an earlier try of this write got no answer and may have been applied, in which case the row already holds it"
+            : ""
+        return DownloadError(.store, "the lease on download '\(id)' is gone (it lapsed or another worker claimed it); the write was refused\(earlier)",
+                             isRetryable: false)
     }
 }

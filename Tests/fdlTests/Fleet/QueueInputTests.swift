@@ -15,4 +15,13 @@ import Testing
         #expect(!String(describing: settings).contains("s3cret-pw"))
         #expect(!String(reflecting: settings).contains("s3cret-pw"))
     }
+
+    @Test func aRefusedWriteAfterARetrySaysTheEarlierTryMayHaveLanded() {
+        // A final save whose answer was lost at its deadline may have committed and released the
+        // lease: its retry is refused, and the log must not read as if the row were wrong.
+        let plain = LeasedStore.leaseLost("q1", afterRetry: false).message
+        let retried = LeasedStore.leaseLost("q1", afterRetry: true).message
+        #expect(plain.contains("'q1' is gone") && !plain.contains("may have been applied"))
+        #expect(retried.contains("'q1' is gone") && retried.contains("may have been applied"))
+    }
 }
