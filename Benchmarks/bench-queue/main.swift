@@ -130,8 +130,7 @@ let store = BenchStore(base: sqlite, pages: paging, readsAllFinished: readAllFin
 let downloader = Downloader(
     configuration: DownloaderConfiguration(maxConcurrentDownloads: concurrency, downloadsDirectory: downloads,
                                            synchronizesFiles: false),
-    transports: transports,
-    store: store)
+    transports: transports, store: store)
 try FileManager.default.createDirectory(at: downloads, withIntermediateDirectories: true)
 let events = downloader.events()
 start = clock.now

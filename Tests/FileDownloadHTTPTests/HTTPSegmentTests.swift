@@ -12,8 +12,8 @@ struct HTTPSegmentTests {
     /// Above the default threshold (16 MiB): four pieces of 6 MiB on the fault server.
     static let faultSize = 24 << 20
 
-    /// The ranged requests (those with a `Range` header) the fault server saw for `path`'s target
-    /// `url`, and every request's target, in order of arrival.
+    /// The targets of the requests the fault server saw for `url` (its query is unique to the
+    /// test), in order of arrival.
     static func targets(_ fx: HTTPFixture, of url: URL) throws -> [String] {
         let query = url.query ?? ""
         return try fx.fault.requestTargets().filter { $0.hasSuffix(query) }

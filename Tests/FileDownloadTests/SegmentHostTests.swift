@@ -24,23 +24,13 @@ struct SegmentHostTests {
         })
     }
 
-    /// Moves the clock to the next deadline once every running request for `urls` waits on it
-    /// (next to the tick loop), noting how many run at once, until cancelled: a transfer still
-    /// writing its chunk on a busy machine does not lose time on the clock. Polls with
-    /// `Task.yield()`, as ``SegmentTests/lockstepPump(_:_:)`` does.
+    /// Moves the clock in lockstep with the running requests for `urls`
+    /// (``SegmentTests/lockstep(_:_:)``), noting how many run at once, until cancelled.
     static func pump(_ h: Harness, tracking urls: URL...) -> (Task<Void, Never>, Most) {
         let most = Most()
-        let runningNow = { urls.reduce(0) { $0 + h.mock.requests(for: $1).filter { $0.outcome == .running }.count } }
         let task = Task {
             while !Task.isCancelled {
-                await h.clock.waitForSleepers(atLeast: 2)  // the tick loop and at least one transfer
-                var running = runningNow()
-                while !Task.isCancelled, h.clock.sleeperCount < 1 + running {
-                    await Task.yield()
-                    running = runningNow()
-                }
-                most.note(running)
-                h.clock.advanceToNextDeadline()
+                most.note(await SegmentTests.lockstep(h, urls))
                 await Task.yield()
             }
         }

@@ -78,21 +78,26 @@ struct SegmentTests {
     static func lockstepPump(_ h: Harness, _ url: URL) -> Task<Void, Never> {
         Task {
             while !Task.isCancelled {
-                await lockstep(h, url)
+                await lockstep(h, [url])
                 await Task.yield()
             }
         }
     }
 
-    /// One step of ``lockstepPump(_:_:)``: waits until every running transfer of `url` and the
+    /// One step of ``lockstepPump(_:_:)``: waits until every running transfer of `urls` and the
     /// tick loop wait on the clock (or the task is cancelled), then moves it to the next deadline.
-    static func lockstep(_ h: Harness, _ url: URL) async {
+    /// Returns how many transfers ran at that move.
+    @discardableResult
+    static func lockstep(_ h: Harness, _ urls: [URL]) async -> Int {
+        let runningNow = { urls.reduce(0) { $0 + h.mock.requests(for: $1).filter { $0.outcome == .running }.count } }
         await h.clock.waitForSleepers(atLeast: 2)
-        while !Task.isCancelled,
-              h.clock.sleeperCount < 1 + h.mock.requests(for: url).filter({ $0.outcome == .running }).count {
+        var running = runningNow()
+        while !Task.isCancelled, h.clock.sleeperCount < 1 + running {
             await Task.yield()
+            running = runningNow()
         }
         h.clock.advanceToNextDeadline()
+        return running
     }
 
     @Test("a large file is split over the allowed connections: ranged requests, exact bytes, none fetched twice, monotonic progress")
@@ -295,7 +300,7 @@ struct SegmentTests {
         let start = h.clock.now
         var requests = h.mock.requests(for: url)
         while requests.count < 5, h.clock.now < start.advanced(by: .seconds(7)) {
-            await Self.lockstep(h, url)
+            await Self.lockstep(h, [url])
             requests = h.mock.requests(for: url)
         }
         let reopenedAfter = start.duration(to: h.clock.now)

@@ -343,6 +343,12 @@ extension Downloader {
     /// The conformance suite runs the same check (no delegate, no expected size).
     package static func checkHead(_ head: TransferHead, id: String, expectedSize: Int64?, delegate: (any DownloaderDelegate)?) throws {
         try checkStatus(head, id: id, delegate: delegate)
+        try checkSize(head, expectedSize: expectedSize)
+    }
+
+    /// The size part of ``checkHead(_:id:expectedSize:delegate:)``: the length the head
+    /// announces must be `expectedSize`, when both are known.
+    static func checkSize(_ head: TransferHead, expectedSize: Int64?) throws {
         if let want = expectedSize, let total = head.expectedLength, want != total {
             throw DownloadError(.validationFailed, "the server announced \(total) bytes but \(want) were expected")
         }

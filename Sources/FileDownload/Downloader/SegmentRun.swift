@@ -262,7 +262,7 @@ final class SegmentRun {
                     board.refuse(key, .validatorChanged)
                     throw DownloadError(.protocolViolation, "a segment's answer belongs to another version of the file")
                 }
-                try Downloader.checkHead(head, id: id, expectedSize: expectedSize, delegate: delegate)
+                try Downloader.checkSize(head, expectedSize: expectedSize)
             }
         } catch {
             if counted { await seam.closed() }
