@@ -7,8 +7,9 @@ import Synchronization
 final class AgentEventFeed: Sendable {
     enum Item: Sendable {
         case event(DownloadEvent)
-        /// Compare the journal with the downloads (after a restore).
-        case reconcile
+        /// Compare the journal with the stored downloads (after a restore): the page after this
+        /// id (from the first when `nil`).
+        case reconcile(after: String?)
     }
 
     private struct State {

@@ -12,10 +12,11 @@ import Foundation
 /// when it looks (so a slow subscriber skips intermediate values, never a journalled event).
 ///
 /// **Never announced twice**: the journal remembers the last state it announced per download
-/// (in the same transaction as the entry). A `stateChanged` to that same state is dropped, with
-/// the event that describes it. After a restart, ``reconcile(with:)`` announces the states that
-/// the journal missed (the agent was killed after the store saved a change and before the
-/// journal appended its event).
+/// (in the store, in the same transaction as the entry; looked up for the downloads of each batch,
+/// so memory does not grow with the downloads the store holds). A `stateChanged` to that same
+/// state is dropped, with the event that describes it. After a restart, ``reconcile(with:)``
+/// announces the states that the journal missed (the agent was killed after the store saved a
+/// change and before the journal appended its event), a page of ``unannounced(after:)`` at a time.
 actor AgentEventLog {
     /// One journalled event, as every event stream sends it: `id: N`, `event: download`,
     /// `data: <JSON>` (encoded once, shared by every stream).
@@ -61,9 +62,8 @@ actor AgentEventLog {
     private let recentLimit = 4096
     private(set) var lastSequence: Int64
     private var oldestKept: Int64?
-    /// The last state the journal holds for each download (updated only after an append
-    /// succeeded).
-    private var announced: [String: DownloadState]
+    /// How many stored downloads one page of ``unannounced(after:)`` looks at.
+    private let reconcilePage: Int
     /// Events whose append failed: journalled first by the next ``record(_:)`` or
     /// ``reconcile(with:)``, so a failed write delays them and loses none.
     private var unjournalled: [DownloadEvent] = []
@@ -84,12 +84,14 @@ actor AgentEventLog {
     private var nextBell: UInt64 = 0
     private var isClosed = false
 
-    init(store: SQLiteDownloadStore) async throws {
+    /// Opens the log of `store`; ``unannounced(after:)`` looks at `reconcilePage` stored
+    /// downloads a call.
+    init(store: SQLiteDownloadStore, reconcilePage: Int = 10_000) async throws {
         self.store = store
+        self.reconcilePage = reconcilePage
         let bounds = try await store.journalBounds()
         self.lastSequence = bounds.last
         self.oldestKept = bounds.oldest
-        self.announced = try await store.journalledStates()
     }
 
     // MARK: recording
@@ -98,7 +100,9 @@ actor AgentEventLog {
     /// and wakes the subscribers.
     func record(_ events: [DownloadEvent]) async throws {
         var toJournal: [DownloadEvent] = []
-        var intended = intendedStates()
+        var intended = await intendedStates(of: events.compactMap { event in
+            if case .stateChanged(let id, _) = event { id } else { nil }
+        })
         var liveChanged = false
         for event in events {
             switch event {
@@ -169,7 +173,7 @@ actor AgentEventLog {
     /// that describes them; a download the journal never announced gets its state.
     func reconcile(with downloads: [DownloadInfo]) async throws {
         var events: [DownloadEvent] = []
-        let intended = intendedStates()
+        let intended = await intendedStates(of: downloads.map(\.id))
         for info in downloads {
             let known = intended[info.id]
             guard known != info.state else { continue }
@@ -192,9 +196,17 @@ actor AgentEventLog {
         ring()
     }
 
-    /// The states announced once the events still to be journalled are.
-    private func intendedStates() -> [String: DownloadState] {
-        var states = announced
+    /// A page of the downloads whose stored state the journal has not announced (see
+    /// `SQLiteDownloadStore.unannounced(after:limit:)`): what ``reconcile(with:)`` is to look at.
+    func unannounced(after id: String?) async throws -> SQLiteDownloadStore.UnannouncedPage {
+        try await store.unannounced(after: id, limit: reconcilePage)
+    }
+
+    /// The states of `ids` announced once the events still to be journalled are. When the store
+    /// cannot be read, only those of the events still to be journalled: a repeat may then be
+    /// journalled, nothing is dropped.
+    private func intendedStates(of ids: [String]) async -> [String: DownloadState] {
+        var states = (try? await store.journalledStates(of: ids)) ?? [:]
         for case .stateChanged(let id, let state) in unjournalled { states[id] = state }
         return states
     }
@@ -202,7 +214,6 @@ actor AgentEventLog {
     /// Forgets what the journal announced about `id` (the download was forgotten; its id may be
     /// used again).
     func forget(_ id: String) async throws {
-        announced[id] = nil
         suppressed.remove(id)
         progress[id] = nil
         try await store.forgetJournalledState(of: id)
@@ -227,7 +238,6 @@ actor AgentEventLog {
             unjournalled = events + unjournalled
             throw error
         }
-        for case .stateChanged(let id, let state) in events { announced[id] = state }
         for (sequence, row) in zip(sequences, rows) {
             recent.append(Entry(sequence: sequence, json: row.payload))
         }

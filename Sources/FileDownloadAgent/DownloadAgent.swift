@@ -152,7 +152,7 @@ public final class DownloadAgent: Service, Sendable {
 
         let report = try await downloader.restore()
         await downloader.settle()
-        feed.post(.reconcile)
+        feed.post(.reconcile(after: nil))
         logger.info("restored \(report.restored.count) downloads (\(report.resumed.count) continue) from \(configuration.storePath)")
 
         let api = AgentAPI(downloader: downloader, log: log, defaultTransfer: configuration.downloader.defaultTransferOptions,
@@ -199,25 +199,41 @@ public final class DownloadAgent: Service, Sendable {
             logger: logger)
     }
 
-    /// Journals what the downloader announces, batch by batch, until the feed ends.
+    /// Journals what the downloader announces, batch by batch, until the feed ends. A
+    /// `reconcile` item compares one page of the store with the journal and posts the next page
+    /// behind what is queued, so a large store is compared while events keep being journalled.
     static func pump(_ feed: AgentEventFeed, into log: AgentEventLog, downloader: Downloader, logger: Logger) async {
         while let items = await feed.next() {
             var events: [DownloadEvent] = []
-            do {
-                for item in items {
-                    switch item {
-                    case .event(let event):
-                        events.append(event)
-                    case .reconcile:
-                        try await log.record(events)
-                        events.removeAll()
-                        try await log.reconcile(with: await downloader.downloads())
+            for item in items {
+                switch item {
+                case .event(let event):
+                    events.append(event)
+                case .reconcile(let after):
+                    await record(events, into: log, logger: logger)
+                    events.removeAll()
+                    do {
+                        let page = try await log.unannounced(after: after)
+                        if let next = page.resumeAfter { feed.post(.reconcile(after: next)) }
+                        var infos: [DownloadInfo] = []
+                        for id in page.ids {
+                            if let info = await downloader.info(of: id) { infos.append(info) }
+                        }
+                        try await log.reconcile(with: infos)
+                    } catch {
+                        logger.error("cannot compare the journal with the store: \(error)")
                     }
                 }
-                try await log.record(events)
-            } catch {
-                logger.error("cannot journal \(events.count) events: \(error)")
             }
+            await record(events, into: log, logger: logger)
+        }
+    }
+
+    private static func record(_ events: [DownloadEvent], into log: AgentEventLog, logger: Logger) async {
+        do {
+            try await log.record(events)
+        } catch {
+            logger.error("cannot journal \(events.count) events: \(error)")
         }
     }
 

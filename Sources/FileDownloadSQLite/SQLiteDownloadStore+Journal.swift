@@ -10,8 +10,9 @@ public import Foundation
 /// store (the agent stores the JSON form of a ``FileDownload/DownloadEvent``). The journal keeps
 /// the last ``Configuration/journalCapacity`` entries; an append deletes older ones in the same
 /// transaction. Beside the entries the store keeps, per download, the **last state an entry
-/// announced** (``journalledStates()``), which is not pruned: after a crash, a process compares it
-/// with the restored downloads to announce what happened after the last entry was written.
+/// announced** (``journalledStates(of:)``), which is not pruned: after a crash, a process asks for
+/// the downloads whose stored state differs from it (``unannounced(after:limit:)``, a page at a
+/// time) to announce what happened after the last entry was written.
 extension SQLiteDownloadStore {
     /// An event to append: the download it is about, the state it leaves that download in (for
     /// state changes; `nil` otherwise), and its payload.
@@ -44,6 +45,20 @@ extension SQLiteDownloadStore {
         }
     }
 
+    /// A page of ``SQLiteDownloadStore/unannounced(after:limit:)``.
+    public struct UnannouncedPage: Sendable, Hashable {
+        public init(ids: [String], resumeAfter: String?) {
+            self.ids = ids
+            self.resumeAfter = resumeAfter
+        }
+
+        /// The downloads of the page whose stored state is not the last one the journal
+        /// announced (or that the journal never announced), in the order of their ids.
+        public var ids: [String]
+        /// The id to pass as `after` for the next page; `nil` when this page reached the end.
+        public var resumeAfter: String?
+    }
+
     /// The journal's extent: the oldest sequence number kept and the last one given.
     public struct JournalBounds: Sendable, Hashable {
         public init(oldest: Int64?, last: Int64) {
@@ -58,7 +73,7 @@ extension SQLiteDownloadStore {
     }
 
     /// Appends `events` in one transaction, in order, and returns their sequence numbers. The
-    /// states they announce are recorded for ``journalledStates()``; entries beyond
+    /// states they announce are recorded for ``journalledStates(of:)``; entries beyond
     /// ``Configuration/journalCapacity`` are deleted, oldest first. When the call throws, nothing
     /// was appended.
     @discardableResult
@@ -83,9 +98,23 @@ extension SQLiteDownloadStore {
         }
     }
 
-    /// The last state the journal announced for each download it has announced a state of.
-    public func journalledStates() throws -> [String: DownloadState] {
-        try performOnJournal("cannot read the journal") { try $0.states() }
+    /// The last state the journal announced for each of `ids` it has announced a state of (one
+    /// primary-key lookup per id).
+    public func journalledStates(of ids: [String]) throws -> [String: DownloadState] {
+        guard !ids.isEmpty else { return [:] }
+        return try performOnJournal("cannot read the journal") { try $0.states(of: ids) }
+    }
+
+    /// The downloads whose stored state is not the last one the journal announced, or that the
+    /// journal never announced: a page of the store, walked in the order of the ids.
+    ///
+    /// Looks at up to `limit` stored downloads whose id is after `id` (from the first when `nil`)
+    /// and returns those that differ, with the id to continue after. A caller walks the whole
+    /// store with bounded memory by passing ``UnannouncedPage/resumeAfter`` back until it is
+    /// `nil`; each call holds the store's thread for one page only. Downloads saved or removed
+    /// between two calls may or may not be seen.
+    public func unannounced(after id: String?, limit: Int = 10_000) throws -> UnannouncedPage {
+        try performOnJournal("cannot read the journal") { try $0.unannounced(after: id, limit: max(1, limit)) }
     }
 
     /// Forgets the journalled state of download `id` (when the download itself is forgotten).

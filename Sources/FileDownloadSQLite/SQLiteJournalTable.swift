@@ -10,7 +10,9 @@ final class SQLiteJournalTable {
     private let setState: SQLiteStatement
     private let deleteState: SQLiteStatement
     private let selectAfter: SQLiteStatement
-    private let selectStates: SQLiteStatement
+    private let selectState: SQLiteStatement
+    private let selectFirstStoredAndJournalled: SQLiteStatement
+    private let selectStoredAndJournalled: SQLiteStatement
     private let connection: SQLiteConnection
 
     init(_ connection: SQLiteConnection) throws(SQLiteError) {
@@ -26,7 +28,18 @@ final class SQLiteJournalTable {
             SELECT sequence, download_id, state, recorded_at, payload FROM events
             WHERE sequence > ?1 ORDER BY sequence LIMIT ?2
             """, on: connection)
-        selectStates = try SQLiteStatement("SELECT download_id, state FROM journal_states", on: connection)
+        selectState = try SQLiteStatement("SELECT state FROM journal_states WHERE download_id = ?1", on: connection)
+        // Walk `downloads` by its primary key (from the first id, or after `?1`): a page reads
+        // `?2` rows however many the store holds, and each looks up its journalled state by
+        // primary key. Two statements, so that the planner sees a plain range on the key.
+        let storedAndJournalled = """
+            SELECT d.id, d.state, j.state FROM downloads AS d
+            LEFT JOIN journal_states AS j ON j.download_id = d.id
+            """
+        selectFirstStoredAndJournalled = try SQLiteStatement(
+            "\(storedAndJournalled) ORDER BY d.id LIMIT ?2", on: connection)
+        selectStoredAndJournalled = try SQLiteStatement(
+            "\(storedAndJournalled) WHERE d.id > ?1 ORDER BY d.id LIMIT ?2", on: connection)
     }
 
     /// Appends `events` in one transaction, records the states they announce, and drops the
@@ -88,17 +101,38 @@ final class SQLiteJournalTable {
         return (oldest == 0 ? nil : oldest, last)
     }
 
-    /// The last state the journal announced for each download.
-    func states() throws -> [String: DownloadState] {
-        let s = selectStates
-        defer { s.reset() }
+    /// The last state the journal announced for each of `ids` that it announced a state of.
+    func states(of ids: some Sequence<String>) throws -> [String: DownloadState] {
+        let s = selectState
         var states: [String: DownloadState] = [:]
-        while try s.step() {
-            if let id = s.string(0), let state = s.string(1).flatMap(DownloadState.init(rawValue:)) {
+        for id in ids {
+            defer { s.reset() }
+            try s.bind(1, id)
+            if try s.step(), let state = s.string(0).flatMap(DownloadState.init(rawValue:)) {
                 states[id] = state
             }
         }
         return states
+    }
+
+    /// Up to `limit` downloads after `id` (all from the first when `nil`), in the order of their
+    /// ids: those whose stored state is not the one the journal announced last (or that it never
+    /// announced), and the last id looked at (`nil` when the page reached the end).
+    func unannounced(after id: String?, limit: Int) throws -> SQLiteDownloadStore.UnannouncedPage {
+        let s = id == nil ? selectFirstStoredAndJournalled : selectStoredAndJournalled
+        defer { s.reset() }
+        if let id { try s.bind(1, id) }
+        try s.bind(2, Int64(limit))
+        var ids: [String] = []
+        var last: String?
+        var count = 0
+        while try s.step() {
+            guard let id = s.string(0) else { continue }
+            count += 1
+            last = id
+            if s.string(1) != s.string(2) { ids.append(id) }
+        }
+        return SQLiteDownloadStore.UnannouncedPage(ids: ids, resumeAfter: count < limit ? nil : last)
     }
 
     /// Forgets the announced state of download `id`.

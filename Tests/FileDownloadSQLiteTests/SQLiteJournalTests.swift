@@ -26,7 +26,7 @@ struct SQLiteJournalTests {
         #expect(try await store.journal(after: 2).map(\.sequence) == [3])
         #expect(try await store.journal(after: 0, limit: 2).map(\.sequence) == [1, 2])
         #expect(try await store.journal(after: 3).isEmpty)
-        #expect(try await store.journalledStates() == ["a": .waiting, "b": .completed])
+        #expect(try await store.journalledStates(of: ["a", "b", "c"]) == ["a": .waiting, "b": .completed])
     }
 
     @Test("the journal keeps its capacity's newest entries, and never gives a number twice, even after reopening")
@@ -54,8 +54,33 @@ struct SQLiteJournalTests {
         try await store.appendToJournal([event("b", "z", state: .downloading)])
         await store.close()
         store = try await SQLiteDownloadStore(path: path)
-        #expect(try await store.journalledStates() == ["a": .completed, "b": .downloading])
+        #expect(try await store.journalledStates(of: ["a", "b"]) == ["a": .completed, "b": .downloading])
         try await store.forgetJournalledState(of: "a")
-        #expect(try await store.journalledStates() == ["b": .downloading])
+        #expect(try await store.journalledStates(of: ["a", "b"]) == ["b": .downloading])
+    }
+
+    @Test("the downloads the journal has not announced in their stored state come a page at a time, in id order, to the end")
+    func unannouncedInPages() async throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let store = try await SQLiteDownloadStore(path: dir.path("s.sqlite"))
+        let states: [DownloadState] = [.completed, .waiting, .paused, .failed, .cancelled, .interrupted, .waiting]
+        try await store.saveAll((0..<7).map { DownloadRecord.sample(id: "d\($0)", queueOrder: Int64($0), state: states[$0]) })
+        // d0, d1, d4: announced as stored; d2 and d5: announced in another state; d3, d6: never.
+        try await store.appendToJournal([
+            event("d0", "", state: .completed), event("d1", "", state: .waiting), event("d2", "", state: .downloading),
+            event("d4", "", state: .cancelled), event("d5", "", state: .downloading), event("gone", "", state: .waiting),
+        ])
+        var pages: [SQLiteDownloadStore.UnannouncedPage] = []
+        var after: String?
+        repeat {
+            let page = try await store.unannounced(after: after, limit: 3)
+            pages.append(page)
+            after = page.resumeAfter
+        } while after != nil && pages.count < 10
+        #expect(pages == [.init(ids: ["d2"], resumeAfter: "d2"), .init(ids: ["d3", "d5"], resumeAfter: "d5"),
+                          .init(ids: ["d6"], resumeAfter: nil)])
+        #expect(try await store.unannounced(after: nil, limit: 100) == .init(ids: ["d2", "d3", "d5", "d6"], resumeAfter: nil))
+        #expect(try await store.unannounced(after: "d6", limit: 100) == .init(ids: [], resumeAfter: nil))
     }
 }

@@ -46,6 +46,10 @@ import Glibc
                 // Watching finished downloads reports them and ends.
                 let again = try await FDLProcess.run(["watch", "--agent", "a.bin", "--json"], environment: home.environment)
                 #expect(again.status == 0 && again.stdout.contains("\"event\":\"completed\""), "\(again.stdout)")
+                // An id the agent does not hold: a usage error naming it and some that it holds.
+                let unknown = try await FDLProcess.run(["watch", "--agent", "a.bin", "nope"], environment: home.environment)
+                #expect(unknown.status == 64 && unknown.stderr.contains("no download has the id 'nope' there (known: a.bin, b.bin)"),
+                        "\(unknown.status) \(unknown.stderr)")
 
                 // The same URL again: the running agent already has it; no second agent.
                 let repeated = try await FDLProcess.run(["get", "--background", server.url("slow/a.bin"), "-d", out.path],

@@ -32,12 +32,19 @@ struct EventWatcher {
     ///   ``CLIError`` (usage) for an id the server does not know.
     func run() async throws -> ExitStatus {
         let start = try await client.status()
-        let downloads = try await client.downloads()
-        let known = Dictionary(downloads.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        if let unknown = ids.first(where: { known[$0] == nil }) {
-            throw CLIError(.usage, "no download has the id '\(unknown)' there (known: \(downloads.prefix(10).map(\.id).joined(separator: ", ")))")
+        // Only what is watched is read: the named downloads one by one, else the unfinished ones
+        // (a server holding a million finished downloads sends none of them).
+        var known: [String: DownloadInfo] = [:]
+        for id in ids where known[id] == nil {
+            guard let info = try await client.info(of: id) else {
+                let some = try await client.page(limit: 10).downloads.map(\.id)
+                throw CLIError(.usage, "no download has the id '\(id)' there (known: \(some.joined(separator: ", ")))")
+            }
+            known[id] = info
         }
-        let watched = ids.isEmpty ? Set(downloads.filter { !$0.state.isTerminal }.map(\.id)) : Set(ids)
+        let watched = ids.isEmpty
+            ? Set(try await client.downloads(states: Set(DownloadState.allCases.filter { !$0.isTerminal })).map(\.id))
+            : Set(ids)
         var finals: [String: DownloadState] = [:]
         for id in ids where known[id]!.state.isTerminal {
             let info = known[id]!
