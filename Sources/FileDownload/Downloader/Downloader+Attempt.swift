@@ -297,6 +297,15 @@ extension Downloader {
                 return .invalid(error)
             }
             if handle.stopReason.withLock({ $0 }) != nil { return .stopped }
+            if let delegate {
+                do {
+                    try await delegate.download(ctx.id, willMoveTo: ctx.destination)
+                } catch {
+                    if handle.stopReason.withLock({ $0 }) != nil { return .stopped }
+                    return .failed(DownloadError.wrapping(error))
+                }
+                if handle.stopReason.withLock({ $0 }) != nil { return .stopped }
+            }
             let final: URL
             if ctx.synchronize {
                 // Flush (through the sink's descriptor), move, flush the directory: on a thread of

@@ -24,7 +24,7 @@ public import Foundation
 /// Notifications (`did`/`will` methods) are delivered one at a time, in the order of the
 /// downloader's ``DownloadEvent``s (see its order guarantees), on a task of their own: a slow
 /// delegate delays later notifications but never a transfer. Questions (`destination`, `validate`,
-/// `isValidStatus`, `customizeTransfer`, the auth challenge) are asked by the download that needs
+/// `isValidStatus`, `customizeTransfer`, the auth challenge, `willMoveTo`) are asked by the download that needs
 /// the answer, when it needs it; they may run concurrently for different downloads.
 /// ``isValidStatus(_:id:)`` is synchronous because it runs on the transport's I/O thread before the
 /// first body byte: keep it quick.
@@ -62,6 +62,22 @@ public protocol DownloaderDelegate: Sendable {
     /// after the size and SHA-256 checks passed and before the file is moved. `false` fails the
     /// download with ``DownloadError/Code/validationFailed`` and discards the bytes.
     func validateFile(at file: URL, id: String) async -> Bool
+    /// The last question before a finished file is moved to `destination`: throwing keeps it in
+    /// its staging file. Asked after every check (length, SHA-256, ``validateFile(at:id:)``) passed
+    /// and before the file is flushed and renamed, on the attempt's task; the download is still
+    /// ``DownloadState/downloading``, and a pause or cancel meanwhile wins over the answer. With
+    /// ``DownloadOptions/usesSuggestedFileName`` `destination` is the configured one; the server's
+    /// name is chosen after this call.
+    ///
+    /// An error thrown ends the attempt as a failure with that error (a ``DownloadError`` as it
+    /// is, any other wrapped as ``DownloadError/Code/transport``), the staging file kept whole:
+    /// a retryable error makes the download wait for its next attempt under the retry policy
+    /// (which continues from the end of the file: a transport with ``TransportCapabilities/resume``
+    /// fetches no byte again when the remote file did not change); one that is not retryable fails
+    /// the download, and resuming it later asks again. Meant for a process that must confirm, at
+    /// the last moment, that it may still deliver the file (a fleet worker confirms its lease).
+    /// The default returns at once.
+    func download(_ id: String, willMoveTo destination: URL) async throws
     /// Whether a protocol status is acceptable (HTTP). Asked before any body byte is written.
     /// The default accepts 2xx, and `nil` (protocols without a status).
     func isValidStatus(_ status: Int?, id: String) -> Bool
@@ -111,6 +127,7 @@ extension DownloaderDelegate {
     public func downloadDidChangeState(id: String, state: DownloadState) async {}
     public func destination(forID id: String, remoteURL: URL, proposed: URL) async -> URL { proposed }
     public func validateFile(at file: URL, id: String) async -> Bool { true }
+    public func download(_ id: String, willMoveTo destination: URL) async throws {}
     public func isValidStatus(_ status: Int?, id: String) -> Bool {
         Downloader.acceptsByDefault(status)
     }
