@@ -253,7 +253,7 @@ let package = Package(
         .testTarget(
             name: "fdlTests",
             dependencies: ["FileDownloadTestSupport", "FileDownloadCLI", "FileDownload", "FileDownloadAgentClient",
-                           "FileDownloadAgent", "FileDownloadSQLite", "FileDownloadPostgres", "fdl",
+                           "FileDownloadAgent", "FileDownloadSQLite", "FileDownloadPostgres", "FileDownloadMock", "fdl",
                            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                            .product(name: "Logging", package: "swift-log"),
                            "fdl-agent-app"],

@@ -91,6 +91,26 @@ extension PostgresDownloadQueue {
         }
     }
 
+    /// Extends the lease on download `id` alone, when `owner` still holds it under claim number
+    /// `claim` and the lease has not lapsed: the fence a worker passes right before it moves a
+    /// finished file into place. Unlike ``renew(owner:held:lease:)`` it gives nothing back.
+    ///
+    /// - Returns: whether `owner` still holds the download (its lease now extended).
+    func confirm(id: String, claim: Int, owner: String, lease: Duration) async throws -> Bool {
+        let seconds = lease.seconds
+        return try await run("confirming a lease") { connection in
+            let rows = try await connection.query("""
+                UPDATE downloads SET lease_expires_at = now() + make_interval(secs => \(seconds))
+                WHERE id = \(id) AND claims = \(claim) AND lease_owner = \(owner)
+                  AND state = 'claimed' AND lease_expires_at > now()
+                RETURNING id
+                """, logger: self.logger)
+            var held = false
+            for try await _ in rows.decode(String.self) { held = true }
+            return held
+        }
+    }
+
     /// Which of `ids` are finished in the queue (completed, failed or cancelled).
     func finished(among ids: [String]) async throws -> Set<String> {
         try await run("reading finished downloads") { connection in

@@ -101,7 +101,7 @@ public actor FleetWorker {
         dc.resumeInterruptedOnRestore = false
         let store = LeasedStore(queue: queue, owner: owner, node: configuration.node,
                                 sharedDirectory: configuration.sharedDirectory, patience: configuration.lease, logger: logger)
-        let downloader = Downloader(configuration: dc, transports: transports, store: store)
+        let downloader = Downloader(configuration: dc, transports: transports, store: store, delegate: LeaseFence(worker: self))
         self.downloader = downloader
         let events = downloader.events()
         let listener = Task { [weak self] in
@@ -181,6 +181,30 @@ public actor FleetWorker {
         let overdue = held
         Task { await self.drop(overdue, because: "no renewal reached the queue for half the lease") }
         held.subtract(overdue)
+    }
+
+    /// The fence before download `raw`'s finished file is moved into place: confirms in the queue,
+    /// with one statement that extends that lease alone, that this worker still holds it. Throws
+    /// (retryable, so the file stays whole in staging) when the worker let the download go, when
+    /// the queue says another holds it now (the download is then stopped as for a lost lease), or
+    /// when the queue does not answer (the fence timer stops it once half the lease passed).
+    func confirmBeforeMove(_ raw: String) async throws {
+        guard let local = LocalID(raw), held.contains(local) else {
+            throw DownloadError(.store, "this worker no longer holds the download; the file stays in staging", isRetryable: true)
+        }
+        let holds: Bool
+        do {
+            holds = try await queue.confirm(id: local.queueID, claim: local.claim, owner: owner, lease: configuration.lease)
+        } catch {
+            let message = (error as? DownloadError)?.message ?? "\(error)"
+            throw DownloadError(.store, "cannot confirm the lease before moving the file: \(message)", isRetryable: true)
+        }
+        guard holds else {
+            // Not awaited: stopping the download waits for this attempt, which waits for this call.
+            held.remove(local)
+            Task { await self.drop([local], because: "its lease was lost before the file was moved") }
+            throw DownloadError(.store, "the lease on the download was lost; the file stays in staging", isRetryable: true)
+        }
     }
 
     /// Forgets the kept-paused local downloads whose queue row is finished (by another worker or

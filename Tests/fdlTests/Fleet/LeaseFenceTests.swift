@@ -1,0 +1,76 @@
+import FileDownload
+import FileDownloadMock
+@testable import FileDownloadPostgres
+import FileDownloadTestSupport
+import Foundation
+import Logging
+import Synchronization
+import Testing
+
+/// The fence right before a worker moves a finished file into place
+/// (`FleetWorker.confirmBeforeMove`): a worker whose lease was taken meanwhile delivers nothing.
+@Suite struct LeaseFenceTests {
+    /// Every message logged through a ``Messages`` handler.
+    final class Lines: Sendable {
+        let all = Mutex<[String]>([])
+        func contains(_ text: String) -> Bool { all.withLock { $0.contains { $0.contains(text) } } }
+    }
+
+    /// Keeps every message logged through it in ``Lines``.
+    struct Messages: LogHandler {
+        let lines: Lines
+        var metadata: Logger.Metadata = [:]
+        var logLevel: Logger.Level = .info
+
+        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+            get { metadata[key] }
+            set { metadata[key] = newValue }
+        }
+
+        func log(event: LogEvent) {
+            lines.all.withLock { $0.append("\(event.message)") }
+        }
+    }
+
+    @Test func aWorkerWhoseLeaseWasTakenKeepsTheFinishedFileInStaging() async throws {
+        let postgres = try await PostgresServer()
+        defer { postgres.stop() }
+        let directory = try TemporaryDirectory("fence")
+        defer { directory.remove() }
+        // The last of two chunks waits on a clock the test moves: the transfer ends when told.
+        let clock = ManualClock()
+        let mock = MockTransport(clock: clock)
+        let url = URL(string: "mock://files/a.bin")!
+        let content = MockContent.seeded(seed: 7, size: 64 * 1024)
+        mock.serve(url, MockResource(content, chunkSize: 32 * 1024, chunkDelay: .seconds(1)))
+        var transports = TransportRegistry()
+        transports.register(mock, for: "mock")
+
+        let queue = PostgresDownloadQueue(settings: try PostgresQueueSettings(url: URL(string: postgres.url)!, password: postgres.password))
+        try await queue.add([QueuedDownload(id: "a", url: url, destination: "a.bin")])
+        let lines = Lines()
+        let logger = Logger(label: "fence") { _ in Messages(lines: lines) }
+        // A lease of a minute: no renewal and no fence timer acts during the test.
+        let worker = FleetWorker(queue: queue, transports: transports,
+                                 configuration: .init(node: "n1", directory: URL(fileURLWithPath: directory.path), lease: .seconds(60)),
+                                 logger: logger)
+        let running = Task { try await worker.run() }
+
+        await clock.waitForSleepers(atLeast: 1)  // the first chunk is written, the transfer waits
+        // As if the worker had been frozen past its lease and another had claimed the download.
+        _ = try postgres.psql("UPDATE downloads SET claims = claims + 1, lease_owner = 'thief' WHERE id = 'a'")
+        #expect(try postgres.psql("SELECT lease_owner FROM downloads WHERE id = 'a'") == "thief")
+        clock.advance(by: .seconds(1))
+        try await poll("the worker stops the download", limit: .seconds(30)) {
+            lines.contains("stops a download: its lease was lost before the file was moved")
+        }
+        #expect(!FileManager.default.fileExists(atPath: directory.path("a.bin")), "the file was delivered without the lease")
+        let staged = try FileManager.default.attributesOfItem(atPath: directory.path("a.bin") + ".part")[.size] as? Int
+        #expect(staged == 64 * 1024, "the whole file stays in staging")
+        #expect(try postgres.psql("SELECT lease_owner || ' ' || state FROM downloads WHERE id = 'a'") == "thief claimed")
+
+        await worker.stop()
+        try await running.value
+        await queue.close()
+    }
+}
