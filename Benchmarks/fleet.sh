@@ -39,7 +39,11 @@ worker_pids=()
 as_postgres() { if [ "$(id -u)" -eq 0 ]; then setpriv --reuid=postgres --regid=postgres --clear-groups -- "$@"; else "$@"; fi; }
 cleanup() {
     for pid in "${worker_pids[@]}"; do kill -9 "$pid" 2>/dev/null || true; done
-    if [ -n "$pg_pid" ]; then kill -INT "$pg_pid" 2>/dev/null || true; wait "$pg_pid" 2>/dev/null || true; fi
+    # $pg_pid is the subshell that runs as_postgres; the server's own pid is in postmaster.pid.
+    if [ -n "$pg_pid" ]; then
+        [ -f "$PGDIR/data/postmaster.pid" ] && kill -INT "$(head -n 1 "$PGDIR/data/postmaster.pid")" 2>/dev/null || true
+        wait "$pg_pid" 2>/dev/null || true
+    fi
     stop_local_nginx
     rm -rf "$WORK"
 }

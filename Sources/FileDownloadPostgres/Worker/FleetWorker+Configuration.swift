@@ -26,6 +26,10 @@ extension FleetWorker {
         /// The longest wait between attempts to reach PostgreSQL again after it went away (the
         /// wait doubles from 100 ms up to this).
         public var maxReconnectDelay: Duration
+        /// Until how long after the last renewal that reached the queue a finished file is moved
+        /// into place without asking the queue first (half the lease: every held lease then still
+        /// runs for at least half of it). Tests set `.zero` to make every move ask.
+        var moveConfirmationAge: Duration?
         /// The local downloader's settings; ``capacity`` and ``directory`` override its
         /// `maxConcurrentDownloads` and `downloadsDirectory`.
         public var downloader: DownloaderConfiguration

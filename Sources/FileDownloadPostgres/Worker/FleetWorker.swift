@@ -183,8 +183,12 @@ public actor FleetWorker {
         held.subtract(overdue)
     }
 
-    /// The fence before download `raw`'s finished file is moved into place: confirms in the queue,
-    /// with one statement that extends that lease alone, that this worker still holds it. Throws
+    /// The fence before download `raw`'s finished file is moved into place. Within half the
+    /// lease after the last renewal that reached the queue, every held lease still runs for at
+    /// least half of it (the queue extended each to at least that renewal's start plus the lease),
+    /// so nobody else can hold the download and the move goes on without a statement. Later (the
+    /// worker was frozen, or the queue stopped answering), it confirms in the queue, with one
+    /// statement that extends that lease alone, that this worker still holds it. Throws
     /// (retryable, so the file stays whole in staging) when the worker let the download go, when
     /// the queue says another holds it now (the download is then stopped as for a lost lease), or
     /// when the queue does not answer (the fence timer stops it once half the lease passed).
@@ -192,6 +196,8 @@ public actor FleetWorker {
         guard let local = LocalID(raw), held.contains(local) else {
             throw DownloadError(.store, "this worker no longer holds the download; the file stays in staging", isRetryable: true)
         }
+        let fresh = configuration.moveConfirmationAge ?? configuration.lease / 2
+        if let confirmed = leaseConfirmedAt, clock.now < confirmed + fresh { return }
         let holds: Bool
         do {
             holds = try await queue.confirm(id: local.queueID, claim: local.claim, owner: owner, lease: configuration.lease)

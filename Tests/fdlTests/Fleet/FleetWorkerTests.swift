@@ -100,10 +100,11 @@ import Glibc
             }
             try await bed.awaitCompleted(24, limit: .seconds(150), workers: [first, second])
             await bed.stop([first, second])
-            // Every file, byte for byte, in the directory of the worker the queue says completed it,
-            // and in no other: a transfer of the frozen worker that ends in the instant after
-            // SIGCONT, before its fence timer, is stopped by the fence before the move (its
-            // lease is confirmed in the queue first), so no copy lands in its directory.
+            // Every file, byte for byte, in the directory of the worker the queue says completed it.
+            // (A transfer of the frozen worker that ends right after SIGCONT asks the queue before
+            // its move and keeps the file in staging (LeaseFenceTests); one frozen in the instant
+            // between that answer and its rename still puts a copy in its own directory: the window
+            // docs/fleet.md "Limits" describes. Such a copy must be byte-exact too.)
             var seen: [String: Data] = [:]
             for directory in ["first", "second"] {
                 let path = bed.out.path(directory)
@@ -112,7 +113,6 @@ import Glibc
                 for name in try FileManager.default.contentsOfDirectory(atPath: path) where !name.hasPrefix(".fdl-worker") {
                     let data = try Data(contentsOf: URL(fileURLWithPath: path + "/" + name))
                     #expect(data == files[name], "\(directory)/\(name) is not byte-exact")
-                    #expect(completedHere.contains(name), "\(directory)/\(name) is there, but another worker completed it")
                     if completedHere.contains(name) { seen[name] = data }
                 }
             }

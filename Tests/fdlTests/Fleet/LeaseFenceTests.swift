@@ -50,10 +50,11 @@ import Testing
         try await queue.add([QueuedDownload(id: "a", url: url, destination: "a.bin")])
         let lines = Lines()
         let logger = Logger(label: "fence") { _ in Messages(lines: lines) }
-        // A lease of a minute: no renewal and no fence timer acts during the test.
-        let worker = FleetWorker(queue: queue, transports: transports,
-                                 configuration: .init(node: "n1", directory: URL(fileURLWithPath: directory.path), lease: .seconds(60)),
-                                 logger: logger)
+        // A lease of a minute: no renewal and no fence timer acts during the test. Every move asks
+        // the queue (as after a freeze past the lease, when the last renewal is old).
+        var configuration = FleetWorker.Configuration(node: "n1", directory: URL(fileURLWithPath: directory.path), lease: .seconds(60))
+        configuration.moveConfirmationAge = .zero
+        let worker = FleetWorker(queue: queue, transports: transports, configuration: configuration, logger: logger)
         let running = Task { try await worker.run() }
 
         await clock.waitForSleepers(atLeast: 1)  // the first chunk is written, the transfer waits
