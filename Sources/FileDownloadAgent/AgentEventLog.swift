@@ -64,6 +64,9 @@ actor AgentEventLog {
     private var oldestKept: Int64?
     /// How many stored downloads one page of ``unannounced(after:)`` looks at.
     private let reconcilePage: Int
+    /// When the log was opened: what the store saved since is this process's, announced through
+    /// ``record(_:)``; ``unannounced(after:)`` looks only at what was saved before.
+    private let openedAt = Date()
     /// Events whose append failed: journalled first by the next ``record(_:)`` or
     /// ``reconcile(with:)``, so a failed write delays them and loses none.
     private var unjournalled: [DownloadEvent] = []
@@ -196,17 +199,18 @@ actor AgentEventLog {
         ring()
     }
 
-    /// A page of the downloads whose stored state the journal has not announced (see
-    /// `SQLiteDownloadStore.unannounced(after:limit:)`): what ``reconcile(with:)`` is to look at.
+    /// A page of the downloads saved before the log was opened whose stored state the journal has
+    /// not announced (see `SQLiteDownloadStore.unannounced(after:savedBefore:limit:)`): what
+    /// ``reconcile(with:)`` is to look at.
     func unannounced(after id: String?) async throws -> SQLiteDownloadStore.UnannouncedPage {
-        try await store.unannounced(after: id, limit: reconcilePage)
+        try await store.unannounced(after: id, savedBefore: openedAt, limit: reconcilePage)
     }
 
     /// The states of `ids` announced once the events still to be journalled are. When the store
     /// cannot be read, only those of the events still to be journalled: a repeat may then be
     /// journalled, nothing is dropped.
     private func intendedStates(of ids: [String]) async -> [String: DownloadState] {
-        var states = (try? await store.journalledStates(of: ids)) ?? [:]
+        var states = ids.isEmpty ? [:] : (try? await store.journalledStates(of: ids)) ?? [:]
         for case .stateChanged(let id, let state) in unjournalled { states[id] = state }
         return states
     }

@@ -221,7 +221,9 @@ public final class DownloadAgent: Service, Sendable {
                         }
                         try await log.reconcile(with: infos)
                     } catch {
-                        logger.error("cannot compare the journal with the store: \(error)")
+                        // Not tried again here (a store that fails would fail again at once): the
+                        // downloads from there on are compared at the next start.
+                        logger.error("cannot compare the journal with the store after '\(after ?? "")' (the rest waits for the next start): \(error)")
                     }
                 }
             }

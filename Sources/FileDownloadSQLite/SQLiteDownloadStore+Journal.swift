@@ -11,7 +11,7 @@ public import Foundation
 /// the last ``Configuration/journalCapacity`` entries; an append deletes older ones in the same
 /// transaction. Beside the entries the store keeps, per download, the **last state an entry
 /// announced** (``journalledStates(of:)``), which is not pruned: after a crash, a process asks for
-/// the downloads whose stored state differs from it (``unannounced(after:limit:)``, a page at a
+/// the downloads whose stored state differs from it (``unannounced(after:savedBefore:limit:)``, a page at a
 /// time) to announce what happened after the last entry was written.
 extension SQLiteDownloadStore {
     /// An event to append: the download it is about, the state it leaves that download in (for
@@ -45,7 +45,7 @@ extension SQLiteDownloadStore {
         }
     }
 
-    /// A page of ``SQLiteDownloadStore/unannounced(after:limit:)``.
+    /// A page of ``SQLiteDownloadStore/unannounced(after:savedBefore:limit:)``.
     public struct UnannouncedPage: Sendable, Hashable {
         public init(ids: [String], resumeAfter: String?) {
             self.ids = ids
@@ -105,16 +105,21 @@ extension SQLiteDownloadStore {
         return try performOnJournal("cannot read the journal") { try $0.states(of: ids) }
     }
 
-    /// The downloads whose stored state is not the last one the journal announced, or that the
-    /// journal never announced: a page of the store, walked in the order of the ids.
+    /// The downloads saved before `date` whose stored state is not the last one the journal
+    /// announced, or that the journal never announced: a page of the store, walked in the order of
+    /// the ids.
     ///
     /// Looks at up to `limit` stored downloads whose id is after `id` (from the first when `nil`)
     /// and returns those that differ, with the id to continue after. A caller walks the whole
     /// store with bounded memory by passing ``UnannouncedPage/resumeAfter`` back until it is
-    /// `nil`; each call holds the store's thread for one page only. Downloads saved or removed
-    /// between two calls may or may not be seen.
-    public func unannounced(after id: String?, limit: Int = 10_000) throws -> UnannouncedPage {
-        try performOnJournal("cannot read the journal") { try $0.unannounced(after: id, limit: max(1, limit)) }
+    /// `nil`; each call holds the store's thread for one page only. `date` is when the caller
+    /// started: what it saved since (its `updatedAt`) is its own to announce, and is left out, so
+    /// that a walk that runs beside new changes does not announce their states ahead of their
+    /// events. Downloads saved or removed between two calls may or may not be seen.
+    public func unannounced(after id: String?, savedBefore date: Date, limit: Int = 10_000) throws -> UnannouncedPage {
+        try performOnJournal("cannot read the journal") {
+            try $0.unannounced(after: id, savedBefore: date, limit: max(1, limit))
+        }
     }
 
     /// Forgets the journalled state of download `id` (when the download itself is forgotten).

@@ -33,7 +33,7 @@ final class SQLiteJournalTable {
         // `?2` rows however many the store holds, and each looks up its journalled state by
         // primary key. Two statements, so that the planner sees a plain range on the key.
         let storedAndJournalled = """
-            SELECT d.id, d.state, j.state FROM downloads AS d
+            SELECT d.id, d.state, j.state, d.updated_at FROM downloads AS d
             LEFT JOIN journal_states AS j ON j.download_id = d.id
             """
         selectFirstStoredAndJournalled = try SQLiteStatement(
@@ -116,9 +116,10 @@ final class SQLiteJournalTable {
     }
 
     /// Up to `limit` downloads after `id` (all from the first when `nil`), in the order of their
-    /// ids: those whose stored state is not the one the journal announced last (or that it never
-    /// announced), and the last id looked at (`nil` when the page reached the end).
-    func unannounced(after id: String?, limit: Int) throws -> SQLiteDownloadStore.UnannouncedPage {
+    /// ids: those saved before `date` whose stored state is not the one the journal announced last
+    /// (or that it never announced), and the last id looked at (`nil` when the page reached the
+    /// end). Rows saved later are looked at (they count toward `limit`) but not returned.
+    func unannounced(after id: String?, savedBefore date: Date, limit: Int) throws -> SQLiteDownloadStore.UnannouncedPage {
         let s = id == nil ? selectFirstStoredAndJournalled : selectStoredAndJournalled
         defer { s.reset() }
         if let id { try s.bind(1, id) }
@@ -130,7 +131,7 @@ final class SQLiteJournalTable {
             guard let id = s.string(0) else { continue }
             count += 1
             last = id
-            if s.string(1) != s.string(2) { ids.append(id) }
+            if s.string(1) != s.string(2), (s.double(3) ?? 0) < date.timeIntervalSinceReferenceDate { ids.append(id) }
         }
         return SQLiteDownloadStore.UnannouncedPage(ids: ids, resumeAfter: count < limit ? nil : last)
     }

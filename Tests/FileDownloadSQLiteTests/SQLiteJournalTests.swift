@@ -59,13 +59,19 @@ struct SQLiteJournalTests {
         #expect(try await store.journalledStates(of: ["a", "b"]) == ["b": .downloading])
     }
 
-    @Test("the downloads the journal has not announced in their stored state come a page at a time, in id order, to the end")
+    @Test("the downloads saved before a date that the journal has not announced in their stored state come a page at a time, in id order, to the end")
     func unannouncedInPages() async throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
         let store = try await SQLiteDownloadStore(path: dir.path("s.sqlite"))
         let states: [DownloadState] = [.completed, .waiting, .paused, .failed, .cancelled, .interrupted, .waiting]
-        try await store.saveAll((0..<7).map { DownloadRecord.sample(id: "d\($0)", queueOrder: Int64($0), state: states[$0]) })
+        let started = Date()
+        try await store.saveAll((0..<7).map { i in
+            var record = DownloadRecord.sample(id: "d\(i)", queueOrder: Int64(i), state: states[i])
+            // d4 and d5 were saved by the caller itself, after it started.
+            record.updatedAt = i == 4 || i == 5 ? started.addingTimeInterval(1) : started.addingTimeInterval(-60)
+            return record
+        })
         // d0, d1, d4: announced as stored; d2 and d5: announced in another state; d3, d6: never.
         try await store.appendToJournal([
             event("d0", "", state: .completed), event("d1", "", state: .waiting), event("d2", "", state: .downloading),
@@ -74,13 +80,15 @@ struct SQLiteJournalTests {
         var pages: [SQLiteDownloadStore.UnannouncedPage] = []
         var after: String?
         repeat {
-            let page = try await store.unannounced(after: after, limit: 3)
+            let page = try await store.unannounced(after: after, savedBefore: started, limit: 3)
             pages.append(page)
             after = page.resumeAfter
         } while after != nil && pages.count < 10
-        #expect(pages == [.init(ids: ["d2"], resumeAfter: "d2"), .init(ids: ["d3", "d5"], resumeAfter: "d5"),
+        // d5 differs but is the caller's own change: looked at, not returned.
+        #expect(pages == [.init(ids: ["d2"], resumeAfter: "d2"), .init(ids: ["d3"], resumeAfter: "d5"),
                           .init(ids: ["d6"], resumeAfter: nil)])
-        #expect(try await store.unannounced(after: nil, limit: 100) == .init(ids: ["d2", "d3", "d5", "d6"], resumeAfter: nil))
-        #expect(try await store.unannounced(after: "d6", limit: 100) == .init(ids: [], resumeAfter: nil))
+        #expect(try await store.unannounced(after: nil, savedBefore: .distantFuture, limit: 100)
+                == .init(ids: ["d2", "d3", "d5", "d6"], resumeAfter: nil))
+        #expect(try await store.unannounced(after: "d6", savedBefore: .distantFuture, limit: 100) == .init(ids: [], resumeAfter: nil))
     }
 }

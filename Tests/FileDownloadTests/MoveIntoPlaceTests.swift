@@ -25,40 +25,24 @@ struct MoveIntoPlaceTests {
         }
     }
 
-    @Test("a retryable refusal keeps the whole file in staging; the next attempt fetches no byte again and moves it")
-    func retryableRefusal() async throws {
-        let delegate = HoldingBack([DownloadError(.store, "the lease is not confirmed", isRetryable: true)])
+    @Test("a refusal pauses the download with the whole file in staging and its error; resume asks again, fetches nothing again and moves it")
+    func refusalPauses() async throws {
+        let delegate = HoldingBack([DownloadError(.store, "the lease is not confirmed")])
         let h = Harness(delegate: delegate)
         let content = h.serve("a", size: 40_000, chunkSize: 4_000)
         try await h.downloader.start(id: "a", url: h.url("a"))
-        let (error, retryIn) = await h.recorder.interruption(of: "a")
-        #expect(error.code == .store && error.message == "the lease is not confirmed")
-        #expect(retryIn == .seconds(1))
+        await h.recorder.state("a", .paused)
         #expect(!FileManager.default.fileExists(atPath: h.file("a").path), "nothing at the destination")
         #expect(FileValidation.size(h.file("a").path + ".part") == 40_000, "the staging file kept whole")
-        h.clock.advance(by: .seconds(1))
-        await h.downloader.refresh()
+        let info = await h.downloader.info(of: "a")
+        #expect(info?.lastErrorCode == .store && info?.lastError?.contains("the lease is not confirmed") == true)
+        #expect(info?.attempts == 1)
+        #expect(h.recorder.events(of: "a").contains { if case .paused(_, let data) = $0 { data?.bytesOnDisk == 40_000 } else { false } })
+        try await h.downloader.resume("a")
         await h.recorder.state("a", .completed)
         #expect(h.contents(h.file("a")) == content.bytes(in: 0..<40_000))
         #expect(h.mock.requests(for: h.url("a")).map(\.offset) == [0, 40_000], "the second asks from the end")
         #expect(delegate.asked == [h.file("a"), h.file("a")])
-        await h.cleanUp()
-    }
-
-    @Test("a refusal that is not retryable fails the download with its error, file kept; resuming asks again")
-    func finalRefusal() async throws {
-        let delegate = HoldingBack([DownloadError(.invalidDestination, "the directory was replaced", isRetryable: false)])
-        let h = Harness(delegate: delegate)
-        let content = h.serve("a", size: 10_000)
-        try await h.downloader.start(id: "a", url: h.url("a"))
-        let (error, resumeData) = await h.recorder.failure(of: "a")
-        #expect(error.code == .invalidDestination && error.message == "the directory was replaced")
-        #expect(resumeData?.bytesOnDisk == 10_000)
-        #expect(!FileManager.default.fileExists(atPath: h.file("a").path))
-        try await h.downloader.resume("a")
-        await h.recorder.state("a", .completed)
-        #expect(h.contents(h.file("a")) == content.bytes(in: 0..<10_000))
-        #expect(delegate.asked.count == 2)
         await h.cleanUp()
     }
 }

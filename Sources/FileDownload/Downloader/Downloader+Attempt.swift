@@ -297,25 +297,26 @@ extension Downloader {
                 return .invalid(error)
             }
             if handle.stopReason.withLock({ $0 }) != nil { return .stopped }
-            if let delegate {
-                do {
-                    try await delegate.download(ctx.id, willMoveTo: ctx.destination)
-                } catch {
-                    if handle.stopReason.withLock({ $0 }) != nil { return .stopped }
-                    return .failed(DownloadError.wrapping(error))
-                }
-                if handle.stopReason.withLock({ $0 }) != nil { return .stopped }
-            }
             let final: URL
             if ctx.synchronize {
                 // Flush (through the sink's descriptor), move, flush the directory: on a thread of
                 // its own, so that concurrent completions flush together and the cooperative pool
-                // keeps running.
-                final = try await BlockingFileWork.shared.run {
-                    try sink.synchronize()
-                    return try moveIntoPlace(ctx, head: head, sink: sink, handle: handle, synchronize: true)
+                // keeps running. With a delegate, its last word comes between the flush and the
+                // move, so that nothing slow separates its answer from the rename.
+                if let delegate {
+                    try await BlockingFileWork.shared.run { try sink.synchronize() }
+                    if let held = await askBeforeMove(ctx, delegate: delegate, handle: handle) { return held }
+                    final = try await BlockingFileWork.shared.run {
+                        try moveIntoPlace(ctx, head: head, sink: sink, handle: handle, synchronize: true)
+                    }
+                } else {
+                    final = try await BlockingFileWork.shared.run {
+                        try sink.synchronize()
+                        return try moveIntoPlace(ctx, head: head, sink: sink, handle: handle, synchronize: true)
+                    }
                 }
             } else {
+                if let delegate, let held = await askBeforeMove(ctx, delegate: delegate, handle: handle) { return held }
                 final = try moveIntoPlace(ctx, head: head, sink: sink, handle: handle, synchronize: false)
             }
             return .completed(final, checks)
@@ -323,6 +324,26 @@ extension Downloader {
             if handle.stopReason.withLock({ $0 }) != nil { return .stopped }
             return .failed(DownloadError.wrapping(error))
         }
+    }
+
+    /// The delegate's last word before the move (``DownloaderDelegate/download(_:willMoveTo:)``):
+    /// `nil` to move on. When it throws, the attempt stops as a pause (unless it was stopped
+    /// otherwise meanwhile) and ends with the error thrown, which the pause keeps as the
+    /// download's last error; the file stays whole in staging.
+    private static func askBeforeMove(
+        _ ctx: AttemptContext, delegate: any DownloaderDelegate, handle: AttemptHandle
+    ) async -> AttemptOutcome? {
+        do {
+            try await delegate.download(ctx.id, willMoveTo: ctx.destination)
+        } catch {
+            let pausedHere = handle.stopReason.withLock { reason in
+                guard reason == nil else { return false }
+                reason = .pause
+                return true
+            }
+            return pausedHere ? .failed(DownloadError.wrapping(error)) : .stopped
+        }
+        return handle.stopReason.withLock({ $0 }) != nil ? .stopped : nil
     }
 
     /// Moves the staging file to its destination, after checking that the attempt was not stopped
@@ -469,6 +490,8 @@ extension Downloader {
             flush = nil
         case (_, .pause?):
             emitProgress(&e, now: now, force: false, events: &events)
+            // Held back by the delegate before the move: why is the download's last error.
+            if case .failed(let error) = outcome { e.lastError = error }
             e.state = .paused
             events += [.stateChanged(id: id, state: .paused), .paused(id: id, resumeData: e.resumeData())]
         case (_, .shutdown?):

@@ -63,20 +63,20 @@ public protocol DownloaderDelegate: Sendable {
     /// download with ``DownloadError/Code/validationFailed`` and discards the bytes.
     func validateFile(at file: URL, id: String) async -> Bool
     /// The last question before a finished file is moved to `destination`: throwing keeps it in
-    /// its staging file. Asked after every check (length, SHA-256, ``validateFile(at:id:)``) passed
-    /// and before the file is flushed and renamed, on the attempt's task; the download is still
-    /// ``DownloadState/downloading``, and a pause or cancel meanwhile wins over the answer. With
-    /// ``DownloadOptions/usesSuggestedFileName`` `destination` is the configured one; the server's
-    /// name is chosen after this call.
+    /// its staging file and pauses the download. Asked after every check (length, SHA-256,
+    /// ``validateFile(at:id:)``) passed and after the staging file was flushed (with
+    /// ``DownloaderConfiguration/synchronizesFiles``), right before the rename, on the attempt's
+    /// task; the download is still ``DownloadState/downloading``, and a pause or cancel meanwhile
+    /// wins over the answer. With ``DownloadOptions/usesSuggestedFileName`` `destination` is the
+    /// configured one; the server's name is chosen after this call.
     ///
-    /// An error thrown ends the attempt as a failure with that error (a ``DownloadError`` as it
-    /// is, any other wrapped as ``DownloadError/Code/transport``), the staging file kept whole:
-    /// a retryable error makes the download wait for its next attempt under the retry policy
-    /// (which continues from the end of the file: a transport with ``TransportCapabilities/resume``
-    /// fetches no byte again when the remote file did not change); one that is not retryable fails
-    /// the download, and resuming it later asks again. Meant for a process that must confirm, at
-    /// the last moment, that it may still deliver the file (a fleet worker confirms its lease).
-    /// The default returns at once.
+    /// An error thrown pauses the download with its whole file in staging: the usual
+    /// ``DownloadEvent/paused(id:resumeData:)``, the error kept as the download's last error
+    /// (``DownloadInfo/lastError``), no retry counted. ``Downloader/resume(_:)`` continues it from
+    /// the end of the file and asks again: a transport with ``TransportCapabilities/resume`` and a
+    /// strong validator fetches nothing again when the remote file did not change (otherwise as
+    /// any resume). Meant for a process that must confirm, at the last moment, that it may still
+    /// deliver the file (a fleet worker confirms its lease). The default returns at once.
     func download(_ id: String, willMoveTo destination: URL) async throws
     /// Whether a protocol status is acceptable (HTTP). Asked before any body byte is written.
     /// The default accepts 2xx, and `nil` (protocols without a status).

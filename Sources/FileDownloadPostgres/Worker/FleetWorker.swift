@@ -58,7 +58,8 @@ public actor FleetWorker {
     private var wakeContinuation: CheckedContinuation<Void, Never>?
     private var wakePending = false
     private let clock = ContinuousClock()
-    /// When the last renewal (or the first claim since) that succeeded was sent.
+    /// When the last renewal that succeeded was sent (or a claim made while nothing was held): every
+    /// held lease runs until at least this instant plus the lease.
     private var leaseConfirmedAt: ContinuousClock.Instant?
 
     /// Creates a worker. Nothing happens until ``run()``.
@@ -188,29 +189,28 @@ public actor FleetWorker {
     /// least half of it (the queue extended each to at least that renewal's start plus the lease),
     /// so nobody else can hold the download and the move goes on without a statement. Later (the
     /// worker was frozen, or the queue stopped answering), it confirms in the queue, with one
-    /// statement that extends that lease alone, that this worker still holds it. Throws
-    /// (retryable, so the file stays whole in staging) when the worker let the download go, when
-    /// the queue says another holds it now (the download is then stopped as for a lost lease), or
-    /// when the queue does not answer (the fence timer stops it once half the lease passed).
+    /// statement that extends that lease alone, that this worker still holds it.
+    ///
+    /// Throws, so that the library pauses the download with its file whole in staging, when the
+    /// worker let the download go already, when the queue says another holds it now, or when the
+    /// queue does not answer; in the last two cases the worker lets it go as for a lost lease (kept
+    /// paused for whoever continues it; the next renewal gives the row back if it is still ours).
     func confirmBeforeMove(_ raw: String) async throws {
         guard let local = LocalID(raw), held.contains(local) else {
-            throw DownloadError(.store, "this worker no longer holds the download; the file stays in staging", isRetryable: true)
+            throw DownloadError(.store, "this worker no longer holds the download; the file stays in staging")
         }
         let fresh = configuration.moveConfirmationAge ?? configuration.lease / 2
         if let confirmed = leaseConfirmedAt, clock.now < confirmed + fresh { return }
-        let holds: Bool
+        let problem: String
         do {
-            holds = try await queue.confirm(id: local.queueID, claim: local.claim, owner: owner, lease: configuration.lease)
+            if try await queue.confirm(id: local.queueID, claim: local.claim, owner: owner, lease: configuration.lease) { return }
+            problem = "its lease was lost before the file was moved"
         } catch {
-            let message = (error as? DownloadError)?.message ?? "\(error)"
-            throw DownloadError(.store, "cannot confirm the lease before moving the file: \(message)", isRetryable: true)
+            problem = "its lease could not be confirmed before the file was moved: \((error as? DownloadError)?.message ?? "\(error)")"
         }
-        guard holds else {
-            // Not awaited: stopping the download waits for this attempt, which waits for this call.
-            held.remove(local)
-            Task { await self.drop([local], because: "its lease was lost before the file was moved") }
-            throw DownloadError(.store, "the lease on the download was lost; the file stays in staging", isRetryable: true)
-        }
+        // Not awaited: stopping the download waits for this attempt, which waits for this call.
+        if held.remove(local) != nil { Task { await self.drop([local], because: problem) } }
+        throw DownloadError(.store, "the file stays in staging: \(problem)")
     }
 
     /// Forgets the kept-paused local downloads whose queue row is finished (by another worker or
