@@ -83,6 +83,10 @@ extension Downloader {
         case invalid(DownloadError)
         /// The downloader stopped the attempt (see the handle's stop reason).
         case stopped
+        /// The delegate held the finished file back before the move
+        /// (``DownloaderDelegate/download(_:willMoveTo:)`` threw this): the download pauses with
+        /// its file whole in staging.
+        case held(DownloadError)
         /// A segment saw another version of the remote file (or was answered with the whole
         /// file): every connection was stopped; the download starts over from zero, or fails once
         /// it restarted the retry policy's `maxRetries` times (``changedFileError(_:restarts:)``).
@@ -95,6 +99,7 @@ extension Downloader {
             case .failed(let error): "failed (\(error.code)): \(error.messages.joined(separator: ": "))"
             case .invalid(let error): "invalid (\(error.code)): \(error.messages.joined(separator: ": "))"
             case .stopped: "stopped"
+            case .held(let error): "held back before the move (\(error.code)): \(error.messages.joined(separator: ": "))"
             case .restart(let reason): "restarts from zero (\(reason))"
             }
         }
@@ -327,21 +332,17 @@ extension Downloader {
     }
 
     /// The delegate's last word before the move (``DownloaderDelegate/download(_:willMoveTo:)``):
-    /// `nil` to move on. When it throws, the attempt stops as a pause (unless it was stopped
-    /// otherwise meanwhile) and ends with the error thrown, which the pause keeps as the
-    /// download's last error; the file stays whole in staging.
+    /// `nil` to move on; ``AttemptOutcome/held(_:)`` with the error it threw (the download then
+    /// pauses, unless the downloader stops the attempt for another reason before it books the end:
+    /// that reason wins); ``AttemptOutcome/stopped`` when it was stopped meanwhile.
     private static func askBeforeMove(
         _ ctx: AttemptContext, delegate: any DownloaderDelegate, handle: AttemptHandle
     ) async -> AttemptOutcome? {
         do {
             try await delegate.download(ctx.id, willMoveTo: ctx.destination)
         } catch {
-            let pausedHere = handle.stopReason.withLock { reason in
-                guard reason == nil else { return false }
-                reason = .pause
-                return true
-            }
-            return pausedHere ? .failed(DownloadError.wrapping(error)) : .stopped
+            if handle.stopReason.withLock({ $0 }) != nil { return .stopped }
+            return .held(DownloadError.wrapping(error))
         }
         return handle.stopReason.withLock({ $0 }) != nil ? .stopped : nil
     }
@@ -490,8 +491,6 @@ extension Downloader {
             flush = nil
         case (_, .pause?):
             emitProgress(&e, now: now, force: false, events: &events)
-            // Held back by the delegate before the move: why is the download's last error.
-            if case .failed(let error) = outcome { e.lastError = error }
             e.state = .paused
             events += [.stateChanged(id: id, state: .paused), .paused(id: id, resumeData: e.resumeData())]
         case (_, .shutdown?):
@@ -508,6 +507,13 @@ extension Downloader {
         case (_, .fail(let error)?):
             emitProgress(&e, now: now, force: false, events: &events)
             failure(&e, error, now: now, events: &events)
+        case (.held(let error), nil):
+            // The delegate held the file back before the move: paused, the file whole in
+            // staging, why as the last error; no retry counted.
+            emitProgress(&e, now: now, force: false, events: &events)
+            e.state = .paused
+            e.lastError = error
+            events += [.stateChanged(id: id, state: .paused), .paused(id: id, resumeData: e.resumeData())]
         case (.failed(let error), nil):
             emitProgress(&e, now: now, force: false, events: &events)
             failure(&e, error, now: now, events: &events)

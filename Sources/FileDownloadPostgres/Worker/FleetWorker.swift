@@ -180,6 +180,8 @@ public actor FleetWorker {
     private func fenceIfOverdue() {
         guard !held.isEmpty, let confirmed = leaseConfirmedAt, clock.now >= confirmed + configuration.lease / 2 else { return }
         let overdue = held
+        // Stale at once (see confirmBeforeMove), then stopped.
+        for local in overdue { stale[local.queueID] = local }
         Task { await self.drop(overdue, because: "no renewal reached the queue for half the lease") }
         held.subtract(overdue)
     }
@@ -209,7 +211,12 @@ public actor FleetWorker {
             problem = "its lease could not be confirmed before the file was moved: \((error as? DownloadError)?.message ?? "\(error)")"
         }
         // Not awaited: stopping the download waits for this attempt, which waits for this call.
-        if held.remove(local) != nil { Task { await self.drop([local], because: problem) } }
+        // Kept as stale at once, so that a claim of the same row that comes first (the renewal
+        // gives it back) finds it and lets the old local download go.
+        if held.remove(local) != nil {
+            stale[local.queueID] = local
+            Task { await self.drop([local], because: problem) }
+        }
         throw DownloadError(.store, "the file stays in staging: \(problem)")
     }
 
@@ -227,8 +234,12 @@ public actor FleetWorker {
 
     private func start(_ claim: ClaimedDownload, in downloader: Downloader) async {
         let local = LocalID(queueID: claim.id, claim: claim.claim)
-        // The local download a lost lease paused: forgotten, its staging file kept for this claim.
-        if let old = stale.removeValue(forKey: claim.id) { try? await downloader.remove(old.rawValue, keepingStagingFile: true) }
+        // The local download a lost lease paused: forgotten, its staging file kept for this claim
+        // (paused first: it may still be on its way to paused).
+        if let old = stale.removeValue(forKey: claim.id) {
+            _ = try? await downloader.pause(old.rawValue)
+            try? await downloader.remove(old.rawValue, keepingStagingFile: true)
+        }
         let destination = configuration.directory.appendingPathComponent(claim.destination).standardizedFileURL
         let partPath = destination.path + configuration.downloader.stagingSuffix
         let record = claim.record
@@ -269,9 +280,12 @@ public actor FleetWorker {
         held.subtract(locals)
         guard let downloader else { return }
         for local in locals {
+            // Forgotten meanwhile: a new claim of the same row let it go already.
+            guard let state = await downloader.state(of: local.rawValue) else { continue }
             // A download that just finished (its final write ended the lease before this
             // renewal) is not lost: forget it.
-            if let state = await downloader.state(of: local.rawValue), Self.finished.contains(state) {
+            if Self.finished.contains(state) {
+                if stale[local.queueID] == local { stale[local.queueID] = nil }
                 finishing[local.queueID] = (local.claim, clock.now)
                 try? await downloader.remove(local.rawValue)
                 continue
