@@ -46,9 +46,19 @@ import Glibc
                 // Watching finished downloads reports them and ends.
                 let again = try await FDLProcess.run(["watch", "--agent", "a.bin", "--json"], environment: home.environment)
                 #expect(again.status == 0 && again.stdout.contains("\"event\":\"completed\""), "\(again.stdout)")
+                // A download that failed (404): watched by name it is reported at once (exit 1);
+                // a watch of everything unfinished leaves it out and ends.
+                let gone = try await FDLProcess.run(["get", "--background", server.url("missing.bin"), "-d", out.path],
+                                                    environment: home.environment)
+                #expect(gone.status == 0, "\(gone.stderr)")
+                let failed = try await FDLProcess.run(["watch", "--agent", "missing.bin"], environment: home.environment)
+                #expect(failed.status == 1 && (failed.stdout + failed.stderr).contains("missing.bin: FAILED (notFound)"),
+                        "\(failed.status) \(failed.stdout) \(failed.stderr)")
+                let everything = try await FDLProcess.run(["watch", "--agent"], environment: home.environment)
+                #expect(everything.status == 0 && everything.stdout.contains("nothing to watch"), "\(everything.stdout) \(everything.stderr)")
                 // An id the agent does not hold: a usage error naming it and some that it holds.
                 let unknown = try await FDLProcess.run(["watch", "--agent", "a.bin", "nope"], environment: home.environment)
-                #expect(unknown.status == 64 && unknown.stderr.contains("no download has the id 'nope' there (known: a.bin, b.bin)"),
+                #expect(unknown.status == 64 && unknown.stderr.contains("no download has the id 'nope' there (known: a.bin, b.bin, missing.bin)"),
                         "\(unknown.status) \(unknown.stderr)")
 
                 // The same URL again: the running agent already has it; no second agent.

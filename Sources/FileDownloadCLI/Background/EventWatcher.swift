@@ -43,10 +43,10 @@ struct EventWatcher {
             known[id] = info
         }
         let watched = ids.isEmpty
-            ? Set(try await client.downloads(states: Set(DownloadState.allCases.filter { !$0.isTerminal })).map(\.id))
+            ? Set(try await client.downloads(states: Set(DownloadState.allCases).subtracting(Self.ended)).map(\.id))
             : Set(ids)
         var finals: [String: DownloadState] = [:]
-        for id in ids where known[id]!.state.isTerminal {
+        for id in ids where Self.ended.contains(known[id]!.state) {
             let info = known[id]!
             finals[id] = info.state
             printer.print(Self.finalEvent(of: info), checks: info.checks)
@@ -113,6 +113,10 @@ struct EventWatcher {
                                                            isRetryable: false), resumeData: nil)
         }
     }
+
+    /// The states a watch ends with: a download in one of them at the start is reported at once
+    /// (a failed one sends no more events unless someone resumes it).
+    static let ended: Set<DownloadState> = [.completed, .failed, .cancelled]
 
     /// The final state an event announces, if it announces one.
     static func state(of event: DownloadEvent) -> DownloadState? {
