@@ -69,7 +69,8 @@ let package = Package(
         ),
         .target(
             name: "FileDownloadTestSupport",
-            dependencies: ["FileDownload", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["FileDownload", .product(name: "Crypto", package: "swift-crypto"),
+                           .product(name: "Logging", package: "swift-log")],
             path: "Tests/TestSupport",
             swiftSettings: strictSwift
         ),

@@ -212,22 +212,29 @@ public final class DownloadAgent: Service, Sendable {
                 case .reconcile(let after):
                     await record(events, into: log, logger: logger)
                     events.removeAll()
-                    do {
-                        let page = try await log.unannounced(after: after)
-                        if let next = page.resumeAfter { feed.post(.reconcile(after: next)) }
-                        var infos: [DownloadInfo] = []
-                        for id in page.ids {
-                            if let info = await downloader.info(of: id) { infos.append(info) }
-                        }
-                        try await log.reconcile(with: infos)
-                    } catch {
-                        // Not tried again here (a store that fails would fail again at once): the
-                        // downloads from there on are compared at the next start.
-                        logger.error("cannot compare the journal with the store after '\(after ?? "")' (the rest waits for the next start): \(error)")
-                    }
+                    await comparePage(after: after, feed: feed, log: log, downloader: downloader, logger: logger)
                 }
             }
             await record(events, into: log, logger: logger)
+        }
+    }
+
+    /// Compares the page of the store after `after` with the journal, having posted the next page
+    /// first (behind what is queued).
+    private static func comparePage(after: String?, feed: AgentEventFeed, log: AgentEventLog, downloader: Downloader,
+                                    logger: Logger) async {
+        do {
+            let page = try await log.unannounced(after: after)
+            if let next = page.resumeAfter { feed.post(.reconcile(after: next)) }
+            var infos: [DownloadInfo] = []
+            for id in page.ids {
+                if let info = await downloader.info(of: id) { infos.append(info) }
+            }
+            try await log.reconcile(with: infos)
+        } catch {
+            // Not tried again here (a store that fails would fail again at once): the downloads
+            // from there on are compared at the next start.
+            logger.error("cannot compare the journal with the store after '\(after ?? "")' (the rest waits for the next start): \(error)")
         }
     }
 

@@ -1,5 +1,6 @@
 import FileDownload
 import FileDownloadMock
+import FileDownloadTestSupport
 import Foundation
 import Testing
 

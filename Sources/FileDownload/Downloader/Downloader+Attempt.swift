@@ -307,21 +307,15 @@ extension Downloader {
                 // Flush (through the sink's descriptor), move, flush the directory: on a thread of
                 // its own, so that concurrent completions flush together and the cooperative pool
                 // keeps running. With a delegate, its last word comes between the flush and the
-                // move, so that nothing slow separates its answer from the rename.
-                if let delegate {
-                    try await BlockingFileWork.shared.run { try sink.synchronize() }
-                    if let held = await askBeforeMove(ctx, delegate: delegate, handle: handle) { return held }
-                    final = try await BlockingFileWork.shared.run {
-                        try moveIntoPlace(ctx, head: head, sink: sink, handle: handle, synchronize: true)
-                    }
-                } else {
-                    final = try await BlockingFileWork.shared.run {
-                        try sink.synchronize()
-                        return try moveIntoPlace(ctx, head: head, sink: sink, handle: handle, synchronize: true)
-                    }
+                // move (one more hop), so that nothing slow separates its answer from the rename.
+                if delegate != nil { try await BlockingFileWork.shared.run { try sink.synchronize() } }
+                if let held = await askBeforeMove(ctx, delegate: delegate, handle: handle) { return held }
+                final = try await BlockingFileWork.shared.run {
+                    if delegate == nil { try sink.synchronize() }
+                    return try moveIntoPlace(ctx, head: head, sink: sink, handle: handle, synchronize: true)
                 }
             } else {
-                if let delegate, let held = await askBeforeMove(ctx, delegate: delegate, handle: handle) { return held }
+                if let held = await askBeforeMove(ctx, delegate: delegate, handle: handle) { return held }
                 final = try moveIntoPlace(ctx, head: head, sink: sink, handle: handle, synchronize: false)
             }
             return .completed(final, checks)
@@ -336,8 +330,9 @@ extension Downloader {
     /// pauses, unless the downloader stops the attempt for another reason before it books the end:
     /// that reason wins); ``AttemptOutcome/stopped`` when it was stopped meanwhile.
     private static func askBeforeMove(
-        _ ctx: AttemptContext, delegate: any DownloaderDelegate, handle: AttemptHandle
+        _ ctx: AttemptContext, delegate: (any DownloaderDelegate)?, handle: AttemptHandle
     ) async -> AttemptOutcome? {
+        guard let delegate else { return nil }
         do {
             try await delegate.download(ctx.id, willMoveTo: ctx.destination)
         } catch {
@@ -489,8 +484,11 @@ extension Downloader {
             e.state = .cancelled
             events += [.stateChanged(id: id, state: .cancelled), .cancelled(id: id)]
             flush = nil
-        case (_, .pause?):
+        case (_, .pause?), (.held, nil):
             emitProgress(&e, now: now, force: false, events: &events)
+            // Held back by the delegate before the move (no stop reason came): why is the last
+            // error; no retry counted.
+            if case .held(let error) = outcome { e.lastError = error }
             e.state = .paused
             events += [.stateChanged(id: id, state: .paused), .paused(id: id, resumeData: e.resumeData())]
         case (_, .shutdown?):
@@ -507,13 +505,6 @@ extension Downloader {
         case (_, .fail(let error)?):
             emitProgress(&e, now: now, force: false, events: &events)
             failure(&e, error, now: now, events: &events)
-        case (.held(let error), nil):
-            // The delegate held the file back before the move: paused, the file whole in
-            // staging, why as the last error; no retry counted.
-            emitProgress(&e, now: now, force: false, events: &events)
-            e.state = .paused
-            e.lastError = error
-            events += [.stateChanged(id: id, state: .paused), .paused(id: id, resumeData: e.resumeData())]
         case (.failed(let error), nil):
             emitProgress(&e, now: now, force: false, events: &events)
             failure(&e, error, now: now, events: &events)

@@ -24,8 +24,9 @@ public import Foundation
 /// Notifications (`did`/`will` methods) are delivered one at a time, in the order of the
 /// downloader's ``DownloadEvent``s (see its order guarantees), on a task of their own: a slow
 /// delegate delays later notifications but never a transfer. Questions (`destination`, `validate`,
-/// `isValidStatus`, `customizeTransfer`, the auth challenge, `willMoveTo`) are asked by the download that needs
-/// the answer, when it needs it; they may run concurrently for different downloads.
+/// `isValidStatus`, `customizeTransfer`, the auth challenge, `willMoveTo`) are asked by the
+/// download that needs the answer, when it needs it; they may run concurrently for different
+/// downloads.
 /// ``isValidStatus(_:id:)`` is synchronous because it runs on the transport's I/O thread before the
 /// first body byte: keep it quick.
 public protocol DownloaderDelegate: Sendable {

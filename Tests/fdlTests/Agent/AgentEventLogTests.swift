@@ -24,7 +24,7 @@ struct AgentEventLogTests {
         }
         try await sqlite(path, "DROP TRIGGER fail_once;")
         try await log.record([.stateChanged(id: "a", state: .downloading), .stateChanged(id: "b", state: .waiting)])
-        let journalled = try await log.entries(after: 0, limit: 10).entries.compactMap(\.event).map { String(describing: $0) }
+        let journalled = try await journalled(after: 0, in: log)
         #expect(journalled == [DownloadEvent.stateChanged(id: "a", state: .downloading),
                                DownloadEvent.stateChanged(id: "b", state: .waiting)].map { String(describing: $0) })
         await store.close()
@@ -41,7 +41,7 @@ struct AgentEventLogTests {
         let log = try await AgentEventLog(store: store)
         try await log.record([.stateChanged(id: "a", state: .paused), .paused(id: "a", resumeData: nil),
                               .stateChanged(id: "a", state: .waiting)])
-        let journalled = try await log.entries(after: start, limit: 10).entries.compactMap(\.event).map { String(describing: $0) }
+        let journalled = try await journalled(after: start, in: log)
         #expect(journalled == [String(describing: DownloadEvent.stateChanged(id: "a", state: .waiting))])
         await store.close()
     }
@@ -80,18 +80,23 @@ struct AgentEventLogTests {
             if i == 2 { expected.append(.stateChanged(id: "x", state: .waiting)) }
             expected += [.stateChanged(id: "d\(i)", state: .completed), .completed(id: "d\(i)", file: file(i))]
         }
-        let entries = try await log.entries(after: start, limit: 100).entries
-        #expect(entries.compactMap(\.event).map { String(describing: $0) } == expected.map { String(describing: $0) })
+        #expect(try await journalled(after: start, in: log) == expected.map { String(describing: $0) })
 
         // Compared again (the next start): nothing more is announced before the marker.
         feed.post(.reconcile(after: nil))
         feed.post(.event(.stateChanged(id: "marker", state: .waiting)))
         try await waitForEntries(start + 14, in: log)
-        let again = try await log.entries(after: start + 13, limit: 100).entries.compactMap(\.event)
-        #expect(again.map { String(describing: $0) } == [String(describing: DownloadEvent.stateChanged(id: "marker", state: .waiting))])
+        #expect(try await journalled(after: start + 13, in: log)
+                == [String(describing: DownloadEvent.stateChanged(id: "marker", state: .waiting))])
         feed.finish()
         await pump.value
         await store.close()
+    }
+
+    /// The events `log` journalled after sequence number `sequence`, as text (`DownloadEvent` is
+    /// not `Equatable`).
+    private func journalled(after sequence: Int64, in log: AgentEventLog) async throws -> [String] {
+        try await log.entries(after: sequence, limit: 100).entries.compactMap(\.event).map { String(describing: $0) }
     }
 
     /// Waits (event-driven, bounded) until the log's last sequence number is at least `sequence`.

@@ -3,35 +3,11 @@ import FileDownloadMock
 @testable import FileDownloadPostgres
 import FileDownloadTestSupport
 import Foundation
-import Logging
-import Synchronization
 import Testing
 
 /// The fence right before a worker moves a finished file into place
 /// (`FleetWorker.confirmBeforeMove`): a worker whose lease was taken meanwhile delivers nothing.
 @Suite struct LeaseFenceTests {
-    /// Every message logged through a ``Messages`` handler.
-    final class Lines: Sendable {
-        let all = Mutex<[String]>([])
-        func contains(_ text: String) -> Bool { all.withLock { $0.contains { $0.contains(text) } } }
-    }
-
-    /// Keeps every message logged through it in ``Lines``.
-    struct Messages: LogHandler {
-        let lines: Lines
-        var metadata: Logger.Metadata = [:]
-        var logLevel: Logger.Level = .info
-
-        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-            get { metadata[key] }
-            set { metadata[key] = newValue }
-        }
-
-        func log(event: LogEvent) {
-            lines.all.withLock { $0.append("\(event.message)") }
-        }
-    }
-
     @Test func aWorkerWhoseLeaseWasTakenKeepsTheFinishedFileInStaging() async throws {
         let postgres = try await PostgresServer()
         defer { postgres.stop() }
@@ -48,13 +24,12 @@ import Testing
 
         let queue = PostgresDownloadQueue(settings: try PostgresQueueSettings(url: URL(string: postgres.url)!, password: postgres.password))
         try await queue.add([QueuedDownload(id: "a", url: url, destination: "a.bin")])
-        let lines = Lines()
-        let logger = Logger(label: "fence") { _ in Messages(lines: lines) }
+        let log = LogCapture()
         // A lease of a minute: no renewal and no fence timer acts during the test. Every move asks
         // the queue (as after a freeze past the lease, when the last renewal is old).
         var configuration = FleetWorker.Configuration(node: "n1", directory: URL(fileURLWithPath: directory.path), lease: .seconds(60))
         configuration.moveConfirmationAge = .zero
-        let worker = FleetWorker(queue: queue, transports: transports, configuration: configuration, logger: logger)
+        let worker = FleetWorker(queue: queue, transports: transports, configuration: configuration, logger: log.logger)
         let running = Task { try await worker.run() }
 
         await clock.waitForSleepers(atLeast: 1)  // the first chunk is written, the transfer waits
@@ -63,7 +38,7 @@ import Testing
         #expect(try postgres.psql("SELECT lease_owner FROM downloads WHERE id = 'a'") == "thief")
         clock.advance(by: .seconds(1))
         try await poll("the worker stops the download", limit: .seconds(30)) {
-            lines.contains("stops a download: its lease was lost before the file was moved")
+            log.all.contains { $0.message.contains("stops a download: its lease was lost before the file was moved") }
         }
         #expect(!FileManager.default.fileExists(atPath: directory.path("a.bin")), "the file was delivered without the lease")
         let staged = try FileManager.default.attributesOfItem(atPath: directory.path("a.bin") + ".part")[.size] as? Int

@@ -1,20 +1,22 @@
-import Logging
+public import Logging
 import Synchronization
 
 /// A log handler that keeps every message and its metadata, for tests that check what is logged.
-final class LogCapture: Sendable {
-    struct Entry: Sendable {
-        var message: String
-        var metadata: [String: String]
+public final class LogCapture: Sendable {
+    public struct Entry: Sendable {
+        public var message: String
+        public var metadata: [String: String]
     }
 
     private let entries = Mutex<[Entry]>([])
 
+    public init() {}
+
     /// Everything logged so far, in order.
-    var all: [Entry] { entries.withLock { $0 } }
+    public var all: [Entry] { entries.withLock { $0 } }
 
     /// A logger at debug level that writes here.
-    var logger: Logger {
+    public var logger: Logger {
         var logger = Logger(label: "test") { _ in Handler(capture: self) }
         logger.logLevel = .debug
         return logger
