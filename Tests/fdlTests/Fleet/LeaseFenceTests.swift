@@ -7,7 +7,7 @@ import Testing
 
 /// The fence right before a worker moves a finished file into place
 /// (`FleetWorker.confirmBeforeMove`): a worker whose lease was taken meanwhile delivers nothing.
-@Suite struct LeaseFenceTests {
+@Suite(.timeLimit(.minutes(3))) struct LeaseFenceTests {
     @Test func aWorkerWhoseLeaseWasTakenKeepsTheFinishedFileInStaging() async throws {
         let postgres = try await PostgresServer()
         defer { postgres.stop() }
@@ -32,7 +32,7 @@ import Testing
         let worker = FleetWorker(queue: queue, transports: transports, configuration: configuration, logger: log.logger)
         let running = Task { try await worker.run() }
 
-        await clock.waitForSleepers(atLeast: 1)  // the first chunk is written, the transfer waits
+        await clock.waitForSleepers(atLeast: 1)  // the first chunk is written, the transfer waits (bounded by the suite's time limit)
         // As if the worker had been frozen past its lease and another had claimed the download.
         _ = try postgres.psql("UPDATE downloads SET claims = claims + 1, lease_owner = 'thief' WHERE id = 'a'")
         #expect(try postgres.psql("SELECT lease_owner FROM downloads WHERE id = 'a'") == "thief")
