@@ -27,6 +27,14 @@ final class SegmentRun {
     private var headSink: TransferSink?
     /// The sink of the attempt's own first connection (not opened through the seam).
     private var primarySink: TransferSink?
+    /// Connections the downloader counts for this attempt whose piece ended: the next range
+    /// takes one without asking (so a connection that finishes its piece goes on with a waiting
+    /// range even while the origin has no room for more, as when it is held); any left after
+    /// ``fill()`` are let go (``releaseSpares()``).
+    private var spare = 0
+    /// The connections the attempt may use, as the downloader last said (``SegmentSeam/slots``,
+    /// then each grant): what a request taking a spare connection tells its transport.
+    private var allowed = 1
 
     init(ctx: Downloader.AttemptContext, handle: AttemptHandle, transport: any Transport, delegate: (any DownloaderDelegate)?,
          options: TransferOptions, seam: SegmentSeam, board: SegmentBoard,
@@ -49,6 +57,7 @@ final class SegmentRun {
             guard let total = ctx.expectedLength else { return .finished(.failed(DownloadError(.invalidState, "segments without a length"))) }
             self.total = total
             validator = ctx.validator
+            spare = 1  // the attempt's own connection, counted by the downloader, runs no piece yet
             var segments = ctx.segments
             if segments.allSatisfy(\.isComplete), let last = segments.indices.last {
                 // Every byte is on disk, but the file is moved through a sink that saw a head:
@@ -69,13 +78,14 @@ final class SegmentRun {
                 continue
             }
             guard case .ended(let key, let error) = event, let piece = board.remove(key) else { continue }
-            if piece.sink !== primarySink { await seam.closed() }
+            spare += 1  // still counted by the downloader (the first connection until the attempt ends)
             piece.sink.seal()
             if handle.stopReason.withLock({ $0 }) != nil { continue }  // the cancellation ends the loop
             if let outcome = await ended(piece, error: error) { return .finished(await abort(outcome)) }
             if board.isComplete { return .finished(await finish()) }
             if board.isRefused { continue }
             if let outcome = await fill() { return .finished(await abort(outcome)) }
+            await releaseSpares()
         }
         return .finished(await abort(.stopped))
     }
@@ -87,6 +97,7 @@ final class SegmentRun {
     ) async -> Downloader.SegmentsResult? {
         let events = self.events, board = self.board
         let cap = await seam.slots()  // what the split cuts for; more may be allowed later
+        allowed = cap
         let key = board.reserveKey()
         let threshold = ctx.segmentThreshold, minimum = max(1, ctx.minimumSegmentSize)
         // The split is decided on the transport's thread as the head arrives, before the first
@@ -213,19 +224,35 @@ final class SegmentRun {
     private func fill() async -> Downloader.AttemptOutcome? {
         let minimum = ctx.minimumSegmentSize
         while board.runningCount < cap, board.hasWork(minimum: minimum) {
-            guard let allowed = await seam.reserve(board.runningCount) else { break }
+            let tookSpare = spare > 0
+            if tookSpare {
+                spare -= 1
+            } else {
+                guard let granted = await seam.reserve(board.runningCount) else { break }
+                allowed = granted
+            }
             let range: SegmentCheckpoint
             if let waiting = board.takePending() {
                 range = waiting
             } else if let half = board.steal(minimum: minimum) {
                 range = SegmentCheckpoint(start: half.start, end: half.end, done: 0)
             } else {
-                await seam.closed()  // the pieces moved on meanwhile: nothing left to cut
+                // The pieces moved on meanwhile: nothing left to cut.
+                if tookSpare { spare += 1 } else { await seam.closed() }
                 break
             }
             if let failure = await launch(range, connections: min(allowed, cap), counted: true) { return .failed(failure) }
         }
         return nil
+    }
+
+    /// Lets go of the counted connections no range took (``spare``). The downloader lets go of
+    /// its extra connections first; the attempt's first one stays counted until the attempt ends.
+    private func releaseSpares() async {
+        while spare > 0 {
+            spare -= 1
+            await seam.closed()
+        }
     }
 
     /// Opens a connection for the bytes of `range` not done yet: a ranged request conditional on
