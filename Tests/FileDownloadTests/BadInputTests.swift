@@ -86,6 +86,24 @@ struct BadInputTests {
         #expect(FileNameSanitizer.sanitize(input) == expected)
     }
 
+    @Test("the sanitiser keeps its rules for any mix of tricky characters, and returns a plain name as it is")
+    func sanitiserRules() {
+        let pieces = ["a", "Z", "0", ".", "..", "/", "\\", ":", " ", "\t", "\u{0}", "\u{7F}", "\u{200B}", "\u{202E}", "é", "e\u{301}",
+                      "%2F", "~", "-", String(repeating: "x", count: 120)]
+        var random = SplitMix64(seed: 16)
+        for _ in 0..<2_000 {
+            let name = (0..<Int(random.next() % 6)).map { _ in pieces[Int(random.next() % UInt64(pieces.count))] }.joined()
+            let safe = FileNameSanitizer.sanitize(name)
+            #expect(!safe.isEmpty && !safe.hasPrefix(".") && safe.utf8.count <= 200, "\(name.debugDescription) -> \(safe.debugDescription)")
+            #expect(!safe.contains("/") && !safe.contains("\\") && !safe.contains(":"), "\(name.debugDescription)")
+            #expect(!safe.unicodeScalars.contains { [.control, .format].contains($0.properties.generalCategory) },
+                    "\(name.debugDescription) -> \(safe.debugDescription)")
+            let plain = !name.isEmpty && name.utf8.count <= 200 && !name.hasPrefix(".")
+                && name.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F && !"/\\:".utf8.contains($0) }
+            if plain { #expect(safe == name) }
+        }
+    }
+
     @Test("an unusable destination directory is a clear error, and other downloads go on")
     func unwritable() async throws {
         let h = Harness()

@@ -146,6 +146,8 @@ extension Downloader {
             // The bytes were discarded (validation failure, cancelled staging file): count anew.
             e.lastEmitted = nil
         }
+        // Counted before the seam is made: the slots it carries are those of a running attempt.
+        hostOpened(id, url: e.currentURL, bytesOnDisk: e.bytesOnDisk)
         let context = AttemptContext(
             id: id, url: e.currentURL, secretsOrigin: e.originOfSecrets, partPath: e.partPath, destination: e.destination, options: e.options,
             suggestedFileName: e.suggestedFileName, takenNames: takenNames(besides: e),
@@ -158,7 +160,6 @@ extension Downloader {
         )
         entries[id] = e
         running.insert(id)
-        hostOpened(id, url: e.currentURL, bytesOnDisk: e.bytesOnDisk)
         persist(e, flush: nil, events: [
             .stateChanged(id: id, state: .downloading), .activityCountChanged(running.count),
         ])
@@ -231,7 +232,7 @@ extension Downloader {
     private static func prepareAttempt(
         _ ctx: AttemptContext, options: TransferOptions, handle: AttemptHandle, delegate: (any DownloaderDelegate)?
     ) throws -> (TransferSink, TransferRequest)? {
-        let directory = (ctx.partPath as NSString).deletingLastPathComponent
+        let directory = DownloadPaths.directory(of: ctx.partPath)
         if !FileValidation.isDirectory(path: directory) { try FileValidation.createDirectory(path: directory) }
         var offset = ctx.capabilities.contains(.resume) ? ctx.bytesOnDisk : 0
         // Never resume without a strong validator from a transport that has them: the remote file

@@ -28,22 +28,27 @@ extension Downloader {
             throw DownloadError(.invalidDestination, "the destination \(destination) is not a file URL")
         }
         let proposed = destination
-            ?? configuration.downloadsDirectory.appendingPathComponent(FileNameSanitizer.fileName(for: url))
+            ?? configuration.downloadsDirectory.appending(component: FileNameSanitizer.fileName(for: url),
+                                                          directoryHint: .notDirectory)
         let chosen = await delegate?.destination(forID: id, remoteURL: url, proposed: proposed) ?? proposed
-        guard chosen.isFileURL, !chosen.path.hasSuffix("/") else {
+        let chosenPath = chosen.path
+        guard chosen.isFileURL, !chosenPath.hasSuffix("/") else {
             throw DownloadError(.invalidDestination, "the destination \(chosen) is not a file URL")
         }
         try checkNew(id: id)  // the delegate call and the store let other calls in
-        let standardized = chosen.standardizedFileURL
-        let partPath = standardized.path + configuration.stagingSuffix
+        // A path already standardized is kept as it is (`standardizedFileURL` costs microseconds).
+        let kept = chosen.baseURL == nil && DownloadPaths.isStandardized(chosenPath)
+        let standardized = kept ? chosen : chosen.standardizedFileURL
+        let path = kept ? chosenPath : standardized.path
+        let partPath = path + configuration.stagingSuffix
         if let problem = DownloadPaths.problem(destination: standardized, partPath: partPath,
                                                stagingSuffix: configuration.stagingSuffix) {
             throw DownloadError(.invalidDestination, problem)
         }
-        try checkUnclaimed(destination: standardized.path, partPath: partPath)
-        try await checkUnclaimedInStore(destination: standardized.path, partPath: partPath)
+        try checkUnclaimed(destination: path, partPath: partPath)
+        try await checkUnclaimedInStore(destination: path, partPath: partPath)
         try checkNew(id: id)  // the store let other calls in
-        try checkUnclaimed(destination: standardized.path, partPath: partPath)
+        try checkUnclaimed(destination: path, partPath: partPath)
         let entry = DownloadEntry(
             id: id, url: url, destination: standardized, partPath: partPath,
             options: options ?? DownloadOptions(transfer: configuration.defaultTransferOptions),

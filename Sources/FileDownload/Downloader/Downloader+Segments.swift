@@ -12,7 +12,8 @@ extension Downloader {
 
     /// What the coordinator of a segmented attempt waits for.
     enum SegmentEvent: Sendable {
-        /// The first connection's head arrived.
+        /// The first connection's head arrived and split the file (a head that does not split
+        /// it is not announced: the connection's end comes next).
         case head
         /// The connection of piece `key` ended, with the error it threw or none.
         case ended(key: Int, error: (any Error)?)
@@ -133,7 +134,7 @@ extension Downloader {
     /// The seam the segmented attempt `handle` of `id` calls, holding the downloader weakly.
     func segmentSeam(for id: String, handle: AttemptHandle) -> SegmentSeam {
         SegmentSeam(
-            slots: { [weak self] in await self?.segmentSlots(for: id) ?? 1 },
+            slots: segmentSlots(for: id),
             reserve: { [weak self] running in await self?.segmentReserve(id, handle: handle, running: running) },
             opened: { [weak self] in await self?.segmentOpened(id, handle: handle) },
             closed: { [weak self] in await self?.segmentClosed(id, handle: handle) },

@@ -18,7 +18,7 @@ extension Downloader {
     }
 
     static func directory(of e: DownloadEntry) -> String {
-        (e.partPath as NSString).deletingLastPathComponent
+        DownloadPaths.directory(of: e.partPath)
     }
 
     /// The file system of `e`'s staging file and its free space; remembers the file system id.
@@ -41,8 +41,9 @@ extension Downloader {
     func neededByRunning(on id: UInt, besides: String) -> Int64 {
         var sum: Int64 = 0
         for other in running where other != besides {
-            guard let e = entries[other], let fs = fileSystemIDs[Self.directory(of: e)], fs == id else { continue }
-            sum = sum.addingSaturating(stillNeeded(e) ?? 0)
+            guard let e = entries[other], let needed = stillNeeded(e), needed > 0,
+                  let fs = fileSystemIDs[Self.directory(of: e)], fs == id else { continue }
+            sum = sum.addingSaturating(needed)
         }
         return sum
     }

@@ -96,15 +96,16 @@ final class SegmentRun {
         _ sink: TransferSink, _ request: TransferRequest, iterator: inout AsyncStream<Downloader.SegmentEvent>.Iterator
     ) async -> Downloader.SegmentsResult? {
         let events = self.events, board = self.board
-        let cap = await seam.slots()  // what the split cuts for; more may be allowed later
+        let cap = seam.slots  // what the split cuts for; more may be allowed later
         allowed = cap
         let key = board.reserveKey()
         let threshold = ctx.segmentThreshold, minimum = max(1, ctx.minimumSegmentSize)
         // The split is decided on the transport's thread as the head arrives, before the first
-        // body byte: the first connection cannot run past its piece's end meanwhile.
+        // body byte: the first connection cannot run past its piece's end meanwhile. Only a split
+        // wakes this task before the connection ends (most files are not split: one wake less).
         sink.observeHead { [weak sink] in
             if let sink { Self.split(sink, key: key, board: board, cap: cap, threshold: threshold, minimum: minimum) }
-            events.yield(.head)
+            if board.isActive { events.yield(.head) }
         }
         board.add(Piece(start: 0, end: .max, done: 0, sink: sink, task: nil, refusal: nil, isPrimary: true), key: key)
         primarySink = sink  // its connection is the attempt's own, counted by the downloader

@@ -8,9 +8,11 @@
 /// it) or ``opened``, and let go by exactly one ``closed``; the downloader lets go of any still
 /// counted when the attempt ends.
 struct SegmentSeam: Sendable {
-    /// How many connections the download may use now (``Downloader/segmentSlots(for:)``), at
-    /// least 1: what the file is cut for. Counts nothing.
-    var slots: @Sendable () async -> Int
+    /// How many connections the download could use as its attempt started
+    /// (``Downloader/segmentSlots(for:)``, taken on the actor right after the attempt's own
+    /// connection was counted), at least 1: what the file is cut for. Read without a hop; more
+    /// may be allowed later (a wake).
+    var slots: Int
     /// Asks for one more connection beside the attempt's `running` ones. When the downloader
     /// grants it, it is counted in the same step (no other download can take that room
     /// meanwhile) and the connections the download may use now are returned; `nil` otherwise.
