@@ -47,6 +47,7 @@ final class SegmentRun {
         self.seam = seam
         self.board = board
         self.events = events
+        allowed = seam.slots
     }
 
     func run(primary: (TransferSink, TransferRequest)?, events stream: AsyncStream<Downloader.SegmentEvent>) async -> Downloader.SegmentsResult {
@@ -82,8 +83,14 @@ final class SegmentRun {
             piece.sink.seal()
             if handle.stopReason.withLock({ $0 }) != nil { continue }  // the cancellation ends the loop
             if let outcome = await ended(piece, error: error) { return .finished(await abort(outcome)) }
-            if board.isComplete { return .finished(await finish()) }
-            if board.isRefused { continue }
+            if board.isComplete {
+                await releaseSpares()  // not held through validation and the move
+                return .finished(await finish())
+            }
+            if board.isRefused {
+                await releaseSpares()  // the first connection goes on alone
+                continue
+            }
             if let outcome = await fill() { return .finished(await abort(outcome)) }
             await releaseSpares()
         }
@@ -97,7 +104,6 @@ final class SegmentRun {
     ) async -> Downloader.SegmentsResult? {
         let events = self.events, board = self.board
         let cap = seam.slots  // what the split cuts for; more may be allowed later
-        allowed = cap
         let key = board.reserveKey()
         let threshold = ctx.segmentThreshold, minimum = max(1, ctx.minimumSegmentSize)
         // The split is decided on the transport's thread as the head arrives, before the first
@@ -180,7 +186,9 @@ final class SegmentRun {
             if kept { return nil }
             // The first connection had ended at its piece's end: one connection fetches the whole
             // file again, over the same bytes (same validator), without a restart.
-            if let failure = await launch(SegmentCheckpoint(start: 0, end: total, done: 0), whole: true) { return .failed(failure) }
+            if let failure = await launch(SegmentCheckpoint(start: 0, end: total, done: 0), whole: true, counted: takeSpare()) {
+                return .failed(failure)
+            }
             return nil
         }
         if piece.sink.head != nil { headSink = headSink ?? piece.sink }
@@ -191,7 +199,9 @@ final class SegmentRun {
         if board.isRefused, piece.isPrimary, piece.sink.reachedStop {
             // The first connection stopped at its old end just as the server was seen to ignore
             // ranges: one connection fetches the whole file again, over the same bytes.
-            if let failure = await launch(SegmentCheckpoint(start: 0, end: total, done: 0), whole: true) { return .failed(failure) }
+            if let failure = await launch(SegmentCheckpoint(start: 0, end: total, done: 0), whole: true, counted: takeSpare()) {
+                return .failed(failure)
+            }
             return nil
         }
         board.giveBack(piece)
@@ -218,17 +228,15 @@ final class SegmentRun {
         capChangedAt = now
     }
 
-    /// Opens connections while there is work and the downloader grants them: waiting ranges
-    /// first, then halves of the largest pieces left. Each connection is granted and counted in
-    /// one step (``SegmentSeam/reserve``), so two attempts to one host never share the same room.
-    /// Returns an outcome when a connection cannot be opened.
+    /// Opens connections while there is work and the attempt has or gets them: waiting ranges
+    /// first, then halves of the largest pieces left. A ``spare`` connection is taken first; any
+    /// other is granted and counted in one step (``SegmentSeam/reserve``), so two attempts to one
+    /// host never share the same room. Returns an outcome when a connection cannot be opened.
     private func fill() async -> Downloader.AttemptOutcome? {
         let minimum = ctx.minimumSegmentSize
         while board.runningCount < cap, board.hasWork(minimum: minimum) {
-            let tookSpare = spare > 0
-            if tookSpare {
-                spare -= 1
-            } else {
+            let tookSpare = takeSpare()
+            if !tookSpare {
                 guard let granted = await seam.reserve(board.runningCount) else { break }
                 allowed = granted
             }
@@ -245,6 +253,14 @@ final class SegmentRun {
             if let failure = await launch(range, connections: min(allowed, cap), counted: true) { return .failed(failure) }
         }
         return nil
+    }
+
+    /// Takes a ``spare`` connection for a launch, when there is one (`false`: none, the launch
+    /// counts its connection itself).
+    private func takeSpare() -> Bool {
+        guard spare > 0 else { return false }
+        spare -= 1
+        return true
     }
 
     /// Lets go of the counted connections no range took (``spare``). The downloader lets go of
