@@ -36,8 +36,10 @@ extension Downloader {
             throw DownloadError(.invalidDestination, "the destination \(chosen) is not a file URL")
         }
         try checkNew(id: id)  // the delegate call and the store let other calls in
-        // A path already standardized is kept as it is (`standardizedFileURL` costs microseconds).
-        let kept = chosen.baseURL == nil && DownloadPaths.isStandardized(chosenPath)
+        // A plain file URL whose path is standardized already is kept as it is
+        // (`standardizedFileURL` costs microseconds, and would give the same URL).
+        let kept = chosen.baseURL == nil && chosen.query == nil && chosen.fragment == nil
+            && (chosen.host ?? "").isEmpty && DownloadPaths.isStandardized(chosenPath)
         let standardized = kept ? chosen : chosen.standardizedFileURL
         let path = kept ? chosenPath : standardized.path
         let partPath = path + configuration.stagingSuffix
