@@ -89,20 +89,17 @@ extension Downloader {
     }
 
     /// Grants `id`'s attempt (`handle`, with `running` connections) one more connection when
-    /// ``segmentSlots(for:)`` allows more than run and its origin has room for one more, and
-    /// counts it in the same step (``segmentOpened(_:handle:)``); returns the slots, or `nil`
-    /// when not granted.
+    /// ``segmentSlots(for:)`` allows more than it runs and more than it has counted, and counts it
+    /// in the same step (``segmentOpened(_:handle:)``); returns the slots, or `nil` when not
+    /// granted.
     ///
-    /// The room is asked apart because `running` leaves out a first connection that finished its
-    /// piece, which counts for the origin until the attempt ends: the slots alone would then
-    /// grant one more than the origin's cap.
+    /// Both, because they can differ: the attempt's first connection counts for its origin until
+    /// the attempt ends, also after it finished its piece, and the slots are the counted ones plus
+    /// the origin's room; a download without an origin counts nothing.
     func segmentReserve(_ id: String, handle: AttemptHandle, running: Int) -> Int? {
         guard isCurrent(handle, of: id) else { return nil }
         let slots = segmentSlots(for: id)
-        guard running < slots else { return nil }
-        if let e = entries[id], let origin = attemptOrigins[id]?.origin, extraRoom(e, origin: origin, now: clock.now()) == 0 {
-            return nil
-        }
+        guard running < slots, 1 + segmentExtras[id, default: 0] < slots else { return nil }
         segmentOpened(id, handle: handle)
         return slots
     }

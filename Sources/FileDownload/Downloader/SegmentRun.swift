@@ -34,7 +34,7 @@ final class SegmentRun {
     private var spare = 0
     /// The connections the attempt may use, as the downloader last said (``SegmentSeam/slots``,
     /// then each grant): what a request taking a spare connection tells its transport.
-    private var allowed = 1
+    private var allowed: Int
 
     init(ctx: Downloader.AttemptContext, handle: AttemptHandle, transport: any Transport, delegate: (any DownloaderDelegate)?,
          options: TransferOptions, seam: SegmentSeam, board: SegmentBoard,
