@@ -69,6 +69,10 @@ public final class DownloadAgent: Service, Sendable {
         /// with the server's refusal). Default 10 minutes; it is also the downloader's
         /// `DownloaderConfiguration.freshURLTimeout` in the agent.
         public var freshURLTimeout: Duration = .seconds(600)
+        /// The listeners' timeouts and connection caps (see ``AgentConnectionLimits``); the TCP
+        /// listener's total cap follows from the descriptor limit, which ``run()`` first raises
+        /// to the hard limit.
+        public var connections = AgentConnectionLimits()
 
         public init(socketPath: String = AgentPaths.defaultSocket(),
                     stateDirectory: String = AgentPaths.defaultStateDirectory(),
@@ -131,6 +135,11 @@ public final class DownloadAgent: Service, Sendable {
     ///   server's error when the socket cannot be bound.
     public func run() async throws {
         let socketPath = configuration.socketPath
+        let descriptors = DescriptorLimit.raiseToHard()
+        let limits = configuration.connections
+        if descriptors.limit != descriptors.before {
+            logger.info("raised the limit of open descriptors from \(descriptors.before) to \(descriptors.limit)")
+        }
         try AgentPaths.makePrivateDirectory(configuration.stateDirectory)
         let lock = try AgentLock(stateDirectory: configuration.stateDirectory)
         let token = try configuration.tcpPort.map { _ in try AgentToken.loadOrCreate(in: configuration.stateDirectory) }
@@ -155,13 +164,16 @@ public final class DownloadAgent: Service, Sendable {
         feed.post(.reconcile(after: nil))
         logger.info("restored \(report.restored.count) downloads (\(report.resumed.count) continue) from \(configuration.storePath)")
 
-        let api = AgentAPI(downloader: downloader, log: log, defaultTransfer: configuration.downloader.defaultTransferOptions,
-                           refresher: refresher)
-        let app = Self.application(router: api.router(), socketPath: socketPath, logger: logger, onListening: onListening)
+        let api = AgentAPI(downloader: downloader, log: log, refresher: refresher)
+        let app = Self.application(router: api.router(), socketPath: socketPath, logger: logger, limits: limits,
+                                   onListening: onListening)
         var web: AgentWebServer?
         if let port = configuration.tcpPort, let token {
+            let gate = ConnectionGate(listener: "TCP 127.0.0.1", total: limits.tcpConnections(descriptorLimit: descriptors.limit),
+                                      perPeer: limits.tcpConnectionsPerPeer, logger: logger)
+            logger.info("TCP listener: at most \(gate.total) connections, \(gate.perPeer) per peer (descriptor limit \(descriptors.limit); \(limits.socketConnections) kept for the socket, \(limits.reservedDescriptors) for the rest)")
             web = AgentWebServer(requestedPort: port, stateDirectory: configuration.stateDirectory, token: token, api: api,
-                                 logger: logger, onListening: onWebListening)
+                                 logger: logger, limits: limits, gate: gate, onListening: onWebListening)
         }
         do {
             try await withGracefulShutdownHandler {
@@ -184,11 +196,16 @@ public final class DownloadAgent: Service, Sendable {
     }
 
     /// The HTTP server on the Unix socket at `socketPath`: once it accepts connections, the socket
-    /// is made 0600, then `onListening` is called.
+    /// is made 0600, then `onListening` is called. Its connections are held to the timeouts and
+    /// the socket's caps of `limits`.
     static func application(router: Router<AgentRequestContext>, socketPath: String, logger: Logger,
+                            limits: AgentConnectionLimits = AgentConnectionLimits(),
                             onListening: @escaping @Sendable (String) async -> Void) -> some ApplicationProtocol {
-        Application(
+        let gate = ConnectionGate(listener: "socket \(socketPath)", total: limits.socketConnections,
+                                  perPeer: limits.socketConnectionsPerPeer, logger: logger)
+        return Application(
             router: router,
+            server: GuardedHTTP1Channel.builder(limits: limits, gate: gate, transport: .unixSocket),
             configuration: ApplicationConfiguration(address: .unixDomainSocket(path: socketPath), serverName: nil),
             onServerRunning: { _ in
                 if chmod(socketPath, 0o600) != 0 {

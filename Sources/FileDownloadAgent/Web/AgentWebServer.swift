@@ -14,13 +14,17 @@ import Glibc
 ///
 /// ``run()`` binds 127.0.0.1:`requestedPort` (0: any free port), then writes the port it got to
 /// `STATE/agent.port` (0600) and calls `onListening`; it serves until a graceful shutdown and
-/// removes `STATE/agent.port` when it stops.
+/// removes `STATE/agent.port` when it stops. Connections are held to `limits` (timeouts) and
+/// `gate` (caps), see ``AgentConnectionLimits``.
 struct AgentWebServer: Sendable {
     let requestedPort: Int
     let stateDirectory: String
     let token: AgentToken
     let api: AgentAPI
     let logger: Logger
+    /// The timeouts and the per-peer cap of `limits`, and the total cap `gate` holds.
+    let limits: AgentConnectionLimits
+    let gate: ConnectionGate
     let onListening: @Sendable (AgentWebEndpoint) async -> Void
 
     func run() async throws {
@@ -31,6 +35,7 @@ struct AgentWebServer: Sendable {
         let (requestedPort, stateDirectory, token, logger, onListening) = (requestedPort, stateDirectory, token, logger, onListening)
         let app = Application(
             responder: SecurityHeadersResponder(inner: router.buildResponder()),
+            server: GuardedHTTP1Channel.builder(limits: limits, gate: gate, transport: .tcp),
             configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: requestedPort), serverName: nil),
             onServerRunning: { channel in
                 let bound = channel.localAddress?.port ?? requestedPort

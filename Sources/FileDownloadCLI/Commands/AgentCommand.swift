@@ -60,6 +60,9 @@ public struct AgentCommand: AsyncParsableCommand {
         + "before it fails (default 600).", valueName: "S"))
     public var freshURLTimeout: Double = 600
 
+    @OptionGroup(title: "Connections (timeouts and caps; see docs/security.md)")
+    public var connections: AgentConnectionOptions
+
     public init() {}
 
     public func validate() throws {
@@ -94,6 +97,7 @@ public struct AgentCommand: AsyncParsableCommand {
                                                 logger: logger))
         configuration.store = .init(journalCapacity: journalCapacity)
         configuration.tcpPort = tcp
+        configuration.connections = try connections.limits()
         configuration.bandwidthLimit = try limitRateTotal.flatMap { try ByteRate.option("--limit-rate-total", $0) }
         configuration.freshURLTimeout = try GetCommand.duration(freshURLTimeout, option: "--fresh-url-timeout",
                                                                 range: GetCommand.freshURLTimeoutRange)

@@ -1,0 +1,71 @@
+import HummingbirdCore
+import Logging
+import NIOCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Hummingbird's HTTP/1.1 child channel behind the agent's connection rules: at accept, the
+/// peer (``ConnectionPeer``) is found and asked of the listener's ``ConnectionGate``; a refused
+/// connection is closed before any of its bytes is read, an admitted one gets a
+/// ``RequestTimeoutHandler`` and is counted until it closes.
+struct GuardedHTTP1Channel: ServerChildChannel {
+    typealias Value = HTTP1Channel.Value
+
+    /// How the peer of a connection is found.
+    enum Transport: Sendable {
+        /// `SO_PEERCRED`.
+        case unixSocket
+        /// The owner of the connecting socket (``LoopbackPeerUID``), else the source address.
+        case tcp
+    }
+
+    let inner: HTTP1Channel
+    let gate: ConnectionGate
+    let transport: Transport
+
+    /// The server builder of a listener: HTTP/1.1 with the timeouts of `limits`, behind `gate`.
+    static func builder(limits: AgentConnectionLimits, gate: ConnectionGate, transport: Transport) -> HTTPServerBuilder {
+        HTTPServerBuilder { responder in
+            GuardedHTTP1Channel(
+                inner: HTTP1Channel(responder: responder,
+                                    configuration: .init(additionalChannelHandlers: [RequestTimeoutHandler(limits: limits)])),
+                gate: gate, transport: transport)
+        }
+    }
+
+    func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
+        let (gate, inner) = (gate, inner)
+        return peer(of: channel).flatMap { peer in
+            guard gate.admit(peer) else {
+                channel.close(promise: nil)
+                return channel.eventLoop.makeFailedFuture(ConnectionRefused())
+            }
+            channel.closeFuture.whenComplete { _ in gate.release(peer) }
+            return inner.setup(channel: channel, logger: logger)
+        }
+    }
+
+    func handle(value: Value, logger: Logger) async {
+        await inner.handle(value: value, logger: logger)
+    }
+
+    private func peer(of channel: any Channel) -> EventLoopFuture<ConnectionPeer> {
+        let address = ConnectionPeer.address(channel.remoteAddress?.ipAddress ?? "unknown")
+        switch transport {
+        case .tcp:
+            let uid = LoopbackPeerUID.of(local: channel.localAddress, remote: channel.remoteAddress)
+            return channel.eventLoop.makeSucceededFuture(uid.map { .uid($0) } ?? address)
+        case .unixSocket:
+            guard let provider = channel as? any SocketOptionProvider else {
+                return channel.eventLoop.makeSucceededFuture(address)
+            }
+            let credentials: EventLoopFuture<PeerCredentials> = provider.unsafeGetSocketOption(
+                level: SocketOptionLevel(SOL_SOCKET), name: SocketOptionName(SO_PEERCRED))
+            return credentials.map { ConnectionPeer.uid($0.uid) }.recover { _ in address }
+        }
+    }
+
+    /// Why a refused connection's setup fails (NIO drops the connection; nothing else sees it).
+    struct ConnectionRefused: Error {}
+}
