@@ -72,7 +72,7 @@ extension AgentAPI {
         let id = try decoded.validatedID()
         let url = try decoded.parsedURL()
         let destination = try decoded.parsedDestination()
-        let options = try decoded.options(defaults: defaultTransfer)
+        let options = try decoded.options()
         try await library(settles: false) {
             if decoded.start ?? true {
                 _ = try await downloader.start(id: id, url: url, destination: destination, options: options)

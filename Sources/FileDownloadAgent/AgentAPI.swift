@@ -20,7 +20,6 @@ struct AgentAPI: Sendable {
 
     let downloader: Downloader
     let log: AgentEventLog
-    let defaultTransfer: TransferOptions
     /// Takes the URLs of `PUT /v1/downloads/{id}/url` for downloads that wait for one (the
     /// agent's); `nil` (a running `fdl get`): such a URL goes to `Downloader.updateURL` only.
     var refresher: AgentURLRefresher? = nil

@@ -52,7 +52,9 @@ extension AgentDownloadRequest {
         return URL(fileURLWithPath: destination, isDirectory: false)
     }
 
-    func options(defaults: TransferOptions) throws -> DownloadOptions {
+    /// The download's options: what the request sets, nothing else (the downloader fills in its
+    /// default transfer options for the rest).
+    func options() throws -> DownloadOptions {
         if let sha256, sha256.count != 64 || !sha256.allSatisfy(\.isHexDigit) {
             throw AgentAPIError(.badRequest, "bad-sha256", "\"sha256\" must be 64 hexadecimal digits")
         }
@@ -63,7 +65,9 @@ extension AgentDownloadRequest {
             throw AgentAPIError(.badRequest, "bad-connections",
                                 "\"maxConnections\" must be between 1 and \(Self.maxConnectionsLimit)")
         }
-        var transfer = defaults
+        // Only what the request sets: the downloader lays it over its defaults
+        // (`DownloadOptions.resolved(with:)`), header fields of the same name replacing the default's.
+        var transfer = TransferOptions()
         let secrets = Set((secretHeaders ?? []).map { $0.lowercased() })
         for (name, value) in (headers ?? [:]).sorted(by: { $0.key < $1.key }) {
             guard !name.isEmpty, !name.contains(where: { $0 == ":" || $0.isWhitespace || $0.isNewline }),

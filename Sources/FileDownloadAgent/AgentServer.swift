@@ -22,8 +22,6 @@ public struct AgentServer: Service, Sendable {
     public let downloader: Downloader
     public let store: SQLiteDownloadStore
     public let socketPath: String
-    /// The transfer options of downloads added through the API.
-    public let defaultTransfer: TransferOptions
     public let logger: Logger
     /// Takes the URLs of `PUT /v1/downloads/{id}/url` for downloads whose question to the
     /// downloader's delegate waits (the delegate asks it); `nil`: such a URL goes to
@@ -34,13 +32,12 @@ public struct AgentServer: Service, Sendable {
     /// A server; nothing happens until ``run()``. `onListening` is called with the socket path once
     /// the socket accepts connections and has mode 0600.
     public init(downloader: Downloader, store: SQLiteDownloadStore, socketPath: String,
-                defaultTransfer: TransferOptions = TransferOptions(), logger: Logger = Logger(label: "fdl.server"),
+                logger: Logger = Logger(label: "fdl.server"),
                 refresher: AgentURLRefresher? = nil,
                 onListening: @escaping @Sendable (String) async -> Void = { _ in }) {
         self.downloader = downloader
         self.store = store
         self.socketPath = socketPath
-        self.defaultTransfer = defaultTransfer
         self.logger = logger
         self.refresher = refresher
         self.onListening = onListening
@@ -57,7 +54,7 @@ public struct AgentServer: Service, Sendable {
         let feed = AgentEventFeed()
         downloader.observe { feed.post(.event($0)) }
         let pump = Task { [downloader, logger] in await DownloadAgent.pump(feed, into: log, downloader: downloader, logger: logger) }
-        let api = AgentAPI(downloader: downloader, log: log, defaultTransfer: defaultTransfer, refresher: refresher)
+        let api = AgentAPI(downloader: downloader, log: log, refresher: refresher)
         let app = DownloadAgent.application(router: api.router(), socketPath: socketPath, logger: logger, onListening: onListening)
         let outcome: Result<Void, any Error>
         do {

@@ -11,6 +11,10 @@ extension Downloader {
     /// unfinished download (so `x` and `x.part` cannot overwrite each other's files), stores the
     /// download and announces ``DownloadEvent/stateChanged(id:state:)``.
     ///
+    /// The download keeps `options` (`nil`: ``DownloadOptions/init(transfer:expectedSize:sha256:priority:retryPolicy:mirrors:usesSuggestedFileName:urlExpiresAt:maxConnections:)``
+    /// with no argument) resolved with ``DownloadOptions/resolved(with:)``: every transfer option
+    /// it leaves unset takes ``DownloaderConfiguration/defaultTransferOptions``'s value.
+    ///
     /// - Returns: the destination.
     /// - Throws: ``DownloadError`` with code ``DownloadError/Code/duplicateIdentifier``,
     ///   ``DownloadError/Code/invalidURL``, ``DownloadError/Code/unsupportedScheme`` or
@@ -53,7 +57,7 @@ extension Downloader {
         try checkUnclaimed(destination: path, partPath: partPath)
         let entry = DownloadEntry(
             id: id, url: url, destination: standardized, partPath: partPath,
-            options: options ?? DownloadOptions(transfer: configuration.defaultTransferOptions),
+            options: (options ?? DownloadOptions()).resolved(with: configuration),
             state: .notStarted, queueOrder: takeQueueOrder()
         )
         entries[id] = entry
@@ -123,7 +127,7 @@ extension Downloader {
         try checkUnclaimed(destination: resumeData.destination.path, partPath: resumeData.partPath)
         var entry = DownloadEntry(
             id: id, url: resumeData.url, destination: resumeData.destination, partPath: resumeData.partPath,
-            options: resumeData.options, state: .notStarted, queueOrder: takeQueueOrder()
+            options: resumeData.options.resolved(with: configuration), state: .notStarted, queueOrder: takeQueueOrder()
         )
         if Self.segmentsFit(resumeData.segments, validator: resumeData.validator, length: resumeData.expectedLength,
                             partPath: resumeData.partPath) {

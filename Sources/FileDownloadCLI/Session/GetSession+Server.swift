@@ -21,7 +21,7 @@ extension GetSession {
         logger.logLevel = settings.verbose ? .debug : .warning
         let (listening, signal) = AsyncStream<Void>.makeStream()
         let server = AgentServer(downloader: downloader, store: store, socketPath: socketPath,
-                                 defaultTransfer: settings.transferOptions, logger: logger,
+                                 logger: logger,
                                  refresher: refresher) { _ in signal.yield() }
         let group = ServiceGroup(configuration: .init(services: [server], logger: logger))
         let task = Task {

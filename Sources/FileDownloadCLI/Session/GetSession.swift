@@ -124,8 +124,9 @@ public actor GetSession {
         installSignalHandlers()
         let server = await startServing(downloader, store: sqlite, refresher: delegate.refresher)
 
-        let options = DownloadOptions(transfer: settings.transferOptions,
-                                      retryPolicy: settings.retryPolicy, maxConnections: settings.maxConnections)
+        // The transfer options are the downloader's defaults (`defaultTransferOptions` above): the
+        // downloader fills them in (`DownloadOptions.resolved(with:)`).
+        let options = DownloadOptions(retryPolicy: settings.retryPolicy, maxConnections: settings.maxConnections)
         let planner = DownloadPlanner(outputDirectory: state.outputDirectory, allowsOverwrite: settings.allowOverwrite,
                                       stagingSuffix: configuration.stagingSuffix)
         var plans = planner.plan(urls: settings.urls, sha256: settings.sha256, names: settings.names,
