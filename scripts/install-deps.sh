@@ -23,7 +23,7 @@ packages=(
   python3                # the fault-injecting HTTP test server; drives the web page test
   chromium               # the web page test (headless)
   chromium-driver        # the web page test: WebDriver for chromium
-  util-linux             # script(1): pseudo-terminal for the CLI tests
+  util-linux             # script(1): pseudo-terminal for the CLI tests; prlimit, setpriv: the agent flood test
   procps                 # ps, for the crash tests
   time                   # /usr/bin/time: peak memory and CPU time in the benchmarks
   wrk                    # benchmarks: the HTTP ceiling (what nginx serves when nothing is written)

@@ -70,7 +70,7 @@ public final class DownloadAgent: Service, Sendable {
         /// `DownloaderConfiguration.freshURLTimeout` in the agent.
         public var freshURLTimeout: Duration = .seconds(600)
         /// The listeners' timeouts and connection caps (see ``AgentConnectionLimits``); the TCP
-        /// listener's total cap follows from the descriptor limit, which ``run()`` first raises
+        /// listener's total cap follows from the descriptor limit, which ``DownloadAgent/run()`` first raises
         /// to the hard limit.
         public var connections = AgentConnectionLimits()
 
