@@ -30,7 +30,9 @@ extension Downloader {
         /// first URL's, `URL.origin`; ``DownloadEntry/originOfSecrets``): only then does the
         /// attempt carry them.
         let isFirstOrigin: Bool
-        /// The downloader's overall limit, which the attempt's sink draws from.
+        /// What the attempt's sinks draw from: the download's rate budget inside the downloader's
+        /// overall limit, or the overall limit alone (``rateBudget(for:)``); `nil` for a transport
+        /// without ``TransportCapabilities/rateLimit``.
         let bandwidth: BandwidthLimiter?
         /// The segments to continue (``DownloadEntry/segments``), when the attempt continues a
         /// download fetched over several connections; empty otherwise.
@@ -154,7 +156,7 @@ extension Downloader {
             stagingSuffix: configuration.stagingSuffix, bytesOnDisk: e.continuationOffset, validator: e.validator, expectedLength: e.expectedLength,
             attempt: e.attempts, capabilities: transport.capabilities,
             synchronize: configuration.synchronizesFiles, roomCheck: roomCheck(for: e),
-            bandwidth: transport.capabilities.contains(.rateLimit) ? bandwidth : nil,
+            bandwidth: transport.capabilities.contains(.rateLimit) ? rateBudget(for: e) : nil,
             segments: e.segments, seam: segmentable ? segmentSeam(for: id, handle: handle) : nil,
             segmentThreshold: configuration.segmentThreshold, minimumSegmentSize: configuration.minimumSegmentSize
         )
@@ -185,6 +187,7 @@ extension Downloader {
         if let delegate { options = await delegate.customizeTransfer(options, id: ctx.id, url: ctx.url) }
         // A mirror of another origin never gets the secrets given for the first URL's.
         if !ctx.isFirstOrigin { options.headers.removeAll(where: \.isSensitive) }
+        applyRateBudget(ctx, options: &options)
         if let seam = ctx.seam,
            segmentsFit(ctx.segments, validator: ctx.validator, length: ctx.expectedLength, partPath: ctx.partPath) {
             if handle.stopReason.withLock({ $0 }) != nil { return .stopped }

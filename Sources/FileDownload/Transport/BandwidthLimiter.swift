@@ -1,7 +1,12 @@
 import Synchronization
 
 /// A token bucket that several transfers draw from: the ``Downloader``'s one limit for all its
-/// downloads (``Downloader/setBandwidthLimit(_:)``).
+/// downloads (``Downloader/setBandwidthLimit(_:)``), and each download's own budget
+/// (``TransferOptions/maxBytesPerSecond``) that all the connections of the download share.
+///
+/// A download's budget is made ``init(bytesPerSecond:burst:within:)`` the overall limiter: every
+/// byte taken from it is taken from both, and the wait it asks is the longer of the two, so the
+/// stricter limit holds (the overall one may be set by a ``BandwidthSchedule``).
 ///
 /// The bucket fills at ``bytesPerSecond`` up to ``burst`` worth of bytes. Every body byte a
 /// ``TransferSink`` writes is taken from it (``consume(_:)``), which may put the bucket into debt;
@@ -33,6 +38,8 @@ public final class BandwidthLimiter: Sendable {
     /// Whether a limit is set: read without the lock on every write.
     private let limited: Atomic<Bool>
     private let now: @Sendable () -> Duration
+    /// The limiter above this one (the overall limit), which every byte taken is also taken from.
+    private let parent: BandwidthLimiter?
     /// How much time's worth of bytes the bucket holds when full (an idle bucket lets that much
     /// pass at once). Default 100 ms.
     public let burst: Duration
@@ -48,13 +55,36 @@ public final class BandwidthLimiter: Sendable {
         let origin = clock.now
         let now: @Sendable () -> Duration = { origin.duration(to: clock.now) }
         self.now = now
+        self.parent = nil
         self.burst = max(.zero, burst)
         let rate = Self.normalized(bytesPerSecond)
         bucket = Mutex(Bucket(rate: rate, tokens: rate.map { Self.capacity($0, burst) } ?? 0, stamp: now()))
         limited = Atomic(rate != nil)
     }
 
-    /// The limit in bytes per second, `nil` for none. Setting it takes effect at once for every
+    /// Creates a limiter inside `parent`, on its clock, that starts full: every byte taken is
+    /// taken from both, and the wait is the longer of the two (``consume(_:)``, ``delay``). A
+    /// download's budget is made this way inside the downloader's overall limiter; its own
+    /// ``bytesPerSecond`` may be `nil` (then only the parent limits).
+    ///
+    /// - Parameters:
+    ///   - bytesPerSecond: this limiter's own limit; `nil` or a value below 1 for none.
+    ///   - burst: how much time's worth of bytes of its own limit may pass at once after an idle
+    ///     spell.
+    ///   - parent: the limiter above this one.
+    public init(bytesPerSecond: Int64?, burst: Duration = .milliseconds(100), within parent: BandwidthLimiter) {
+        let now = parent.now
+        let burst = max(.zero, burst)
+        self.now = now
+        self.parent = parent
+        self.burst = burst
+        let rate = Self.normalized(bytesPerSecond)
+        bucket = Mutex(Bucket(rate: rate, tokens: rate.map { Self.capacity($0, burst) } ?? 0, stamp: now()))
+        limited = Atomic(rate != nil)
+    }
+
+    /// The limit in bytes per second, `nil` for none (of this limiter's own: a parent's limit
+    /// still holds). Setting it takes effect at once for every
     /// transfer that draws from the limiter: the next ``delay`` is computed at the new rate.
     public var bytesPerSecond: Int64? {
         get { bucket.withLock { $0.rate } }
@@ -72,8 +102,8 @@ public final class BandwidthLimiter: Sendable {
         }
     }
 
-    /// Takes `bytes` that passed from the bucket and returns how long the taker should wait
-    /// before more pass (zero when the bucket is not in debt, or without a limit).
+    /// Takes `bytes` that passed from the bucket (and from the parent's) and returns how long the
+    /// taker should wait before more pass (zero when no bucket is in debt, or without a limit).
     ///
     /// Each taker waits the delay its own bytes got: takers are served in the order they took,
     /// and none is starved by others that happen to ask first once the debt is paid.
@@ -86,30 +116,38 @@ public final class BandwidthLimiter: Sendable {
     /// generation then (for ``TransferSink/pacingDelay``).
     func take(_ bytes: Int) -> (wait: Duration, at: Duration, generation: Int) {
         let instant = now()
-        return bucket.withLock { b in
-            guard b.rate != nil else { return (.zero, instant, b.generation) }
+        let own = bucket.withLock { b in
+            guard b.rate != nil else { return (wait: Duration.zero, generation: b.generation) }
             refill(&b, at: instant)
             b.tokens -= Double(bytes)
-            return (wait(b), instant, b.generation)
+            return (wait: wait(b), generation: b.generation)
         }
+        guard let parent else { return (own.wait, instant, own.generation) }
+        let above = parent.take(bytes)
+        return (max(own.wait, above.wait), instant, own.generation + above.generation)
     }
 
-    /// Whether a limit is set now (a lock-free read for the body path).
-    var isLimited: Bool { limited.load(ordering: .relaxed) }
+    /// Whether the limiter was made inside another (a download's budget).
+    var isNested: Bool { parent != nil }
+
+    /// Whether a limit is set now, here or above (a lock-free read for the body path).
+    var isLimited: Bool { limited.load(ordering: .relaxed) || parent?.isLimited == true }
 
     /// The time on the limiter's clock.
     var clockNow: Duration { now() }
 
-    /// How many times the limit changed.
-    var generation: Int { bucket.withLock { $0.generation } }
+    /// How many times the limit changed, here and above.
+    var generation: Int { bucket.withLock { $0.generation } + (parent?.generation ?? 0) }
 
-    /// How long until the bucket is out of debt, without taking anything; zero without a limit.
+    /// How long until the bucket (and the parent's) is out of debt, without taking anything; zero
+    /// without a limit.
     public var delay: Duration {
         let instant = now()
-        return bucket.withLock { b in
+        let own = bucket.withLock { b in
             refill(&b, at: instant)
             return wait(b)
         }
+        return max(own, parent?.delay ?? .zero)
     }
 
     private func refill(_ b: inout Bucket, at instant: Duration) {
