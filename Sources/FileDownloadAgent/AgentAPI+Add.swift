@@ -88,11 +88,21 @@ extension AgentAPI {
         var id: String
         var request: Result<AgentDownloadRequest, AgentAPIError>
 
+        private struct AnyKey: CodingKey {
+            var stringValue: String
+            var intValue: Int? { nil }
+            init(stringValue: String) { self.stringValue = stringValue }
+            init?(intValue: Int) { nil }
+        }
+
         private struct IDOnly: Decodable {
             var id: String?
         }
 
+        /// Throws when the item is not a JSON object: the whole body is then a 400 `bad-json`
+        /// (not a JSON array of objects), as documented.
         init(from decoder: any Decoder) throws {
+            _ = try decoder.container(keyedBy: AnyKey.self)
             id = (try? IDOnly(from: decoder))?.id ?? ""
             do {
                 request = .success(try AgentDownloadRequest(from: decoder))

@@ -12,7 +12,7 @@ extension AgentAPI {
             AgentAPIError.jsonResponse(status: .ok, body: AgentLimit(bytesPerSecond: downloader.bandwidthLimit))
         }
         v1.put("limit") { request, _ in
-            let limit: AgentLimit = try await decodeSmallBody(request, what: #"{"bytesPerSecond": N or null}"#)
+            let limit: LimitBody = try await decodeSmallBody(request, what: #"{"bytesPerSecond": N or null}"#)
             if let value = limit.bytesPerSecond, !(1...AgentLimit.maxBytesPerSecond).contains(value) {
                 throw AgentAPIError(.badRequest, "bad-limit",
                                     "bytesPerSecond \(value) is not between 1 and \(AgentLimit.maxBytesPerSecond); send null for no limit")
@@ -39,6 +39,25 @@ extension AgentAPI {
             try await library { try await downloader.updateURL(id: id, to: url, expiresAt: expiresAt) }
             await refresher?.withdraw(id)
             return AgentAPIError.jsonResponse(status: .ok, body: try await info(of: id))
+        }
+    }
+
+    /// The body of `PUT /v1/limit`: `bytesPerSecond` must be there, a number or `null` (which
+    /// clears the limit); `{}` is a 400, not a clearing.
+    private struct LimitBody: Decodable {
+        var bytesPerSecond: Int64?
+
+        private enum CodingKeys: String, CodingKey {
+            case bytesPerSecond
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            guard container.contains(.bytesPerSecond) else {
+                throw DecodingError.keyNotFound(CodingKeys.bytesPerSecond, .init(
+                    codingPath: [], debugDescription: "bytesPerSecond is missing (null clears the limit)"))
+            }
+            bytesPerSecond = try container.decode(Int64?.self, forKey: .bytesPerSecond)
         }
     }
 

@@ -23,7 +23,8 @@ extension AgentAPI {
         }
         var states: Set<DownloadState>?
         if let given = query["state"] {
-            states = try Set(given.split(separator: ",").map { name in
+            // Empty: no state, so no download; an empty name among others ("paused,,failed") is refused.
+            states = try Set((given.isEmpty ? [] : given.split(separator: ",", omittingEmptySubsequences: false)).map { name in
                 guard let state = DownloadState(rawValue: String(name)) else {
                     throw AgentAPIError(.badRequest, "bad-state", "\"\(name)\" is not a state; the states are "
                                         + DownloadState.allCases.map(\.rawValue).joined(separator: ", "))

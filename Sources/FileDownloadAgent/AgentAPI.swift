@@ -31,10 +31,18 @@ struct AgentAPI: Sendable {
 
     /// The routes, each request checked by `access` (after errors are turned into JSON answers).
     func router(guardedBy access: some RouterMiddleware<AgentRequestContext>) -> Router<AgentRequestContext> {
+        // The routes once without middleware, for the table of the methods each path answers.
+        let plan = Router(context: AgentRequestContext.self)
+        addRoutes(to: plan.group("v1"))
         let router = Router(context: AgentRequestContext.self)
-        router.middlewares.add(AgentErrorMiddleware())
+        router.middlewares.add(AgentErrorMiddleware(allowed: AgentAllowedMethods(plan.routes)))
         router.middlewares.add(access)
-        let v1 = router.group("v1")
+        addRoutes(to: router.group("v1"))
+        return router
+    }
+
+    /// Every route of version 1, under `v1`.
+    private func addRoutes(to v1: RouterGroup<AgentRequestContext>) {
         v1.get("health") { _, _ in
             AgentAPIError.jsonResponse(status: .ok, body: AgentHealth(
                 status: "ok", api: "v1", lastEventSequence: await log.lastSequence,
@@ -79,25 +87,37 @@ struct AgentAPI: Sendable {
         }
         v1.get("events") { request, _ in try await events(request) }
         addLimitRoutes(to: v1)
-        return router
     }
 
     // MARK: handlers
 
     private func events(_ request: Request) async throws -> Response {
         let query = request.uri.queryParameters
-        let given = request.headers[HTTPField.Name("Last-Event-ID")!] ?? query["since"].map(String.init)
-        let cursor: Int64
-        if let given {
+        // Each one given is checked (a bad ?since= is a 400 even beside a good Last-Event-ID);
+        // the header wins when both are there, as an EventSource reconnecting sends it.
+        func sequence(_ given: String?) throws -> Int64? {
+            guard let given else { return nil }
             guard let value = Int64(given.trimmingCharacters(in: .whitespaces)), value >= 0 else {
                 throw AgentAPIError(.badRequest, "bad-since",
                                     "the event sequence number \"\(given)\" (Last-Event-ID or ?since=) is not a whole number ≥ 0")
             }
-            cursor = value
+            return value
+        }
+        let header = try sequence(request.headers[HTTPField.Name("Last-Event-ID")!])
+        let since = try sequence(query["since"].map(String.init))
+        let cursor: Int64
+        if let given = header ?? since {
+            cursor = given
         } else {
             cursor = await log.lastSequence
         }
-        let progress = query["progress"].map { $0 != "false" && $0 != "0" } ?? true
+        var progress = true
+        if let given = query["progress"] {
+            guard given == "true" || given == "false" else {
+                throw AgentAPIError(.badRequest, "bad-progress", "\"progress\" must be true or false, not \"\(given)\"")
+            }
+            progress = given == "true"
+        }
         let stream = EventStream(log: log, cursor: cursor, includesProgress: progress)
         return Response(
             status: .ok,

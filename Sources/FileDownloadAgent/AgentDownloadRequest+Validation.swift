@@ -6,11 +6,23 @@ import Foundation
 /// the destination's form, the mirrors, the digest, the size and the header fields); each failure is an
 /// ``AgentAPIError`` (400) saying what to fix.
 extension AgentDownloadRequest {
+    /// The id, when it has 1 to 256 Unicode scalars (code points, as JSON Schema's `maxLength`
+    /// counts them, not characters: a combining mark does not hide a long id) and none of them is
+    /// `/`, a line break or NUL (each scalar is checked, so none hides in a grapheme either).
     func validatedID() throws -> String {
-        guard !id.isEmpty, id.count <= 256, !id.contains("/"), !id.contains(where: { $0.isNewline || $0 == "\0" }) else {
+        let scalars = id.unicodeScalars
+        guard !scalars.isEmpty, scalars.count <= 256, !scalars.contains(where: Self.isRefusedInID) else {
             throw AgentAPIError(.badRequest, "bad-id", "\"id\" must be 1 to 256 characters without \"/\", line breaks or NUL")
         }
         return id
+    }
+
+    /// `/`, NUL and the scalars `Character.isNewline` knows (LF, VT, FF, CR, NEL, LS, PS).
+    private static func isRefusedInID(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x2F, 0x00, 0x0A...0x0D, 0x85, 0x2028, 0x2029: return true
+        default: return false
+        }
     }
 
     func parsedURL() throws -> URL {
