@@ -27,7 +27,9 @@ import Synchronization
 ///    `TransferSink.pacingDelay` (the downloader's overall limit) is above zero, the transfer is
 ///    paused on its I/O thread (libcurl keeps the piece and hands it over again) and resumed when
 ///    the delay is over; the thread serves its other transfers meanwhile.
-/// 2. When the offset is above zero it asks for `Range: bytes=OFFSET-`, with `If-Range` carrying
+/// 2. When the offset is above zero it asks for `Range: bytes=OFFSET-` (when the offset is the
+///    known length, `TransferRequest.expectedLength`: `Range: bytes=OFFSET-1-`, the last byte on
+///    disk), with `If-Range` carrying
 ///    the remembered validator when it is strong (an ETag without `W/`, or a Last-Modified date).
 ///    A weak ETag is never sent: the attempt asks for the whole file instead and reports
 ///    `RestartReason.resumeUnsupported`. Without any validator the range is asked unconditionally.
@@ -41,22 +43,27 @@ import Synchronization
 ///    A failed TLS verification asks for `AuthChallenge.Kind.serverTrust(host:port:reason:)`.
 /// 5. Before the first body byte of the final response, `TransferSink.begin(_:)` gets the head:
 ///    206 with a `Content-Range` starting at the offset → `ResumeDisposition.resumed(at:)`;
+///    206 of the last byte on disk (`OFFSET-1`) of a resource of OFFSET bytes →
+///    `ResumeDisposition.complete` (that byte is not written);
 ///    206 starting at zero → restarted (`RestartReason.rangeMismatch`), the body is used;
-///    200 to a range → restarted, `RestartReason.validatorChanged` when the validator differs,
-///    else `RestartReason.rangeIgnored`; 416 with `Content-Range: */N` where N is the offset
-///    (and the known length) →
+///    200 to a range → restarted, `RestartReason.validatorChanged` when the validator or the
+///    content coding differs, else `RestartReason.rangeIgnored`; 416 with `Content-Range: */N`
+///    where N is the offset (and the known length) →
 ///    `ResumeDisposition.complete`, reported with status 206. Any other status (404, 500, ...)
 ///    is reported as it is, so the downloader's status check rejects it before a byte of the
 ///    error page is written.
-///    Before any of that, a body in a content coding other than identity (or a transfer coding
-///    other than chunked) is refused: `begin` is never called, the staging file keeps the bytes it
-///    had, and the attempt fails with a `DownloadError.Code.protocolViolation` that is not
-///    retryable (a 4xx/5xx keeps the error of its status). libcurl is never asked to decode.
+///    A body in a content coding (`Content-Encoding: gzip`, which was not asked for) is kept as
+///    sent, as curl and wget keep it: libcurl is never asked to decode. Its coding is part of the
+///    head's validator (`Validator.contentEncoding`). Before any of that, a body in a transfer
+///    coding other than chunked is refused: `begin` is never called, the staging file keeps the
+///    bytes it had, and the attempt fails with a `DownloadError.Code.protocolViolation` that is
+///    not retryable (a 4xx/5xx keeps the error of its status).
 /// 6. A 206 that starts elsewhere, a 416 of another size, or a range of another resource cannot be
 ///    used: the attempt fails with a retryable `DownloadError.Code.protocolViolation` and the
 ///    next attempt of the same download asks for the whole file. Another resource is one whose
-///    validator of the remembered kind differs or (on a 206) is missing, or whose total differs
-///    from `TransferRequest.expectedLength`. A 416 whose `Content-Range: */N` has N equal to the
+///    validator of the remembered kind differs or (on a 206) is missing, whose content coding
+///    differs from the coding of the bytes on disk (identity without a remembered validator), or
+///    whose total differs from `TransferRequest.expectedLength`. A 416 whose `Content-Range: */N` has N equal to the
 ///    offset and to the known length is complete even without a validator (nginx sends none),
 ///    because the request's `If-Range` already asked the server to compare it.
 ///
@@ -269,7 +276,12 @@ public final class HTTPTransport: Transport {
         let owned: Set<String> = ["range", "if-range", "accept-encoding"]
         var lines = ["Accept-Encoding: identity"]
         if context.sentRange {
-            lines.append("Range: bytes=\(context.offset)-\(context.end.map { String($0 - 1) } ?? "")")
+            // At the known length, the last byte on disk: a range the server can satisfy, whose
+            // 206 tells the length (a 416 need not).
+            let first = ResponsePlan.probesLastByte(offset: context.offset, end: context.end,
+                                                    expectedLength: context.expectedLength,
+                                                    sentRange: context.sentRange) ? context.offset - 1 : context.offset
+            lines.append("Range: bytes=\(first)-\(context.end.map { String($0 - 1) } ?? "")")
             if let validator = context.validator, validator.isStrong,
                validator.kind == .entityTag || validator.kind == .lastModified {
                 lines.append("If-Range: \(validator.value)")
