@@ -15,6 +15,8 @@ packages=(
   libsqlite3-dev         # SQLite download store
   sqlite3                # the sqlite3 command: tests that make one journal write fail
   nginx-light            # HTTP/HTTPS test server
+  apache2                # HTTP test server (Apache httpd: 416 without Content-Range, AddEncoding gzip)
+  lighttpd               # HTTP test server (lighttpd: 416 without Content-Range)
   openssh-server         # sshd for the SFTP tests
   openssh-client         # ssh-keygen, sftp (tests, benchmarks)
   openssl                # throwaway CA for the HTTPS tests

@@ -75,40 +75,50 @@ struct ResponseHead: Sendable {
     /// The `Content-Length`, when present and valid.
     var contentLength: Int64? { value("content-length").flatMap { Int64($0) }.flatMap { $0 >= 0 ? $0 : nil } }
 
-    /// The first coding of the body other than identity, from `Content-Encoding` (any but
-    /// `identity`) or `Transfer-Encoding` (any but `chunked` and `identity`, which libcurl
-    /// undoes), in order; `nil` when the body bytes are the resource's own bytes.
+    /// The content codings of the body other than identity, from `Content-Encoding`, lowercased,
+    /// in order and joined by `", "`; `nil` when the body is the resource's own bytes.
     ///
-    /// libcurl decodes nothing here (`CURLOPT_ACCEPT_ENCODING` and `CURLOPT_TRANSFER_ENCODING`
-    /// are never set), so such a body is not bytes of the file: the transport refuses it.
-    var bodyCoding: String? {
-        let codings = values("content-encoding").map { ($0, ["identity"]) }
-            + values("transfer-encoding").map { ($0, ["identity", "chunked"]) }
-        for (list, plain) in codings {
-            for token in list.split(separator: ",") {
-                let coding = token.trimmingCharacters(in: .whitespaces).lowercased()
-                if !coding.isEmpty, !plain.contains(coding) { return coding }
-            }
-        }
-        return nil
+    /// libcurl decodes nothing (`CURLOPT_ACCEPT_ENCODING` is never set): such a body is kept as
+    /// sent, as curl and wget keep it, and the coding becomes part of the validator
+    /// (``Validator/contentEncoding``), so that bytes of one coding are never continued with
+    /// bytes of another.
+    var contentCoding: String? {
+        Self.codings(in: values("content-encoding"), besides: ["identity"])
+    }
+
+    /// The first transfer coding other than `chunked` and `identity` (which libcurl undoes), from
+    /// `Transfer-Encoding`; `nil` when there is none. A transfer coding belongs to one message,
+    /// not to the resource: such a body is refused.
+    var transferCoding: String? {
+        Self.codings(in: values("transfer-encoding"), besides: ["identity", "chunked"])?
+            .split(separator: ",").first.map { $0.trimmingCharacters(in: .whitespaces) }
+    }
+
+    private static func codings(in fields: [String], besides plain: Set<String>) -> String? {
+        let codings = fields.flatMap { $0.split(separator: ",") }
+            .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+            .filter { !$0.isEmpty && !plain.contains($0) }
+        return codings.isEmpty ? nil : codings.joined(separator: ", ")
     }
 
     /// The parsed `Content-Range`.
     var contentRange: ContentRange? { value("content-range").flatMap(ContentRange.init(parsing:)) }
 
-    /// The validator to remember: a strong ETag, else Last-Modified, else a weak ETag.
+    /// The validator to remember: a strong ETag, else Last-Modified, else a weak ETag; with the
+    /// body's ``contentCoding``.
     var validator: Validator? {
         let tag = value("etag").map(Validator.entityTag)
-        if let tag, tag.isStrong { return tag }
-        if let date = value("last-modified") { return .lastModified(date) }
-        return tag
+        if let tag, tag.isStrong { return tag.encoded(contentCoding) }
+        if let date = value("last-modified") { return Validator.lastModified(date).encoded(contentCoding) }
+        return tag?.encoded(contentCoding)
     }
 
-    /// The response's validator of the same kind as `validator`, if it sent one.
+    /// The response's validator of the same kind as `validator`, if it sent one; with the body's
+    /// ``contentCoding``.
     func validator(ofKind kind: Validator.Kind) -> Validator? {
         switch kind {
-        case .entityTag: value("etag").map(Validator.entityTag)
-        case .lastModified: value("last-modified").map(Validator.lastModified)
+        case .entityTag: value("etag").map { Validator.entityTag($0).encoded(contentCoding) }
+        case .lastModified: value("last-modified").map { Validator.lastModified($0).encoded(contentCoding) }
         default: nil
         }
     }

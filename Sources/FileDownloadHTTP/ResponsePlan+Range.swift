@@ -5,18 +5,20 @@ extension ResponsePlan {
     /// the "Ranges" rules of the `Transport` contract.
     ///
     /// - 206 whose `Content-Range` is exactly `OFFSET-(min(END, total)-1)` of the resource the
-    ///   validator and the known length name → `resumed(at: OFFSET)`, at offset 0 too. Another
-    ///   range, or a range of another resource → a retryable `protocolViolation`; nothing is
+    ///   validator (value and content coding) and the known length name → `resumed(at: OFFSET)`,
+    ///   at offset 0 too. Another range, or a range of another resource or in another coding →
+    ///   a retryable `protocolViolation`; nothing is
     ///   written and the next attempt asks again (a ranged request never leaves a restart behind).
     /// - 416 → `DownloadError.Code.rangeNotSatisfiable`, not retryable, before any head. (A changed
     ///   file answers an `If-Range` with 200, which the next rule takes.)
     /// - Any other status → reported as it is, restarted: `validatorChanged` when the response
-    ///   carries another validator of the remembered kind, else `rangeIgnored` (or
+    ///   carries another validator of the remembered kind or another content coding, else
+    ///   `rangeIgnored` (or
     ///   `restartReason` when no range was sent). A 2xx body is then the whole resource; a 4xx or
     ///   5xx is refused by the status check before it touches the file.
     static func decideRange(
         response: ResponseHead, head: TransferHead, offset: Int64, end: Int64, validator: Validator?,
-        changedTo: Validator?, expectedLength: Int64?, sentRange: Bool, restartReason: RestartReason
+        changedTo: Validator?, recoded: String?, expectedLength: Int64?, sentRange: Bool, restartReason: RestartReason
     ) -> ResponsePlan {
         var head = head
         let status = response.statusCode
@@ -25,6 +27,10 @@ extension ResponsePlan {
             guard let range = response.contentRange, let first = range.first, let last = range.last,
                   let count = range.count else {
                 return .refuse(DownloadError(.protocolViolation, "the server answered 206 without a usable Content-Range",
+                                             isRetryable: true, statusCode: status))
+            }
+            if let recoded {
+                return .refuse(DownloadError(.protocolViolation, "the server sent the range \(recoded)",
                                              isRetryable: true, statusCode: status))
             }
             let wantedEnd = range.total.map { min(end, $0) } ?? end
@@ -48,7 +54,8 @@ extension ResponsePlan {
                 "the range from byte \(offset) starts past the end of the resource (\(total.map { "\($0) bytes" } ?? "its size was not told"))",
                 isRetryable: false, statusCode: status))
         default:
-            head.disposition = .restarted(changedTo != nil ? .validatorChanged : sentRange ? .rangeIgnored : restartReason)
+            head.disposition = .restarted(changedTo != nil || recoded != nil ? .validatorChanged
+                                          : sentRange ? .rangeIgnored : restartReason)
         }
         return .deliver(head)
     }

@@ -16,11 +16,17 @@ enum ResponsePlan: Sendable {
 
     /// Decides the plan for `response` to a request for `offset`.
     ///
-    /// In order: a 401/407 is a challenge; a body in a content or transfer coding other than
-    /// identity (and chunked) is refused; then the status decides (docs/http.md, "Validators and
-    /// resume"). A range is used, or a 416 taken as complete, only when what the server says of
-    /// the resource matches what the bytes on disk belong to: the remembered `validator` and the
-    /// `expectedLength` known from earlier attempts.
+    /// In order: a 401/407 is a challenge; a body in a transfer coding other than chunked is
+    /// refused; then the status decides (docs/http.md, "Validators and resume"). A body in a
+    /// content coding is kept as sent, its coding part of the head's validator. A range is used,
+    /// or the bytes on disk taken as complete, only when what the server says of the resource
+    /// matches what the bytes on disk belong to: the remembered `validator` (its value and its
+    /// ``Validator/contentEncoding``) and the `expectedLength` known from earlier attempts.
+    ///
+    /// When `offset` is the known length (``probesLastByte(offset:end:expectedLength:sentRange:)``)
+    /// the request asked for the last byte on disk (`Range: bytes=OFFSET-1-`): a 206 of exactly
+    /// that byte of a resource of that length, under the same validator and coding, is
+    /// ``ResumeDisposition/complete`` (its byte is not written).
     ///
     /// - Parameters:
     ///   - validator: the validator remembered from earlier attempts (sent in `If-Range` when
@@ -42,11 +48,11 @@ enum ResponsePlan: Sendable {
     ) -> ResponsePlan {
         let status = response.statusCode
         if status == 401 || status == 407 { return .challenge(proxy: status == 407) }
-        if let coding = response.bodyCoding, status != 416 {
+        if let coding = response.transferCoding, status != 416 {
             // A 4xx/5xx keeps the error its status gives (404 stays notFound, 503 retryable).
             let error = DownloadError.forStatus(status, retryAfter: response.retryAfter) ?? DownloadError(
                 .protocolViolation,
-                "the server sent the body encoded as '\(coding)' although only identity was accepted; none of its bytes were kept",
+                "the server sent the body in the transfer coding '\(coding)', which only applies to one message; none of its bytes were kept",
                 isRetryable: false, statusCode: status)
             return .refuse(error)
         }
@@ -57,17 +63,21 @@ enum ResponsePlan: Sendable {
             validator: response.validator,
             effectiveURL: effectiveURL,
             suggestedFilename: response.suggestedFilename,
-            retryAfter: response.retryAfter
+            retryAfter: response.retryAfter,
+            announcedSHA256: response.announcedSHA256
         )
         // The response's validator of the remembered kind, when it differs from the remembered one.
         let changedTo: Validator? = validator.flatMap { old in
             response.validator(ofKind: old.kind).flatMap { $0.value != old.value ? $0 : nil }
         }
+        // The body's coding against the coding of the bytes on disk (identity without a
+        // remembered validator: records from before codings were kept hold identity bytes).
+        let recoded = recoding(of: response, offset: offset, validator: validator)
 
         if let end {
             return decideRange(response: response, head: head, offset: offset, end: end, validator: validator,
-                               changedTo: changedTo, expectedLength: expectedLength, sentRange: sentRange,
-                               restartReason: restartReason)
+                               changedTo: changedTo, recoded: recoded, expectedLength: expectedLength,
+                               sentRange: sentRange, restartReason: restartReason)
         }
         switch status {
         case 206:
@@ -75,6 +85,18 @@ enum ResponsePlan: Sendable {
                 return .restartNextAttempt(.rangeMismatch, DownloadError(
                     .protocolViolation, "the server answered 206 without a usable Content-Range",
                     isRetryable: true, statusCode: status))
+            }
+            let probe = probesLastByte(offset: offset, end: end, expectedLength: expectedLength, sentRange: sentRange)
+                && first == offset - 1
+            if offset > 0, first > 0 || probe, let recoded {
+                // Bytes of one coding are never continued with bytes of another.
+                return .restartNextAttempt(.validatorChanged, DownloadError(
+                    .protocolViolation, "the server sent the range \(recoded)",
+                    isRetryable: true, statusCode: status))
+            }
+            if probe {
+                return lastByte(response: response, head: head, range: range, offset: offset,
+                                validator: validator, changedTo: changedTo, expectedLength: expectedLength)
             }
             if let length = response.contentLength, length != count {
                 return .restartNextAttempt(.rangeMismatch, DownloadError(
@@ -132,11 +154,58 @@ enum ResponsePlan: Sendable {
                 if !sentRange {
                     head.disposition = .restarted(restartReason)
                 } else {
-                    head.disposition = .restarted(changedTo != nil ? .validatorChanged : .rangeIgnored)
+                    head.disposition = .restarted(changedTo != nil || recoded != nil ? .validatorChanged : .rangeIgnored)
                 }
             }
         }
         return .deliver(head)
+    }
+
+    /// Whether an open-ended request at `offset` asks for the last byte on disk
+    /// (`Range: bytes=OFFSET-1-`) instead of the range from `offset`: when `offset` is the known
+    /// length of the resource. A server answers a range past the end with a 416 that need not say
+    /// the length (Apache and lighttpd send no `Content-Range`); the last byte is a range it can
+    /// satisfy, and its 206 tells the length under the validator the request's `If-Range` named.
+    static func probesLastByte(offset: Int64, end: Int64?, expectedLength: Int64?, sentRange: Bool) -> Bool {
+        sentRange && end == nil && offset > 0 && expectedLength == offset
+    }
+
+    /// The plan for the 206 answering a last-byte request (`range` starts at `offset - 1`): the
+    /// bytes on disk are complete when it is that one byte of a resource of `offset` bytes under
+    /// the remembered validator; a range of another resource restarts (`validatorChanged`), any
+    /// other range too (`rangeMismatch`).
+    static func lastByte(
+        response: ResponseHead, head: TransferHead, range: ContentRange, offset: Int64,
+        validator: Validator?, changedTo: Validator?, expectedLength: Int64?
+    ) -> ResponsePlan {
+        var head = head
+        if let mismatch = mismatch(of: response, total: range.total, validator: validator, changedTo: changedTo,
+                                   expectedLength: expectedLength, missingCounts: true) {
+            return .restartNextAttempt(.validatorChanged, DownloadError(
+                .protocolViolation, "the server sent a range of another file (\(mismatch))",
+                isRetryable: true, statusCode: response.statusCode))
+        }
+        guard range.last == offset - 1, range.total == offset, response.contentLength.map({ $0 == 1 }) ?? true else {
+            return .restartNextAttempt(.rangeMismatch, DownloadError(
+                .protocolViolation,
+                "the server answered the request for byte \(offset - 1) with the bytes \(range.first.map(String.init) ?? "?")-\(range.last.map(String.init) ?? "?") of \(range.total.map { "\($0) bytes" } ?? "an unknown size")",
+                isRetryable: true, statusCode: response.statusCode))
+        }
+        // The bytes on disk are the whole resource: reported as the satisfied range (206).
+        head.disposition = .complete
+        head.expectedLength = offset
+        head.validator = response.validator ?? validator
+        return .deliver(head)
+    }
+
+    /// How the body's content coding differs from the coding of the bytes on disk, or `nil` when
+    /// they are the same. The bytes on disk are those of `validator` (identity without one); at
+    /// offset 0 without a validator nothing is on disk to differ from.
+    static func recoding(of response: ResponseHead, offset: Int64, validator: Validator?) -> String? {
+        guard validator != nil || offset > 0 else { return nil }
+        let disk = validator?.contentEncoding, body = response.contentCoding
+        guard disk != body else { return nil }
+        return "in the content coding \(body.map { "'\($0)'" } ?? "identity"), but the bytes on disk are in \(disk.map { "'\($0)'" } ?? "identity")"
     }
 
     /// Why the resource the server describes is not the one the bytes on disk belong to, or

@@ -7,7 +7,7 @@ final class SQLiteRecordTable {
     private static let columns = """
         id, url, destination, part_path, state, validator_kind, validator_value, validator_strong, \
         checkpointed_bytes, expected_length, options, queue_order, error_code, error_messages, \
-        attempts, created_at, updated_at, segments
+        attempts, created_at, updated_at, segments, validator_encoding
         """
 
     // Statements are declared before the connection so they are finalised before it closes.
@@ -34,12 +34,12 @@ final class SQLiteRecordTable {
         self.connection = connection
         insert = try SQLiteStatement("""
             INSERT OR REPLACE INTO downloads (\(Self.columns), priority)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?20, ?19)
             """, on: connection)
         updateCheckpoint = try SQLiteStatement("""
             UPDATE downloads
             SET checkpointed_bytes = ?2, validator_kind = ?3, validator_value = ?4, validator_strong = ?5,
-                updated_at = ?6, segments = ?7
+                updated_at = ?6, segments = ?7, validator_encoding = ?8
             WHERE id = ?1
             """, on: connection)
         delete = try SQLiteStatement("DELETE FROM downloads WHERE id = ?1", on: connection)
@@ -78,6 +78,7 @@ final class SQLiteRecordTable {
         try s.bind(17, record.updatedAt.timeIntervalSinceReferenceDate)
         try s.bind(18, try json(of: record.segments))
         try s.bind(19, Int64(record.options.priority))
+        try s.bind(20, record.validator?.contentEncoding)
         try s.run()
     }
 
@@ -127,6 +128,7 @@ final class SQLiteRecordTable {
         try bind(validator, at: 3, in: s)
         try s.bind(6, date.timeIntervalSinceReferenceDate)
         try s.bind(7, segmentsJSON)
+        try s.bind(8, validator?.contentEncoding)
         try s.run()
     }
 
@@ -271,7 +273,7 @@ final class SQLiteRecordTable {
                 var validator: Validator?
                 if let kind = s.string(5) {
                     validator = Validator(kind: .init(rawValue: kind), value: s.string(6) ?? "",
-                                          isStrong: s.int64(7) == 1)
+                                          isStrong: s.int64(7) == 1, contentEncoding: s.string(18))
                 }
                 records.append(DownloadRecord(
                     id: id,

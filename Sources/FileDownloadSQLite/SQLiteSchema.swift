@@ -84,6 +84,11 @@ enum SQLiteSchema {
         CREATE INDEX downloads_waiting_with_bytes ON downloads (part_path)
             WHERE state = 'waiting' AND (checkpointed_bytes > 0 OR segments <> '[]');
         """,
+        // Version 7: the content coding the bytes on disk were sent in (Validator.contentEncoding);
+        // NULL for identity, which is what every row written before holds.
+        """
+        ALTER TABLE downloads ADD COLUMN validator_encoding TEXT;
+        """,
     ]
 
     /// The schema version this build writes.

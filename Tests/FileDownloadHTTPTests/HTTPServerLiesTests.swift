@@ -1,5 +1,6 @@
 import FileDownload
 import FileDownloadHTTP
+import FileDownloadTestSupport
 import Foundation
 import Testing
 
@@ -17,33 +18,35 @@ struct HTTPServerLiesTests {
         return try fx.sha(of: "text.txt")
     }
 
-    private func partPath(_ run: DownloadRun) -> String { run.destination.path + ".part" }
-
-    @Test("a gzip body is refused before its first byte: the staging file keeps only identity bytes, and a later run completes byte-exact",
-          arguments: ["gzip=1", "drop=100000&gzip=0,1"])
-    func gzipRefused(query: String) async throws {
+    @Test("a gzip body that was not asked for is kept as sent, as curl and wget keep it")
+    func gzipKeptAsSent() async throws {
         try await HTTPFixture.with { fx in
             let sha = try writeText(fx)
-            let url = fx.fault.url("text.txt", query)
-            let first = try await DownloadRun.run(fx, url)
-            #expect(first.file == nil, "an encoded body must not end as the file")
-            let error = try #require(first.error)
-            #expect(error.code == .protocolViolation)
-            #expect(!error.isRetryable)
-            #expect(error.message.contains("gzip"), "\(error.message)")
-            #expect(first.destinationUntouched)
-            // The staging file holds the identity bytes before the refused answer, nothing else.
-            let kept = (try? Data(contentsOf: URL(fileURLWithPath: partPath(first)))) ?? Data()
-            let served = try Data(contentsOf: fx.served.appendingPathComponent("text.txt"))
-            #expect(kept == served.prefix(kept.count))
-            #expect(kept.count == (query.hasPrefix("drop") ? 100_000 : 0))
+            let run = try await DownloadRun.run(fx, fx.fault.url("text.txt", "gzip=1"))
+            let file = try #require(run.file, "\(String(describing: run.error))")
+            let kept = try Data(contentsOf: file)
+            #expect(kept.prefix(2) == Data([0x1f, 0x8b]), "the gzip bytes the server sent")
+            #expect(kept.count < HTTPFixture.smallSize)
+            // Decoded, they are the served file: nothing was lost or decoded on the way.
+            let decoded = fx.directory.file("decoded.txt")
+            let gunzip = try await ChildProcess.run(["/bin/sh", "-c", "gzip -dc < \"$0\" > \"$1\"", file.path, decoded.path])
+            #expect(gunzip.status == 0, "\(gunzip.stderr)")
+            #expect(try TestFiles.sha256(decoded) == sha)
+        }
+    }
 
-            // The next request of the same URL answers in identity: a later run completes.
-            let later = try await DownloadRun.run(fx, url, resumeData: first.resumeData ?? ResumeData(
-                id: "e2e", url: url, destination: first.destination, partPath: partPath(first), bytesOnDisk: 0,
-                validator: nil, expectedLength: nil, options: DownloadOptions()))
-            let file = try #require(later.file, "\(String(describing: later.error))")
+    @Test("a resume answered with a 206 in another coding than the bytes on disk restarts from zero, never splices")
+    func gzipRangeRestarts() async throws {
+        try await HTTPFixture.with { fx in
+            let sha = try writeText(fx)
+            // Request 0 sends identity bytes and breaks at 100,000; request 1 (the resume) answers the
+            // range gzip-encoded; request 2 (the restart) in identity again.
+            let url = fx.fault.url("text.txt", "drop=100000&gzip=0,1")
+            let run = try await DownloadRun.run(fx, url)
+            let file = try #require(run.file, "\(String(describing: run.error))")
             #expect(try TestFiles.sha256(file) == sha)
+            #expect(run.restarts == [.validatorChanged], "\(run.restarts)")
+            #expect(try fx.fault.stats().ranges == ["bytes=100000-"], "one range only, then the whole file")
         }
     }
 

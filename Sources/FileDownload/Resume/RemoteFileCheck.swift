@@ -10,12 +10,13 @@ import Darwin
 /// downloading it again (what `fdl get -N` does).
 ///
 /// The check is one attempt of the transport's resume logic at the very end of the file: an
-/// offset equal to the file's length, with the validator the download recorded (HTTP: `Range`
-/// from the length with `If-Range`; SFTP: the size and mtime). The transport reports
-/// ``ResumeDisposition/complete`` only when the remote file still has that length and nothing
-/// contradicts the validator (an HTTP 416 whose `Content-Range: */N` is the length; an SFTP file
-/// of that size and mtime). Any other head means the file changed; the exchange is stopped before
-/// its first body byte. The file itself is never opened: the attempt writes into an empty, sparse
+/// offset equal to the file's length, which is also the expected length, with the validator the
+/// download recorded (HTTP: `Range: bytes=LENGTH-1-`, the last byte, with `If-Range`; SFTP: the
+/// size and mtime). The transport reports ``ResumeDisposition/complete`` only when the remote
+/// file still has that length and nothing contradicts the validator (an HTTP 206 of that one
+/// byte whose `Content-Range` names the length, under the same validator and content coding; an
+/// SFTP file of that size and mtime). Any other head means the file changed (HTTP: a 200 to the
+/// `If-Range`); the exchange is stopped before its first body byte. The file itself is never opened: the attempt writes into an empty, sparse
 /// scratch file of that length in `scratchDirectory`, removed afterwards, and no byte is written
 /// to it either way.
 public enum RemoteFileCheck {

@@ -4,6 +4,10 @@
 /// HTTP uses an entity tag (strong or weak) or a Last-Modified date; SFTP uses size and mtime.
 /// Only a *strong* validator may be used to resume (HTTP `If-Range`); a weak one only tells that
 /// the file may be the same.
+///
+/// Two validators are equal only when their ``contentEncoding`` is equal too: bytes the server
+/// sent in one content coding (HTTP `Content-Encoding: gzip`, kept as sent) are never continued
+/// with bytes of another coding, even under the same entity tag.
 public struct Validator: Sendable, Hashable, Codable, CustomStringConvertible {
     /// The kind of validator: an open set.
     public struct Kind: Hashable, Sendable, RawRepresentable, Codable {
@@ -24,11 +28,24 @@ public struct Validator: Sendable, Hashable, Codable, CustomStringConvertible {
     public var value: String
     /// Whether it changes whenever any byte of the file changes.
     public var isStrong: Bool
+    /// The content coding the bytes were sent in and are kept in (HTTP `Content-Encoding`, the
+    /// codings other than `identity`, lowercased, in order, joined by `", "`), or `nil` for the
+    /// resource's own bytes. Records and resume data written before this field existed decode
+    /// with `nil`: those bytes were always identity.
+    public var contentEncoding: String?
 
-    public init(kind: Kind, value: String, isStrong: Bool) {
+    public init(kind: Kind, value: String, isStrong: Bool, contentEncoding: String? = nil) {
         self.kind = kind
         self.value = value
         self.isStrong = isStrong
+        self.contentEncoding = contentEncoding
+    }
+
+    /// This validator with `contentEncoding` as its content coding.
+    public func encoded(_ contentEncoding: String?) -> Validator {
+        var copy = self
+        copy.contentEncoding = contentEncoding
+        return copy
     }
 
     /// An HTTP entity tag as received; weak when it starts with `W/`.
@@ -47,5 +64,7 @@ public struct Validator: Sendable, Hashable, Codable, CustomStringConvertible {
         Validator(kind: .sizeAndModificationTime, value: "\(size):\(mtime)", isStrong: true)
     }
 
-    public var description: String { "\(kind.rawValue)=\(value)" }
+    public var description: String {
+        "\(kind.rawValue)=\(value)" + (contentEncoding.map { " (\($0))" } ?? "")
+    }
 }
