@@ -19,8 +19,15 @@ public struct CompletionChecks: OptionSet, Sendable, Hashable {
     public static let expectedSize = CompletionChecks(rawValue: 1 << 1)
     /// The file's SHA-256 is ``DownloadOptions/sha256``.
     public static let sha256 = CompletionChecks(rawValue: 1 << 2)
+    /// The file's SHA-256 is the one the server announced for the whole file
+    /// (``TransferHead/announcedSHA256``: HTTP `Repr-Digest`, `Content-Digest` or `Digest`).
+    public static let serverDigest = CompletionChecks(rawValue: 1 << 3)
 
     /// Whether something independent of the end of the transfer confirmed the file: a length
-    /// announced by the transport, the expected size, or the SHA-256.
-    public var confirmsFile: Bool { !isDisjoint(with: [.announcedLength, .expectedSize, .sha256]) }
+    /// announced by the transport, the expected size, the caller's SHA-256 or the server's digest.
+    public var confirmsFile: Bool { !isDisjoint(with: [.announcedLength, .expectedSize, .sha256, .serverDigest]) }
+
+    /// Whether a SHA-256 of the whole file confirmed it: the caller's (``sha256``) or the
+    /// server's (``serverDigest``).
+    public var confirmsContent: Bool { !isDisjoint(with: [.sha256, .serverDigest]) }
 }

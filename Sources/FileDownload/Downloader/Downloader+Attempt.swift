@@ -300,6 +300,7 @@ extension Downloader {
             var checks: CompletionChecks = head.expectedLength == nil ? [] : .announcedLength
             if ctx.options.expectedSize != nil { checks.insert(.expectedSize) }
             if ctx.options.sha256 != nil { checks.insert(.sha256) }
+            if head.announcedSHA256 != nil { checks.insert(.serverDigest) }
             if let error = await validate(ctx, sink: sink, delegate: delegate) {
                 if handle.stopReason.withLock({ $0 }) != nil { return .stopped }
                 StagingFile.remove(ctx.partPath)
@@ -402,7 +403,9 @@ extension Downloader {
         status.map { (200..<300).contains($0) } ?? true
     }
 
-    /// Size, SHA-256 and delegate checks of a finished staging file; `nil` when it passes. Size
+    /// Size, SHA-256 (the caller's ``DownloadOptions/sha256`` and the server's digest,
+    /// ``TransferHead/announcedSHA256``, from one reading) and delegate checks of a finished
+    /// staging file; `nil` when it passes. Size
     /// and hash are read through the sink's own descriptor (`fstat`, `pread`), so they are the
     /// checks of the file the sink wrote, whatever its name points to now.
     static func validate(_ ctx: AttemptContext, sink: TransferSink, delegate: (any DownloaderDelegate)?) async -> DownloadError? {
@@ -414,11 +417,16 @@ extension Downloader {
                 return DownloadError(.validationFailed, "the file has \(length) bytes but \(want) were expected")
             }
         }
-        if let want = ctx.options.sha256?.lowercased() {
+        let want = ctx.options.sha256?.lowercased(), announced = sink.head?.announcedSHA256
+        if want != nil || announced != nil {
             do {
                 let got = try await BlockingFileWork.shared.run { try sink.sha256() }
-                if got != want {
+                if let want, got != want {
                     return DownloadError(.validationFailed, "the SHA-256 of the file is \(got) but \(want) was expected")
+                }
+                if let announced, got != announced {
+                    return DownloadError(.validationFailed,
+                                         "the SHA-256 of the file is \(got) but the server announced \(announced) (its digest header)")
                 }
             } catch {
                 return DownloadError.wrapping(error)
@@ -521,7 +529,10 @@ extension Downloader {
             events += [.stateChanged(id: id, state: .failed), .failed(id: id, error: error, resumeData: nil)]
             flush = nil
         case (.restart(let reason), nil):
-            // Never bytes of two versions in one file: everything starts over, at once.
+            // Never bytes of two versions in one file: everything starts over, at once. Segments
+            // that disagreed under one validator: one connection from then on (it gets one
+            // version, whatever the server mixes between requests).
+            if reason == .segmentsDisagree { e.segmentsDisabled = true }
             discardStagingFile(of: e)
             e.bytesOnDisk = 0
             e.segments = []

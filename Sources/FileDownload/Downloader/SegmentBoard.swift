@@ -204,6 +204,9 @@ final class SegmentBoard: Sendable {
         }
     }
 
+    /// The sinks of the running pieces.
+    var sinks: [TransferSink] { state.withLock { $0.pieces.values.map(\.sink) } }
+
     /// The tasks of the running pieces.
     var tasks: [Task<Void, Never>] { state.withLock { $0.pieces.values.compactMap(\.task) } }
 

@@ -35,6 +35,15 @@ final class SegmentRun {
     /// The connections the attempt may use, as the downloader last said (``SegmentSeam/slots``,
     /// then each grant): what a request taking a spare connection tells its transport.
     private var allowed: Int
+    /// The overlap window of this attempt's ranges (``overlapWindow(minimumSegmentSize:)``): a
+    /// range after the first asks for this many bytes before its start, which must equal the
+    /// bytes its neighbour wrote there. 0: no overlap.
+    private let window: Int64
+    /// The overlap windows received by pieces that ended, not compared yet (their neighbour's
+    /// bytes were not all on disk then), by where they lie in the file.
+    private var overlaps: [Int64: [UInt8]] = [:]
+    /// Where the windows already compared lie.
+    private var compared: Set<Int64> = []
 
     init(ctx: Downloader.AttemptContext, handle: AttemptHandle, transport: any Transport, delegate: (any DownloaderDelegate)?,
          options: TransferOptions, seam: SegmentSeam, board: SegmentBoard,
@@ -48,6 +57,16 @@ final class SegmentRun {
         self.board = board
         self.events = events
         allowed = seam.slots
+        window = Self.overlapWindow(minimumSegmentSize: ctx.minimumSegmentSize)
+    }
+
+    /// The overlap window for pieces of at least `minimumSegmentSize` bytes: 4 KiB, less for
+    /// smaller pieces (a 1024th of their size, so that the windows cost under 0.1 % of the file:
+    /// every range but the first costs one, and ranges are at least that large), none below
+    /// 64 bytes (pieces under 64 KiB).
+    static func overlapWindow(minimumSegmentSize: Int64) -> Int64 {
+        let window = min(4096, minimumSegmentSize / 1024)
+        return window >= 64 ? window : 0
     }
 
     func run(primary: (TransferSink, TransferRequest)?, events stream: AsyncStream<Downloader.SegmentEvent>) async -> Downloader.SegmentsResult {
@@ -83,6 +102,7 @@ final class SegmentRun {
             piece.sink.seal()
             if handle.stopReason.withLock({ $0 }) != nil { continue }  // the cancellation ends the loop
             if let outcome = await ended(piece, error: error) { return .finished(await abort(outcome)) }
+            if !board.isRefused, !seamsAgree(ended: piece) { return .finished(await abort(.restart(.segmentsDisagree))) }
             if board.isComplete {
                 await releaseSpares()  // not held through validation and the move
                 return .finished(await finish())
@@ -217,6 +237,45 @@ final class SegmentRun {
         return nil
     }
 
+    /// Compares every overlap window received so far (by `ended`, whose connection just ended,
+    /// and by the pieces still running) whose neighbour's bytes are all on disk now with those
+    /// bytes; returns `false` at the first window that differs: the ranges came from different
+    /// versions of the file (or one was corrupted, such as zeros) although their validator was
+    /// the same. A window whose neighbour is not written yet waits for a later call; a window
+    /// that cannot be read is compared again later.
+    private func seamsAgree(ended: Piece) -> Bool {
+        guard window > 0 else { return true }
+        if let received = ended.sink.receivedOverlap, !compared.contains(received.start) {
+            overlaps[received.start] = received.bytes
+        }
+        var windows = overlaps.map { (start: $0.key, bytes: $0.value, sink: ended.sink) }
+        for sink in board.sinks {
+            if let received = sink.receivedOverlap, !compared.contains(received.start), overlaps[received.start] == nil {
+                windows.append((received.start, received.bytes, sink))
+            }
+        }
+        guard !windows.isEmpty else { return true }
+        let written = board.checkpoints()
+        for w in windows where Self.covers(written, w.start, w.start + Int64(w.bytes.count)) {
+            guard let same = w.sink.fileHolds(w.bytes, at: w.start) else { continue }
+            guard same else { return false }
+            compared.insert(w.start)
+            overlaps[w.start] = nil
+        }
+        return true
+    }
+
+    /// Whether the bytes `lower ..< upper` are on disk by `ranges` (each one's first `done` bytes).
+    static func covers(_ ranges: [SegmentCheckpoint], _ lower: Int64, _ upper: Int64) -> Bool {
+        var reached = lower
+        for range in ranges.sorted(by: { $0.start < $1.start }) where range.done > 0 {
+            if range.start > reached { break }
+            reached = max(reached, range.start + range.done)
+            if reached >= upper { return true }
+        }
+        return reached >= upper
+    }
+
     /// On a wake (the downloader allows more connections than run): raises ``cap`` by one when
     /// a transient failure lowered it and a sample window has passed since it last changed, as
     /// the host governor grows a throttled origin's target back.
@@ -282,12 +341,15 @@ final class SegmentRun {
     /// counted here without asking (``SegmentSeam/opened``).
     private func launch(_ range: SegmentCheckpoint, whole: Bool = false, connections: Int = 1, counted: Bool = false) async -> DownloadError? {
         let key = board.reserveKey()
-        let offset = range.start + range.done
+        // A range after the first one asks for the overlap window before its start as well: those
+        // bytes are compared with its neighbour's (``seamsAgree(ended:)``), not written.
+        let overlap = !whole && range.done == 0 && window > 0 && range.start >= window ? window : 0
+        let offset = range.start + range.done - overlap
         let board = self.board, validator = self.validator, total = self.total
         let id = ctx.id, expectedSize = ctx.options.expectedSize, delegate = self.delegate
         let sink: TransferSink
         do {
-            sink = try TransferSink(segmentOf: ctx.partPath, offset: offset, end: range.end, startsWriteback: ctx.synchronize,
+            sink = try TransferSink(segmentOf: ctx.partPath, offset: offset, end: range.end, overlap: overlap, startsWriteback: ctx.synchronize,
                                     pacing: ctx.bandwidth) { head in
                 // The status first: a transport reports any answer to a range but 206 as a
                 // restart (HTTP), and a 429 or 503 is the server asking for fewer connections

@@ -22,4 +22,9 @@ public enum RestartReason: String, Sendable, Hashable, Codable {
     case rangeMismatch
     /// The transport cannot resume at all.
     case resumeUnsupported
+    /// The segments of a download fetched over several connections disagreed: the bytes a range
+    /// got for the overlap window before its start differ from those its neighbour got there, so
+    /// the server sent bytes of different versions (or corrupted ones) under one validator. The
+    /// download starts over on one connection.
+    case segmentsDisagree
 }

@@ -17,6 +17,12 @@ public struct TransferHead: Sendable, Hashable {
     public var suggestedFilename: String?
     /// How long the server asked to wait before another attempt (HTTP `Retry-After`).
     public var retryAfter: Duration?
+    /// The SHA-256 of the whole resource as the server announced it (lowercase hex), when it
+    /// did: HTTP `Repr-Digest: sha-256=:…:` (RFC 9530) in any answer, or `Content-Digest` (RFC
+    /// 9530) or `Digest: SHA-256=…` (RFC 3230) in a 200 without `Content-Encoding`, where the
+    /// content is the whole file. The downloader checks the finished file against it
+    /// (``CompletionChecks/serverDigest``); a file that differs fails validation.
+    public var announcedSHA256: String?
 
     public init(
         disposition: ResumeDisposition,
@@ -25,7 +31,8 @@ public struct TransferHead: Sendable, Hashable {
         validator: Validator? = nil,
         effectiveURL: URL? = nil,
         suggestedFilename: String? = nil,
-        retryAfter: Duration? = nil
+        retryAfter: Duration? = nil,
+        announcedSHA256: String? = nil
     ) {
         self.disposition = disposition
         self.statusCode = statusCode
@@ -34,5 +41,6 @@ public struct TransferHead: Sendable, Hashable {
         self.effectiveURL = effectiveURL
         self.suggestedFilename = suggestedFilename
         self.retryAfter = retryAfter
+        self.announcedSHA256 = announcedSHA256
     }
 }

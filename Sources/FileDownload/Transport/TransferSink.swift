@@ -31,7 +31,7 @@ public final class TransferSink: Sendable {
     /// Where a resumed body must end (the range's end), or -1 when any length may follow.
     private let rangeEnd: Atomic<Int64>
     private let lateWrites = Atomic<Int>(0)
-    /// A segment's sink (``init(segmentOf:offset:end:startsWriteback:pacing:validateHead:)``):
+    /// A segment's sink (``init(segmentOf:offset:end:overlap:startsWriteback:pacing:validateHead:)``):
     /// never cuts or reserves the file, refuses a restart.
     private let isSegment: Bool
     /// Where the writes stop (exclusive), or -1 for no stop: see ``stop``.
@@ -57,6 +57,11 @@ public final class TransferSink: Sendable {
     /// wait, and the limiter's generation then.
     private let pacedUntil = Atomic<Int64>(.min)
     private let pacedGeneration = Atomic<Int>(0)
+    /// Where the overlap window of a segment's sink ends (exclusive): the bytes from
+    /// ``requestedOffset`` up to it are kept in ``overlapBytes`` to be compared with the bytes the
+    /// neighbouring segment wrote there, never written. Equal to ``requestedOffset`` without one.
+    private let overlapEnd: Int64
+    private let overlapBytes = Mutex<[UInt8]>([])
 
     /// How many bytes are handed to the kernel's writeback at once (see `startsWriteback`).
     public static let writebackChunk: Int64 = 8 << 20
@@ -138,12 +143,19 @@ public final class TransferSink: Sendable {
     /// rest). A head that does not continue at `offset` (``ResumeDisposition/restarted(_:)`` or
     /// ``ResumeDisposition/complete``) is refused: a segment never takes the whole resource.
     ///
+    /// With `overlap` the first `overlap` bytes from `offset` are the *overlap window*: they
+    /// belong to the neighbouring segment below and are kept in memory
+    /// (``receivedOverlap``), not written, so that the coordinator can compare them with the
+    /// bytes the neighbour wrote there (``fileHolds(_:at:)``); the segment's own range starts at
+    /// `offset + overlap`.
+    ///
     /// - Throws: ``DownloadError`` with code ``DownloadError/Code/fileSystem`` when the staging
     ///   file is missing or fails the check.
     package convenience init(
         segmentOf path: String,
         offset: Int64,
         end: Int64,
+        overlap: Int64 = 0,
         startsWriteback: Bool = false,
         pacing: BandwidthLimiter? = nil,
         validateHead: @escaping @Sendable (TransferHead) throws -> Void = { _ in }
@@ -151,12 +163,12 @@ public final class TransferSink: Sendable {
         guard let fd = StagingFile.reopen(path) else {
             throw DownloadError(.fileSystem, "the staging file \(path) of a segmented download is missing", isRetryable: true)
         }
-        self.init(descriptor: fd, path: path, offset: offset, end: end, isSegment: true,
+        self.init(descriptor: fd, path: path, offset: offset, end: end, isSegment: true, overlap: max(0, min(overlap, end - offset)),
                   startsWriteback: startsWriteback, pacing: pacing, validateHead: validateHead)
         stopAt.store(end, ordering: .relaxed)
     }
 
-    private init(descriptor fd: Int32, path: String, offset: Int64, end: Int64?, isSegment: Bool, startsWriteback: Bool,
+    private init(descriptor fd: Int32, path: String, offset: Int64, end: Int64?, isSegment: Bool, overlap: Int64 = 0, startsWriteback: Bool,
                  pacing: BandwidthLimiter?, validateHead: @escaping @Sendable (TransferHead) throws -> Void) {
         self.fd = fd
         self.path = path
@@ -164,6 +176,7 @@ public final class TransferSink: Sendable {
         self.length = Atomic(offset)
         self.rangeEnd = Atomic(end ?? -1)
         self.isSegment = isSegment
+        self.overlapEnd = offset + overlap
         self.pacing = pacing
         self.validateHead = validateHead
         self.startsWriteback = startsWriteback && Self.syncFileRange != nil
@@ -276,6 +289,19 @@ public final class TransferSink: Sendable {
             throw DownloadError(.protocolViolation,
                                 "the transport delivered bytes past the end \(end) of the range asked for")
         }
+        if offset < overlapEnd {
+            // The overlap window before the segment's range: kept for the comparison with the
+            // neighbour's bytes (``receivedOverlap``), not written.
+            let n = Int(min(Int64(bytes.count), overlapEnd - offset))
+            overlapBytes.withLock { $0.append(contentsOf: bytes[0..<n]) }
+            offset += Int64(n)
+            length.store(offset, ordering: .relaxed)
+            bytes = UnsafeRawBufferPointer(rebasing: bytes[n...])
+            if bytes.isEmpty, !stops {
+                activity.add(1, ordering: .relaxed)
+                return
+            }
+        }
         var remaining = bytes.count
         guard var base = bytes.baseAddress, remaining > 0 else { throw Self.stopError }
         while remaining > 0 {
@@ -340,6 +366,32 @@ public final class TransferSink: Sendable {
             if end <= length.load(ordering: .relaxed) { return false }
             if stopAt.compareExchange(expected: current, desired: end, ordering: .relaxed).exchanged { return true }
         }
+    }
+
+    /// The overlap window this segment's sink received before its range, once all of it arrived:
+    /// `start` is where it lies in the file (``requestedOffset``), `bytes` what the server sent
+    /// for it. `nil` for a sink without a window, or before the whole window arrived.
+    package var receivedOverlap: (start: Int64, bytes: [UInt8])? {
+        let window = Int(overlapEnd - requestedOffset)
+        guard window > 0 else { return nil }
+        let bytes = overlapBytes.withLock { $0 }
+        return bytes.count == window ? (requestedOffset, bytes) : nil
+    }
+
+    /// Whether the file holds exactly `expected` at `offset` (read with `pread(2)` through the
+    /// open descriptor); `nil` when it cannot be read (a short or failed read).
+    package func fileHolds(_ expected: [UInt8], at offset: Int64) -> Bool? {
+        var found = [UInt8](repeating: 0, count: expected.count)
+        var done = 0
+        while done < found.count {
+            let n = found.withUnsafeMutableBytes { buffer in
+                pread(fd, buffer.baseAddress! + done, buffer.count - done, off_t(offset + Int64(done)))
+            }
+            if n < 0, errno == EINTR { continue }
+            if n <= 0 { return nil }
+            done += n
+        }
+        return found == expected
     }
 
     /// Lifts ``stop``: the writes go on to the end of the resource (the other connections were
@@ -436,11 +488,10 @@ public final class TransferSink: Sendable {
     }
 
     /// How long the transport should wait before it reads more body bytes, so that the transfers
-    /// sharing the sink's limiter (the downloader's overall limit) stay within it; zero without
-    /// one, before the first write, or once the wait is over. A transport listing
-    /// ``TransportCapabilities/rateLimit`` reads it after each write and waits that long (on its
-    /// own thread or clock, never blocking another transfer), next to its own pacing for
-    /// ``TransferOptions/maxBytesPerSecond``: the stricter of the two then holds.
+    /// sharing the sink's limiter (the download's budget inside the downloader's overall limit)
+    /// stay within it; zero without one, before the first write, or once the wait is over. A
+    /// transport listing ``TransportCapabilities/rateLimit`` reads it after each write and waits
+    /// that long (on its own thread or clock, never blocking another transfer).
     ///
     /// The wait is the one the sink's own last write got from the limiter
     /// (``BandwidthLimiter/consume(_:)``), so the transfers sharing it are served in turn; it

@@ -4,7 +4,7 @@ import Foundation
 /// its password, as ``DownloadInfo/url`` always is), `destination` (a file path), `state`,
 /// `progress`, `lastError`?, `lastErrorCode`?, `attempts`, `checks`? (the names of the
 /// ``CompletionChecks`` that confirmed a completed file: `announcedLength`, `expectedSize`,
-/// `sha256`), `mirrors`? (their URLs without passwords; left out when there are none), and
+/// `sha256`, `serverDigest`), `mirrors`? (their URLs without passwords; left out when there are none), and
 /// `waitReason`? (`insufficientSpace`, `waitingForNetwork` or `refreshingURL`).
 extension DownloadInfo: Codable {
     private enum Key: String, CodingKey {
@@ -13,6 +13,7 @@ extension DownloadInfo: Codable {
 
     private static let checkNames: [(String, CompletionChecks)] = [
         ("announcedLength", .announcedLength), ("expectedSize", .expectedSize), ("sha256", .sha256),
+        ("serverDigest", .serverDigest),
     ]
 
     public func encode(to encoder: any Encoder) throws {

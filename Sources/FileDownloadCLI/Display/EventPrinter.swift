@@ -57,6 +57,7 @@ final class EventPrinter {
         case .json:
             guard var line = JSONEventLine(event) else { return }
             line.verified = checks?.confirmsFile
+            line.verifiedBy = checks?.digestName
             emit(line)
         case .plain:
             if case .progress(let id, let p) = event {

@@ -38,6 +38,10 @@ public struct JSONEventLine: Sendable, Hashable, Codable {
     /// `completed`: whether the SHA-256, or the length the server announced, confirmed the file;
     /// absent when unknown (a file already complete without `--sha256`).
     public var verified: Bool?
+    /// `completed`: what confirmed the file's bytes: `sha256` (the `--sha256` given), `serverDigest`
+    /// (the SHA-256 the server announced: `Repr-Digest`, `Content-Digest`, `Digest`); absent when
+    /// no digest checked them (a length may still have, see ``verified``).
+    public var verifiedBy: String?
     /// `summary`: counts of final outcomes, and the exit code.
     public var completed: Int?
     public var failed: Int?

@@ -8,6 +8,7 @@ extension RestartReason {
         case .validatorChanged: "the file changed on the server"
         case .rangeMismatch: "the server answered another range"
         case .resumeUnsupported: "the protocol cannot resume"
+        case .segmentsDisagree: "the server sent different bytes to different connections; starting over on one connection"
         }
     }
 }

@@ -13,6 +13,11 @@ has its own request counter k (0, 1, 2, ...), so a test isolates its state with 
 Query parameters (lists are comma-separated, item k applies to request k of the target; an empty
 item leaves request k alone: status=,429 refuses only the second request):
   versions=a,b      request k serves file versions[min(k, last)] instead of the path
+  sameEtag=1        the ETag and Last-Modified are those of the path whatever version is served
+                    (with versions=: a CDN whose back ends are out of step, one validator for all)
+  digest=repr|content|legacy|wrong   announce the SHA-256 of the file served: Repr-Digest (RFC
+                    9530, every answer), Content-Digest or Digest: SHA-256= (RFC 3230; 200 only),
+                    or a Repr-Digest that is wrong
   drop=N,...        request k closes the connection after file offset N (absolute)
   reset=N,...       request k resets the connection (TCP RST, not a close) after file offset N (absolute)
   short=N,...       request k announces the full length but sends N bytes fewer, then closes
@@ -47,6 +52,7 @@ GET /_stats answers {"connections": n, "requests": m, "bodyBytes": b, "ranges": 
 requests, in order; targets are the targets (path + query) of file requests, in order of arrival).
 GET /_echo answers {"target": request target, "headers": {...}} (to check what a client sent).
 """
+from base64 import b64encode
 import gzip
 import hashlib
 import http.server
@@ -209,6 +215,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return
         st = os.stat(path)
         size = st.st_size
+        if q.get("sameEtag") == "1":
+            named = os.path.normpath(os.path.join(ROOT, url.path.lstrip("/")))
+            if named.startswith(ROOT + os.sep) and os.path.isfile(named):
+                st = os.stat(named)
         etag = '"%x-%x-%x"' % (st.st_ino, st.st_mtime_ns, size)
         if q.get("weakEtag") == "1":
             etag = "W/" + etag
@@ -250,6 +260,17 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self.send_header("Accept-Ranges", "bytes")
         for h in validators:
             self.send_header(*h)
+        digest = q.get("digest")
+        if digest:
+            with open(path, "rb") as f:
+                value = hashlib.sha256(f.read()).digest() if digest != "wrong" else hashlib.sha256(b"another file").digest()
+            encoded = b64encode(value).decode()
+            if digest in ("repr", "wrong"):
+                self.send_header("Repr-Digest", f"sha-256=:{encoded}:")
+            elif digest == "content" and not partial:
+                self.send_header("Content-Digest", f"sha-256=:{encoded}:")
+            elif digest == "legacy" and not partial:
+                self.send_header("Digest", f"SHA-256={encoded}")
         gzipped = None
         if item(q.get("gzip"), k) == "1":
             with open(path, "rb") as f:

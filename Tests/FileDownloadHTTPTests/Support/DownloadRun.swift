@@ -10,6 +10,8 @@ struct DownloadRun: Sendable {
     /// The resume data of the failure, if it kept bytes.
     var resumeData: ResumeData?
     var events: [DownloadEvent]
+    /// What confirmed the completed file (``DownloadInfo/checks``); `nil` unless it completed.
+    var checks: CompletionChecks?
     /// The destination, which held ``DownloadRun/sentinel`` before the download.
     var destination: URL
 
@@ -85,6 +87,7 @@ struct DownloadRun: Sendable {
             }
         }
         watchdog.cancel()
+        if run.file != nil { run.checks = await downloader.downloads().first { $0.state == .completed }?.checks }
         await downloader.shutdown()
         if run.file == nil, run.error == nil {
             run.error = DownloadError(.timedOut, "the download neither completed nor failed within \(limit)")

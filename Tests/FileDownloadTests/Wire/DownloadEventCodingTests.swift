@@ -20,6 +20,7 @@ struct DownloadEventCodingTests {
             .totalProgress(TotalProgress(receivedBytes: 1, expectedBytes: 2, receivedOfKnownSize: 1, bytesPerSecond: 3,
                                          estimatedTimeRemaining: nil, activeCount: 1, unknownSizeCount: 0)),
             .restarted(id: "a", reason: .validatorChanged),
+            .restarted(id: "a", reason: .segmentsDisagree),
             .resumed(id: "a"),
             .paused(id: "a", resumeData: nil),
             .interrupted(id: "a", error: error, retryIn: .milliseconds(1500)),
@@ -101,5 +102,9 @@ struct DownloadEventCodingTests {
         #expect(try roundTrip(info) == info)
         let json = String(decoding: try JSONEncoder().encode(info), as: UTF8.self)
         #expect(json.contains(#""announcedLength""#) && json.contains(#""sha256""#))
+        var byServer = info
+        byServer.checks = [.announcedLength, .serverDigest]
+        #expect(try roundTrip(byServer) == byServer)
+        #expect(String(decoding: try JSONEncoder().encode(byServer), as: UTF8.self).contains(#""serverDigest""#))
     }
 }
