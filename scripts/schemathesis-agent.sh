@@ -34,7 +34,7 @@ if [ -z "$port" ] || [ -z "$state" ] || [ -z "$scratch" ]; then
 fi
 
 # The virtualenv: made once per schemathesis version, under a lock (tests may start together).
-cache=${XDG_CACHE_HOME:-$HOME/.cache}/fdl-test-venv
+cache=${XDG_CACHE_HOME:-${HOME:-/tmp}/.cache}/fdl-test-venv
 venv=$cache/schemathesis-$version
 python=python3
 [ -x /usr/bin/python3 ] && python=/usr/bin/python3
