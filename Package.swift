@@ -258,7 +258,7 @@ let package = Package(
                            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                            .product(name: "Logging", package: "swift-log"),
                            "fdl-agent-app"],
-            exclude: ["Agent/Web/drive_page.py"],
+            exclude: ["Agent/Web/drive_page.py", "Agent/Web/attack_page.py"],
             swiftSettings: strictSwift
         ),
 

@@ -7,7 +7,7 @@ import Glibc
 /// The bearer token of the agent's TCP listener: 256 random bits as 64 hexadecimal digits, kept
 /// in `STATE/agent.token` (mode 0600), so that only the agent's user can read it.
 ///
-/// The token survives restarts (a page that holds the session cookie reconnects after the agent
+/// The token survives restarts (an open page, which holds the token, reconnects after the agent
 /// restarts); delete the file and restart the agent to make a new one. Its `description` never
 /// shows the value, so logging a token by mistake reveals nothing.
 public struct AgentToken: Sendable, CustomStringConvertible {

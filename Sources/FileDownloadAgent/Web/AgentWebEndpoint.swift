@@ -16,12 +16,19 @@ public struct AgentWebEndpoint: Sendable {
         self.token = token
     }
 
-    /// The page without the token: `http://127.0.0.1:PORT/ui/` (it needs the session cookie).
+    /// The page without the token: `http://127.0.0.1:PORT/ui/`. Opened like this it shows no
+    /// data: it has no token to send.
     public var pageURL: String { "http://127.0.0.1:\(port)/ui/" }
 
-    /// The URL that opens the page: it carries the token once, the agent answers with the session
-    /// cookie and a redirect to ``pageURL``. Print it only to the user who asked for it.
-    public var loginURL: String { "http://127.0.0.1:\(port)/ui/login?token=\(token.value)" }
+    /// The URL that opens the page logged in: ``pageURL`` with the token in its fragment,
+    /// `http://127.0.0.1:PORT/ui/#token=TOKEN`.
+    ///
+    /// A browser never sends a fragment to a server (nor in a `Referer`), so the token reaches
+    /// neither the agent's nor any other server's logs. The page's script reads it, removes it
+    /// from the address bar and the history entry (`history.replaceState`), keeps it in the tab's
+    /// `sessionStorage` and sends it as `Authorization: Bearer TOKEN` with each of its requests.
+    /// Print it only to the user who asked for it: anyone who has it can drive the agent.
+    public var loginURL: String { "http://127.0.0.1:\(port)/ui/#token=\(token.value)" }
 
     /// The port file of a state directory: `STATE/agent.port`.
     public static func portPath(in stateDirectory: String) -> String { stateDirectory + "/agent.port" }

@@ -8,7 +8,7 @@ import Glibc
 #endif
 
 /// The agent's optional TCP listener on 127.0.0.1: the same API as the Unix socket, guarded by
-/// ``WebGuardMiddleware`` (Host, Origin, bearer token or session cookie) instead of
+/// ``WebGuardMiddleware`` (Host, Origin, bearer token; no cookie) instead of
 /// `SO_PEERCRED`, plus the web page (``WebPage``) under `/ui/`. Every answer carries the headers of
 /// ``SecurityHeadersResponder``.
 ///
@@ -52,20 +52,11 @@ struct AgentWebServer: Sendable {
         try await app.run()
     }
 
-    /// `GET /` (a redirect to the page), `GET /ui/login?token=TOKEN`, and the page's three files.
+    /// `GET /` (a redirect to the page) and the page's three files, served without a token (they
+    /// hold no data; the page reads the token from its URL's fragment, see ``WebGuardMiddleware``).
+    /// There is no login route: nothing trades the token for a cookie.
     private func addPage(to router: Router<AgentRequestContext>) {
-        let token = token
         router.get("/") { _, _ in Self.redirect(to: "/ui/") }
-        router.get("ui/login") { request, context in
-            guard let given = request.uri.queryParameters["token"], token.matches(given) else {
-                context.logger.warning("refused a login to the web page with a wrong or missing token")
-                throw AgentAPIError(.unauthorized, "unauthorized",
-                                    "this login link is not valid (the agent's token changed?); run `fdl ui` for a new one")
-            }
-            var response = Self.redirect(to: "/ui/")
-            response.headers[.setCookie] = "\(WebGuardMiddleware.cookieName)=\(token.value); Path=/; HttpOnly; SameSite=Strict"
-            return response
-        }
         router.get("ui") { _, _ in Self.file(WebPage.html, type: "text/html; charset=utf-8") }
         router.get("ui/app.css") { _, _ in Self.file(WebPage.style, type: "text/css; charset=utf-8") }
         router.get("ui/app.js") { _, _ in Self.file(WebPage.script, type: "text/javascript; charset=utf-8") }

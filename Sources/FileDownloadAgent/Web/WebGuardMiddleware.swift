@@ -7,17 +7,22 @@ import HTTPTypes
 ///    a page of another site that made its name resolve to 127.0.0.1 (DNS rebinding) is refused
 ///    with 403 `bad-host`. Until the port is known, every request is refused.
 /// 2. An `Origin`, when there is one, must be `http://127.0.0.1:PORT` or `http://localhost:PORT`:
-///    a request a page of another origin makes is refused with 403 `foreign-origin`.
-/// 3. Except for `GET /ui/login` (which checks the token in its query), the request must carry
-///    `Authorization: Bearer TOKEN` or the session cookie `fdl_agent_session=TOKEN`; otherwise
-///    401 `unauthorized`.
+///    a request a page of another origin makes (a preflight included) is refused with 403
+///    `foreign-origin`, and no answer carries an `Access-Control-Allow-*` field.
+/// 3. The page's own files (`GET /`, `/ui/`, `/ui/app.js`, `/ui/app.css`: the same for everyone,
+///    no data; and `/favicon.ico`, a 404 a browser asks for with every page) are served without a
+///    token; every other request must carry
+///    `Authorization: Bearer TOKEN`; otherwise 401 `unauthorized`. No cookie is set or read: a
+///    browser attaches a cookie for 127.0.0.1 to requests any page starts (cookies do not
+///    isolate ports), while only the agent's own page, which read the token from its URL's
+///    fragment, sets this header.
 ///
-/// Refusals are logged without the token.
+/// Refusals are logged with the method and path (never the query, the headers or the token).
 struct WebGuardMiddleware: RouterMiddleware {
     typealias Context = AgentRequestContext
 
-    /// The name of the session cookie the login sets.
-    static let cookieName = "fdl_agent_session"
+    /// The paths served without a token: the page's static files, and the icon browsers ask for.
+    static let publicPaths: Set<String> = ["/", "/ui", "/ui/", "/ui/app.js", "/ui/app.css", "/favicon.ico"]
 
     let token: AgentToken
     let port: WebPort
@@ -32,32 +37,27 @@ struct WebGuardMiddleware: RouterMiddleware {
         }
         if let origin = request.headers[.origin] {
             guard hosts.map({ "http://" + $0 }).contains(origin.lowercased()) else {
-                context.logger.warning("refused a TCP request from the origin \(origin)")
+                context.logger.warning("refused a TCP request \(request.method) \(request.uri.path) from the origin \(origin)")
                 throw AgentAPIError(.forbidden, "foreign-origin",
                                     "requests from pages of other origins (\(origin)) are refused")
             }
         }
-        if request.method == .get, request.uri.path == "/ui/login" {
+        if request.method == .get || request.method == .head, Self.publicPaths.contains(request.uri.path) {
             return try await next(request, context)
         }
         guard isAuthorized(request) else {
+            context.logger.warning("refused a TCP request \(request.method) \(request.uri.path) without a valid token")
             throw AgentAPIError(.unauthorized, "unauthorized",
                                 "send \"Authorization: Bearer TOKEN\" (TOKEN is in STATE/agent.token), or open the URL `fdl ui` prints")
         }
         return try await next(request, context)
     }
 
+    /// Whether the request carries `Authorization: Bearer TOKEN` with the agent's token.
     private func isAuthorized(_ request: Request) -> Bool {
-        if let authorization = request.headers[.authorization] {
-            let prefix = "bearer "
-            if authorization.count > prefix.count, authorization.prefix(prefix.count).lowercased() == prefix {
-                return token.matches(authorization.dropFirst(prefix.count))
-            }
-            return false
-        }
-        if let cookie = request.cookies[Self.cookieName] {
-            return token.matches(cookie.value)
-        }
-        return false
+        guard let authorization = request.headers[.authorization] else { return false }
+        let prefix = "bearer "
+        guard authorization.count > prefix.count, authorization.prefix(prefix.count).lowercased() == prefix else { return false }
+        return token.matches(authorization.dropFirst(prefix.count))
     }
 }

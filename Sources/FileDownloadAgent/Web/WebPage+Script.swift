@@ -6,6 +6,14 @@ extension WebPage {
     /// (`GET /v1/limit`, read again on every (re)connect, after journalled events and every 5 s)
     /// and sets or clears it (`PUT /v1/limit`). Rows are updated in place, so a
     /// focused button keeps its focus.
+    ///
+    /// The token comes from the URL's fragment (`#token=TOKEN`, which no browser sends to a
+    /// server): the script removes it from the address bar and the history entry at once
+    /// (`history.replaceState`), keeps it in the tab's `sessionStorage` (so a reload stays logged
+    /// in; no other origin can read it) and sends it as `Authorization: Bearer TOKEN` on every
+    /// request, the event stream's included (an `EventSource` cannot send a header). No request
+    /// carries a cookie (`credentials: "omit"`). Without a valid token the page says to open the
+    /// URL `fdl ui` prints.
     static let script = #"""
         "use strict";
         const downloads = new Map();
@@ -14,6 +22,27 @@ extension WebPage {
         const list = document.getElementById("downloads");
         const connection = document.getElementById("connection");
         const message = document.getElementById("message");
+        // The token from the fragment, gone from the address bar and the history at once.
+        const token = (() => {
+          const match = /(?:^#|&)token=([0-9a-fA-F]{64})(?:&|$)/.exec(location.hash);
+          if (location.hash.includes("token")) history.replaceState(null, "", location.pathname + location.search);
+          if (match) {
+            const value = match[1].toLowerCase();
+            try { sessionStorage.setItem("fdl-agent-token", value); } catch (e) { /* kept in memory only */ }
+            return value;
+          }
+          try { return sessionStorage.getItem("fdl-agent-token"); } catch (e) { return null; }
+        })();
+        const NO_TOKEN = "This page has no valid token: open the URL that `fdl ui` prints (it ends in #token=…).";
+        function unauthorized() {
+          connection.textContent = "not logged in";
+          connection.className = "down";
+          message.textContent = NO_TOKEN;
+        }
+        function authorized(headers) {
+          headers["Authorization"] = "Bearer " + token;
+          return headers;
+        }
         const active = new Set(["waiting", "downloading"]);
         const actionsFor = {
           pause: new Set(["waiting", "downloading", "interrupted"]),
@@ -44,12 +73,14 @@ extension WebPage {
         }
 
         async function api(method, path, body) {
-          const options = { method, credentials: "same-origin", headers: {} };
+          if (!token) throw new Error(NO_TOKEN);
+          const options = { method, credentials: "omit", cache: "no-store", headers: authorized({}) };
           if (body !== undefined) {
             options.headers["Content-Type"] = "application/json";
             options.body = JSON.stringify(body);
           }
           const response = await fetch(path, options);
+          if (response.status === 401) { unauthorized(); throw new Error(NO_TOKEN); }
           if (response.status === 204) return null;
           let json = null;
           try { json = await response.json(); } catch (e) { json = null; }
@@ -318,38 +349,83 @@ extension WebPage {
           if (failed.length === 0) event.target.reset();
         });
 
-        let source = null, retryDelay = 1000;
+        // The event stream, read with fetch so that it carries the token (an EventSource cannot
+        // send a header); parsed as text/event-stream, reconnecting with Last-Event-ID.
+        let stream = null, retryDelay = 1000, lastEventId = null;
 
-        function connect() {
-          if (source) source.close();
-          source = new EventSource("/v1/events");
-          source.addEventListener("open", () => {
-            retryDelay = 1000;
-            connection.textContent = "live";
-            connection.className = "live";
-            loadAll().catch((e) => say(e.message));
-          });
-          source.addEventListener("download", (e) => {
-            const event = JSON.parse(e.data);
+        function handle(type, data) {
+          if (type === "download") {
+            const event = JSON.parse(data);
             const info = downloads.get(event.id);
             if (info && event.type === "stateChanged") { info.state = event.state; update(info); }
             if (event.id) refresh(event.id);
             summaryLater();
-          });
-          source.addEventListener("progress", (e) => {
-            const event = JSON.parse(e.data);
+          } else if (type === "progress") {
+            const event = JSON.parse(data);
             const info = downloads.get(event.id);
             if (event.type === "progress" && info) { info.progress = event.progress; update(info); }
-          });
-          source.addEventListener("gap", () => loadAll().catch((e) => say(e.message)));
-          source.addEventListener("error", () => {
-            connection.textContent = "agent unreachable, reconnecting…";
-            connection.className = "down";
-            if (source.readyState === EventSource.CLOSED) {
-              setTimeout(connect, retryDelay);
-              retryDelay = Math.min(retryDelay * 2, 10000);
+          } else if (type === "gap") {
+            loadAll().catch((e) => say(e.message));
+          }
+        }
+
+        async function read(response) {
+          const reader = response.body.getReader();
+          const decoder = new TextDecoder();
+          let buffer = "", type = "", data = [], id = null;
+          for (;;) {
+            const { value, done } = await reader.read();
+            if (done) return;
+            buffer += decoder.decode(value, { stream: true });
+            let end;
+            while ((end = buffer.search(/\r\n|\r|\n/)) >= 0) {
+              if (buffer[end] === "\r" && end === buffer.length - 1) break;
+              const line = buffer.slice(0, end);
+              buffer = buffer.slice(end + (buffer.startsWith("\r\n", end) ? 2 : 1));
+              if (line === "") {
+                if (id !== null) lastEventId = id;
+                if (data.length) {
+                  try { handle(type || "message", data.join("\n")); } catch (e) { say(e.message); }
+                }
+                type = ""; data = []; id = null;
+                continue;
+              }
+              if (line.startsWith(":")) continue;
+              const colon = line.indexOf(":");
+              const field = colon < 0 ? line : line.slice(0, colon);
+              let text = colon < 0 ? "" : line.slice(colon + 1);
+              if (text.startsWith(" ")) text = text.slice(1);
+              if (field === "event") type = text;
+              else if (field === "data") data.push(text);
+              else if (field === "id" && !text.includes("\0")) id = text;
             }
-          });
+          }
+        }
+
+        async function connect() {
+          if (stream) stream.abort();
+          const controller = new AbortController();
+          stream = controller;
+          if (!token) { unauthorized(); return; }
+          try {
+            const headers = authorized({ Accept: "text/event-stream" });
+            if (lastEventId !== null) headers["Last-Event-ID"] = lastEventId;
+            const response = await fetch("/v1/events", { headers, credentials: "omit", cache: "no-store", signal: controller.signal });
+            if (response.status === 401) { unauthorized(); return; }
+            if (!response.ok || !response.body) throw new Error("the agent answered " + response.status);
+            retryDelay = 1000;
+            connection.textContent = "live";
+            connection.className = "live";
+            loadAll().catch((e) => say(e.message));
+            await read(response);
+          } catch (e) {
+            if (controller.signal.aborted) return;
+          }
+          if (stream !== controller) return;
+          connection.textContent = "agent unreachable, reconnecting…";
+          connection.className = "down";
+          setTimeout(connect, retryDelay);
+          retryDelay = Math.min(retryDelay * 2, 10000);
         }
 
         connect();

@@ -7,7 +7,7 @@
 /// There is no build step and nothing from a CDN; the script is a file of its own so the
 /// Content-Security-Policy `default-src 'self'` holds (no inline script or style). The page uses
 /// only the documented API (`/v1/downloads`, `/v1/summary`, `/v1/limit`, `/v1/events`), with the
-/// session cookie.
+/// token the page read from its URL's fragment, as `Authorization: Bearer TOKEN`.
 enum WebPage {
     static let html = #"""
         <!doctype html>

@@ -18,10 +18,12 @@ public struct AgentCommand: AsyncParsableCommand {
             Prints "fdl agent: listening on PATH" on standard output once it accepts connections.
 
             With --tcp PORT it also listens on 127.0.0.1:PORT (0: any free port) for browsers: the \
-            same API and a web page under /ui/, every request needing the token of \
-            STATE/agent.token (0600, made on first use); it prints "fdl agent: web page on \
-            http://127.0.0.1:PORT/ui/" and writes the port to STATE/agent.port. --open also prints \
-            the URL that opens the page (it carries the token); `fdl ui` prints it later.
+            same API and a web page under /ui/, every API request needing the token of \
+            STATE/agent.token (0600, made on first use) as "Authorization: Bearer TOKEN" (no \
+            cookie); it prints "fdl agent: web page on http://127.0.0.1:PORT/ui/" and writes the \
+            port to STATE/agent.port. --open also prints the URL that opens the page, \
+            http://127.0.0.1:PORT/ui/#token=TOKEN (the token in the fragment, which a browser never \
+            sends to a server); `fdl ui` prints it later.
             """)
 
     @Option(name: .long, help: ArgumentHelp("The socket to listen on (default $XDG_RUNTIME_DIR/fdl/agent.sock, else ~/.local/state/fdl/agent.sock).", valueName: "PATH"))

@@ -8,10 +8,11 @@ public struct UICommand: ParsableCommand {
         commandName: "ui",
         abstract: "Print the URL that opens the download agent's web page.",
         discussion: """
-            The agent must run with --tcp PORT. The URL carries the agent's token once: opening it \
-            sets a session cookie (HttpOnly, SameSite=Strict) and leads to the page, \
-            http://127.0.0.1:PORT/ui/. Anyone who has the URL can drive the agent, as its user: \
-            do not share it.
+            The agent must run with --tcp PORT. The URL, http://127.0.0.1:PORT/ui/#token=TOKEN, \
+            carries the agent's token in its fragment, which a browser never sends to a server: \
+            the page reads it, removes it from the address bar, keeps it in the tab and sends it \
+            as a header with each of its requests (no cookie). Anyone who has the URL can drive \
+            the agent, as its user: do not share it.
             """)
 
     @Option(name: .long, help: ArgumentHelp("The agent's state directory (default $XDG_STATE_HOME/fdl/agent, else ~/.local/state/fdl/agent).", valueName: "DIR"))

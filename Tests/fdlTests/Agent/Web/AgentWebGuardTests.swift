@@ -6,9 +6,9 @@ import Glibc
 #endif
 
 /// The agent's TCP listener (`fdl agent --tcp`): who it refuses (no token, a wrong token, a
-/// foreign Origin, a wrong Host), the login that trades the token for a cookie, the headers that
-/// protect the page, the token file, and `fdl ui`.
-@Suite("fdl agent --tcp: token, cookie, Origin and Host", .serialized)
+/// foreign Origin, a wrong Host, the token as a cookie or in the query), the login URL that carries
+/// the token in its fragment, the headers that protect the page, the token file, and `fdl ui`.
+@Suite("fdl agent --tcp: token, Origin and Host", .serialized)
 struct AgentWebGuardTests {
     @Test("requests without the token, with a wrong one, a foreign Origin or a wrong Host are refused; the token is never logged")
     func refusals() async throws {
@@ -21,9 +21,13 @@ struct AgentWebGuardTests {
                 ("the token, Host localhost:PORT", bearer + ["http://localhost:\(agent.port)/v1/health"], 200, nil),
                 ("the token, the page's own Origin", bearer + ["-H", "Origin: http://127.0.0.1:\(agent.port)", health], 200, nil),
                 ("no token", [health], 401, "unauthorized"),
-                ("no token, for the page", [agent.url("/ui/")], 401, "unauthorized"),
+                ("no token, the event stream", [agent.url("/v1/events")], 401, "unauthorized"),
                 ("a wrong token", ["-H", "Authorization: Bearer \(String(token.reversed()))", health], 401, "unauthorized"),
-                ("a wrong cookie", ["-b", "fdl_agent_session=\(String(token.reversed()))", health], 401, "unauthorized"),
+                ("the token as the old session cookie", ["-b", "fdl_agent_session=\(token)", health], 401, "unauthorized"),
+                ("the token as a cookie, adding a download", ["-b", "fdl_agent_session=\(token)", "-X", "POST", "-d",
+                    "{\"id\":\"y\",\"url\":\"http://127.0.0.1:9/f\"}", agent.url("/v1/downloads")], 401, "unauthorized"),
+                ("the token in the query", [agent.url("/v1/health?token=\(token)")], 401, "unauthorized"),
+                ("the old login route", [agent.url("/ui/login?token=\(token)")], 401, "unauthorized"),
                 ("a token of another scheme", ["-H", "Authorization: Basic \(token)", health], 401, "unauthorized"),
                 ("a foreign Origin", bearer + ["-H", "Origin: http://evil.example", health], 403, "foreign-origin"),
                 ("a foreign Origin on another port", bearer + ["-H", "Origin: http://127.0.0.1:1", health], 403, "foreign-origin"),
@@ -31,7 +35,6 @@ struct AgentWebGuardTests {
                     "{\"id\":\"x\",\"url\":\"http://127.0.0.1:9/f\"}", agent.url("/v1/downloads")], 403, "foreign-origin"),
                 ("a wrong Host (DNS rebinding)", bearer + ["-H", "Host: evil.example:\(agent.port)", health], 403, "bad-host"),
                 ("a Host on another port", bearer + ["-H", "Host: 127.0.0.1:1", health], 403, "bad-host"),
-                ("a login with a wrong token", [agent.url("/ui/login?token=\(String(token.reversed()))")], 401, "unauthorized"),
             ]
             for item in cases {
                 let answer = try await agent.curl(item.arguments)
@@ -42,6 +45,8 @@ struct AgentWebGuardTests {
                     #expect(json?["message"]?.isEmpty == false, "\(item.what): \(answer.body)")
                 }
                 #expect(answer.headers["content-security-policy"]?.contains("default-src 'self'") == true, "\(item.what)")
+                #expect(answer.headers["set-cookie"] == nil, "\(item.what)")
+                #expect(!answer.headers.keys.contains { $0.hasPrefix("access-control-") }, "\(item.what): \(answer.headers)")
             }
             // Nothing was added by the refused POST.
             let list = try await agent.curl(bearer + [agent.url("/v1/downloads")])
@@ -53,21 +58,18 @@ struct AgentWebGuardTests {
         }
     }
 
-    @Test("the login URL sets an HttpOnly SameSite=Strict cookie and leads to the page without the token")
+    @Test("the login URL carries the token in its fragment only; the page's files need no token and set no cookie; a preflight from another origin gets no CORS grant")
     func loginAndPage() async throws {
         try await WebAgent.with { agent in
             let token = try agent.token
-            #expect(agent.loginURL == agent.url("/ui/login?token=\(token)"))
-            let login = try await agent.curl([agent.loginURL])
-            #expect(login.status == 303)
-            #expect(login.headers["location"] == "/ui/")
-            let cookie = try #require(login.headers["set-cookie"])
-            #expect(cookie.hasPrefix("fdl_agent_session=\(token);"))
-            #expect(cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict") && cookie.contains("Path=/"))
+            #expect(agent.loginURL == agent.url("/ui/#token=\(token)"))
+            let url = try #require(URLComponents(string: agent.loginURL))
+            #expect(url.path == "/ui/" && url.query == nil && url.fragment == "token=\(token)")
 
-            let session = ["-b", "fdl_agent_session=\(token)"]
-            let page = try await agent.curl(session + [agent.url("/ui/")])
+            // What a browser sends for the login URL: the page without the fragment.
+            let page = try await agent.curl([agent.url("/ui/")])
             #expect(page.status == 200)
+            #expect(page.headers["set-cookie"] == nil)
             #expect(page.headers["content-type"] == "text/html; charset=utf-8")
             #expect(page.body.contains("<script src=\"/ui/app.js\""))
             #expect(!page.body.contains("<script>") && !page.body.contains("style="), "no inline script or style")
@@ -76,13 +78,28 @@ struct AgentWebGuardTests {
             #expect(page.headers["x-content-type-options"] == "nosniff")
             #expect(page.headers["referrer-policy"] == "no-referrer")
             for (path, type) in [("/ui/app.js", "text/javascript; charset=utf-8"), ("/ui/app.css", "text/css; charset=utf-8")] {
-                let file = try await agent.curl(session + [agent.url(path)])
+                let file = try await agent.curl([agent.url(path)])
                 #expect(file.status == 200 && file.headers["content-type"] == type, "\(path)")
+                #expect(file.headers["set-cookie"] == nil, "\(path)")
                 #expect(!file.body.isEmpty)
             }
-            // The cookie drives the API as the token does (the page's own requests).
-            let health = try await agent.curl(session + ["-H", "Origin: http://127.0.0.1:\(agent.port)", agent.url("/v1/health")])
+            let root = try await agent.curl([agent.url("/")])
+            #expect(root.status == 303 && root.headers["location"] == "/ui/")
+
+            // The page's own requests: the bearer header, with the page's Origin.
+            let health = try await agent.curl(["-H", "Authorization: Bearer \(token)", "-H", "Origin: http://127.0.0.1:\(agent.port)",
+                                               agent.url("/v1/health")])
             #expect(health.status == 200, "\(health.body)")
+
+            // The preflight a page of another port sends before a request with the header: refused,
+            // without any Access-Control-Allow-* field, so the browser never sends the request.
+            let preflight = try await agent.curl(["-X", "OPTIONS", "-H", "Origin: http://127.0.0.1:1",
+                                                  "-H", "Access-Control-Request-Method: POST",
+                                                  "-H", "Access-Control-Request-Headers: authorization, content-type",
+                                                  agent.url("/v1/downloads")])
+            #expect(preflight.status == 403, "\(preflight.body)")
+            #expect(!preflight.headers.keys.contains { $0.hasPrefix("access-control-") }, "\(preflight.headers)")
+            #expect(agent.process?.stderr.contains(token) == false)
         }
     }
 
@@ -108,10 +125,10 @@ struct AgentWebGuardTests {
             #expect(stopped.status == 74)
             #expect(stopped.stderr.contains("fdl agent --tcp"), "\(stopped.stderr)")
 
-            // Restarted on the same port: the same token, so a page's cookie still works.
+            // Restarted on the same port: the same token, so an open page's requests still work.
             try await agent.start(port: port)
             #expect(try agent.token == token)
-            let health = try await agent.curl(["-b", "fdl_agent_session=\(token)", agent.url("/v1/health")])
+            let health = try await agent.curl(["-H", "Authorization: Bearer \(token)", agent.url("/v1/health")])
             #expect(health.status == 200)
         }
     }

@@ -19,9 +19,7 @@ struct AgentWebPageTests {
 
     @Test("add a slow download in the page, watch it move, pause, resume, complete; the file is byte-exact; the overall limit set through the API is shown, and set and cleared with the keyboard")
     func drivePage() async throws {
-        for tool in ["/usr/bin/chromium", "/usr/bin/chromedriver"] where !FileManager.default.isExecutableFile(atPath: tool) {
-            throw TestFailure("\(tool) is missing: run scripts/install-deps.sh (apt-get install -y chromium chromium-driver)")
-        }
+        try WebAgent.requireChromium()
         try await NginxServer.withServer(slowRate: "256k") { server, _ in
             let content = try server.serve("slow/big.bin", sampleBytes(3_000_000, seed: 15))
             try await WebAgent.with { agent in
@@ -53,9 +51,7 @@ struct AgentWebPageTests {
 
     @Test("an open page reconnects after the agent restarts on the same port, and shows what happened since")
     func reconnectsAfterRestart() async throws {
-        for tool in ["/usr/bin/chromium", "/usr/bin/chromedriver"] where !FileManager.default.isExecutableFile(atPath: tool) {
-            throw TestFailure("\(tool) is missing: run scripts/install-deps.sh (apt-get install -y chromium chromium-driver)")
-        }
+        try WebAgent.requireChromium()
         try await WebAgent.with { agent in
             let ready = agent.directory.path("page-ready")
             let log = try agent.directory.createFile("drive.log")

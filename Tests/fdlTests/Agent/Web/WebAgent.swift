@@ -18,7 +18,7 @@ final class WebAgent: Sendable {
     var client: DownloadAgentClient { DownloadAgentClient(socketPath: socket) }
     var process: FDLProcess? { current.withLock { $0?.process } }
     var port: Int { current.withLock { $0?.port ?? 0 } }
-    /// The URL `--open` printed: `http://127.0.0.1:PORT/ui/login?token=TOKEN`.
+    /// The URL `--open` printed: `http://127.0.0.1:PORT/ui/#token=TOKEN`.
     var loginURL: String { current.withLock { $0?.login ?? "" } }
     /// `http://127.0.0.1:PORT` + `path`.
     func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
@@ -39,14 +39,14 @@ final class WebAgent: Sendable {
                                     "--tcp", String(port), "--open"])
         do {
             try await agent.waitForOutput(containing: "listening on")
-            try await agent.waitForOutput(containing: "/ui/login?token=")
+            try await agent.waitForOutput(containing: "/ui/#token=")
         } catch {
             agent.send(SIGKILL)
             throw TestFailure("fdl agent --tcp did not start: \(agent.stdout) \(agent.stderr)")
         }
         let login = agent.stdout.split(separator: "\n").compactMap { line in
             line.range(of: "http://127.0.0.1:").map { String(line[$0.lowerBound...]) }
-        }.first { $0.contains("/ui/login?token=") } ?? ""
+        }.first { $0.contains("/ui/#token=") } ?? ""
         let bound = Int(login.dropFirst("http://127.0.0.1:".count).prefix { $0.isNumber }) ?? 0
         current.withLock { $0 = (agent, bound, login) }
     }
@@ -56,6 +56,13 @@ final class WebAgent: Sendable {
         guard let agent = process else { return nil }
         agent.send(SIGTERM)
         return await agent.exitStatus()
+    }
+
+    /// Throws, saying how to install them, when Debian's `chromium` or `chromedriver` is missing.
+    static func requireChromium() throws {
+        for tool in ["/usr/bin/chromium", "/usr/bin/chromedriver"] where !FileManager.default.isExecutableFile(atPath: tool) {
+            throw TestFailure("\(tool) is missing: run scripts/install-deps.sh (apt-get install -y chromium chromium-driver)")
+        }
     }
 
     /// Kills the agent and removes every file.
