@@ -16,6 +16,7 @@ static inline CURLcode ccurl_easy_setopt_write_function(CURL *h, CURLoption o, c
 
 static inline CURLcode ccurl_easy_getinfo_string(CURL *h, CURLINFO i, char **v) { return curl_easy_getinfo(h, i, v); }
 static inline CURLcode ccurl_easy_getinfo_long(CURL *h, CURLINFO i, long *v) { return curl_easy_getinfo(h, i, v); }
+static inline CURLcode ccurl_easy_getinfo_off(CURL *h, CURLINFO i, curl_off_t *v) { return curl_easy_getinfo(h, i, v); }
 
 static inline unsigned long ccurl_auth_basic(void) { return CURLAUTH_BASIC; }
 static inline unsigned long ccurl_auth_digest(void) { return CURLAUTH_DIGEST; }

@@ -160,6 +160,14 @@ final class CurlTransfer: @unchecked Sendable {
         return Int32(truncatingIfNeeded: value)
     }
 
+    /// Whether the transfer's connection (to the server, or to its proxy) was established:
+    /// `CURLINFO_CONNECT_TIME_T` above zero. A timeout before it is a connect timeout.
+    var connected: Bool {
+        var value: curl_off_t = 0
+        guard ccurl_easy_getinfo_off(easy, CURLINFO_CONNECT_TIME_T, &value) == CURLE_OK else { return false }
+        return value > 0
+    }
+
     /// The URL libcurl fetched last (after redirects).
     var effectiveURL: String? {
         var pointer: UnsafeMutablePointer<CChar>?

@@ -6,8 +6,13 @@ extension DownloadError {
     /// Translates a libcurl result into the core's error, with the retryable flag the transport
     /// documents: connection trouble and timeouts are retryable; TLS, redirect and URL problems
     /// are not. A failed connection says what it tells of the way to the server
-    /// (``DownloadError/connectionFailure``), from the code and `osErrno` (`CURLINFO_OS_ERRNO`).
-    static func curl(_ code: CURLcode, detail: String, url: String, osErrno: Int32 = 0) -> DownloadError {
+    /// (``DownloadError/connectionFailure``), from the code and `osErrno` (`CURLINFO_OS_ERRNO`):
+    /// refused (`ECONNREFUSED`), unreachable (`ENETUNREACH`, `EHOSTUNREACH`, `ENETDOWN`,
+    /// `EHOSTDOWN`), timed out (`ETIMEDOUT`, or curl's timeout before the connection was made,
+    /// `connected` false), the name not resolved; the downloader's `FailurePolicy` decides what
+    /// each means. A timeout after the connection was made is `timedOut`: the server went silent.
+    static func curl(_ code: CURLcode, detail: String, url: String, osErrno: Int32 = 0,
+                     connected: Bool = true) -> DownloadError {
         let text = String(cString: curl_easy_strerror(code))
         // libcurl's detail can quote a proxy URL whole ("Unsupported proxy scheme for '...'").
         let detail = HTTPTransport.ProxySettings.redactingUserInformation(in: detail)
@@ -23,10 +28,14 @@ extension DownloadError {
             return error
         case CURLE_COULDNT_CONNECT:
             var error = make(.connectionFailed, "cannot connect to")
-            error.connectionFailure = osErrno == ECONNREFUSED ? .refused : .unreachable
+            error.connectionFailure = Self.connectionFailure(errno: osErrno)
+            return error
+        case CURLE_OPERATION_TIMEDOUT where !connected:
+            var error = make(.connectionFailed, "no connection within the connect timeout to")
+            error.connectionFailure = .timedOut
             return error
         case CURLE_OPERATION_TIMEDOUT:
-            return make(.timedOut, "timed out on")
+            return make(.timedOut, "the server went silent (timed out) on")
         case CURLE_RECV_ERROR, CURLE_SEND_ERROR, CURLE_GOT_NOTHING, CURLE_PARTIAL_FILE, CURLE_HTTP2,
              CURLE_HTTP2_STREAM, CURLE_HTTP3, CURLE_QUIC_CONNECT_ERROR:
             return make(.connectionLost, "the connection broke while downloading")
@@ -50,6 +59,17 @@ extension DownloadError {
             return make(.cancelled, "the transfer was cancelled:", retryable: false)
         default:
             return make(.transport, "the transfer failed for", retryable: false)
+        }
+    }
+
+    /// What a failed `connect(2)`'s `errno` says of the way to the server; `nil` when it says
+    /// nothing (the downloader then counts the failure as a retry).
+    static func connectionFailure(errno: Int32) -> ConnectionFailure? {
+        switch errno {
+        case ECONNREFUSED: .refused
+        case ENETUNREACH, EHOSTUNREACH, ENETDOWN, EHOSTDOWN: .unreachable
+        case ETIMEDOUT: .timedOut
+        default: nil
         }
     }
 }

@@ -176,7 +176,7 @@ public final class HTTPTransport: Transport {
             }
             guard code == CURLE_OK else {
                 throw DownloadError.curl(code, detail: transfer.errorDetail, url: request.url.redactingPassword,
-                                         osErrno: transfer.osErrno)
+                                         osErrno: transfer.osErrno, connected: transfer.connected)
             }
             return
         }

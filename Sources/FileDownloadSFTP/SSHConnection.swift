@@ -78,7 +78,8 @@ final class SSHConnection: @unchecked Sendable {
         let gai = getaddrinfo(key.host, String(key.port), &hints, &list)
         guard gai == 0, let first = list else {
             var error = DownloadError(.connectionFailed, "cannot resolve \(key.host): \(String(cString: gai_strerror(gai)))")
-            error.connectionFailure = .nameNotResolved
+            // EAI_AGAIN: the name servers did not answer (a retry may help); else they said no.
+            error.connectionFailure = gai == EAI_AGAIN ? .timedOut : .nameNotResolved
             throw error
         }
         defer { freeaddrinfo(list) }
@@ -97,7 +98,7 @@ final class SSHConnection: @unchecked Sendable {
                 } catch let error as DownloadError where error.code == .timedOut {
                     Glibc.close(fd)
                     var error = DownloadError(.connectionFailed, "connecting to \(key.host):\(key.port) timed out", isRetryable: true)
-                    error.connectionFailure = .unreachable
+                    error.connectionFailure = .timedOut
                     throw error
                 } catch {
                     Glibc.close(fd)
@@ -112,7 +113,12 @@ final class SSHConnection: @unchecked Sendable {
             return
         }
         var error = DownloadError(.connectionFailed, "cannot connect to \(key.host):\(key.port): \(String(cString: strerror(lastError)))")
-        error.connectionFailure = lastError == ECONNREFUSED ? .refused : .unreachable
+        switch lastError {
+        case ECONNREFUSED: error.connectionFailure = .refused
+        case ENETUNREACH, EHOSTUNREACH, ENETDOWN, EHOSTDOWN: error.connectionFailure = .unreachable
+        case ETIMEDOUT: error.connectionFailure = .timedOut
+        default: break  // says nothing of the way: the downloader counts it as a retry
+        }
         throw error
     }
 

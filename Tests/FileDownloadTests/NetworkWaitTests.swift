@@ -8,7 +8,8 @@ import Testing
 /// `waitingForNetwork`) without using its retries; a network change or the slow probe lets one
 /// download per server try, and the others follow once it gets through. A refused connection, or
 /// a name not resolved while there is a default route, is the server's failure: it uses the
-/// retries. All on the manual clock, with a monitor the test signals.
+/// retries (docs/states.md, "What a failure means"; a name that does not exist fails at once,
+/// see `FailurePolicyTests`). All on the manual clock, with a monitor the test signals.
 @Suite("Waiting for the network", .timeLimit(.minutes(1)))
 struct NetworkWaitTests {
     static let unreachable = failure(.unreachable, "no route to host")
@@ -150,19 +151,25 @@ struct NetworkWaitTests {
         await h.cleanUp()
     }
 
-    @Test("a name not resolved waits for the network without a default route, and uses the retries with one", arguments: [false, true])
-    func nameNotResolved(defaultRoute: Bool) async throws {
-        let monitor = TestNetworkMonitor(defaultRoute: defaultRoute)
+    @Test("a name not resolved waits for the network without a default route")
+    func nameNotResolvedOffline() async throws {
+        let monitor = TestNetworkMonitor(defaultRoute: false)
         let h = harness(monitor)
         h.serve("a", size: 10_000)
         h.mock.script(h.url("a"), attempts: Array(repeating: .cannotConnect(Self.notResolved), count: 5))
         try await h.downloader.start(id: "a", url: h.url("a"))
-        if defaultRoute {
-            try await failsAfterRetries(h)
-        } else {
-            await onHold(h, ["a"], from: 0)
-            #expect(h.mock.requests(for: h.url("a")).count == 1)
-        }
+        await onHold(h, ["a"], from: 0)
+        #expect(h.mock.requests(for: h.url("a")).count == 1)
+        await h.cleanUp()
+    }
+
+    @Test("a connection not made within the connect timeout, while there is a route, is the server's failure: it uses the retries")
+    func connectTimeoutCounts() async throws {
+        let h = harness(TestNetworkMonitor())
+        h.serve("a", size: 10_000)
+        h.mock.script(h.url("a"), attempts: Array(repeating: .cannotConnect(Self.failure(.timedOut, "timed out")), count: 5))
+        try await h.downloader.start(id: "a", url: h.url("a"))
+        try await failsAfterRetries(h)
         await h.cleanUp()
     }
 
@@ -205,16 +212,15 @@ struct NetworkWaitTests {
         await h.cleanUp()
     }
 
-    @Test("a timeout (no byte for the request timeout) waits for the network too; pause and resume still work")
-    func timeoutWaitsAndUserControls() async throws {
+    @Test("pause and resume work on a download waiting for the network")
+    func waitAndUserControls() async throws {
         let monitor = TestNetworkMonitor()
-        let h = Harness(transfer: TransferOptions(requestTimeout: .seconds(10)), configure: { $0.networkMonitor = monitor })
-        try await h.stalled()
-        await h.downloader.refresh()  // the tick sees the bytes: the idle time counts from here
-        h.clock.advance(by: .seconds(10))
-        await h.downloader.refresh()
+        let h = harness(monitor)
+        h.serve("a", size: 10_000)
+        h.mock.script(h.url("a"), attempts: [.cannotConnect(Self.unreachable)])
+        try await h.downloader.start(id: "a", url: h.url("a"))
         await onHold(h, ["a"], from: 0)
-        #expect(await h.downloader.info(of: "a")?.lastErrorCode == .timedOut)
+        #expect(await h.downloader.info(of: "a")?.lastErrorCode == .connectionFailed)
         _ = try await h.downloader.pause("a")
         #expect(await h.downloader.info(of: "a")?.waitReason == nil)
         try await h.downloader.resume("a")

@@ -6,10 +6,12 @@ import Foundation
 /// do not meet. ``remove()`` deletes the namespace (and with it the veth pair): call it in a
 /// `defer` right after creating one.
 ///
-/// The subnet also gets a blackhole route of a high metric (4000), used only while the veth's own
-/// route is gone (link down, route removed): the namespace's packets are then dropped, as on a
-/// network that went away, instead of leaving by the machine's default route, whose gateway might
-/// answer in the server's place (a sandbox that intercepts HTTP answers 404).
+/// The subnet also gets an `unreachable` route of a high metric (4000), used only while the
+/// veth's own route is gone (link down, route removed): the machine then has no way to the
+/// namespace, as on a network that went away — a new connection fails at once with
+/// `EHOSTUNREACH` (a blackhole route would give `EINVAL`, which no real outage gives), packets of
+/// an open connection go nowhere — instead of leaving by the machine's default route, whose
+/// gateway might answer in the server's place (a sandbox that intercepts HTTP answers 404).
 public final class NetworkNamespace: Sendable {
     public let name: String
     /// The host's end of the veth pair.
@@ -37,7 +39,7 @@ public final class NetworkNamespace: Sendable {
             try Self.ip(["netns", "exec", name, "ip", "addr", "add", "\(address)/24", "dev", inner])
             try Self.ip(["netns", "exec", name, "ip", "link", "set", inner, "up"])
             try Self.ip(["netns", "exec", name, "ip", "link", "set", "lo", "up"])
-            try Self.ip(["route", "add", "blackhole", subnet, "metric", "4000"])
+            try Self.ip(["route", "add", "unreachable", subnet, "metric", "4000"])
         } catch {
             remove()
             throw error
@@ -59,7 +61,7 @@ public final class NetworkNamespace: Sendable {
 
     /// Deletes the namespace and the veth pair; harmless when they are gone.
     public func remove() {
-        try? Self.ip(["route", "del", "blackhole", subnet, "metric", "4000"])
+        try? Self.ip(["route", "del", "unreachable", subnet, "metric", "4000"])
         try? Self.ip(["link", "del", hostInterface])
         try? Self.ip(["netns", "del", name])
     }

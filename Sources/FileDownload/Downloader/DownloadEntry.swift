@@ -85,8 +85,15 @@ struct DownloadEntry {
     var headSeen = false
     var lastActivityCount: UInt64 = 0
     var lastActivityAt: Duration = .zero
-    /// Active (downloading) time accumulated by finished attempts.
+    /// Time counted against the resource timeout, accumulated: finished attempts, and the waits
+    /// for a retry or for the network that ended.
     var activeTime: Duration = .zero
+    /// When the current wait for a retry or for the network began (it counts against the
+    /// resource timeout); `nil` when the download is not in such a wait.
+    var waitingSince: Duration?
+    /// When the current stretch of waiting for the network began (bounded by
+    /// ``DownloaderConfiguration/maxNetworkWait``); `nil` once its server answered.
+    var networkWaitSince: Duration?
     var lastCheckpointAt: Duration = .zero
     var lastCheckpointBytes: Int64 = -1
     var speed = SpeedEstimator()

@@ -581,13 +581,11 @@ extension Downloader {
             isRetryable: false)
     }
 
-    /// Decides between a retry (interrupted) and failure for `error`.
+    /// Decides between a retry (interrupted), a wait and failure for `error`: space, a fresh
+    /// URL, the next mirror, then ``FailurePolicy``'s table (retry and count, wait for the
+    /// network, fail now).
     func failure(_ e: inout DownloadEntry, _ error: DownloadError, now: Duration, events: inout [DownloadEvent]) {
-        var error = error
-        if error.code == .cancelled {
-            // The transport stopped on its own, not because the downloader asked: a lost transfer.
-            error.isRetryable = true
-        }
+        let (error, failureClass) = classified(error, of: e)
         e.lastError = error
         let policy = e.options.retryPolicy ?? configuration.retryPolicy
         if holds(&e, after: error, now: now, events: &events) { return }
@@ -595,7 +593,7 @@ extension Downloader {
         if switchesToNextURL(&e, after: error, now: now, events: &events) {
             return
         }
-        if holdsForNetwork(&e, after: error, now: now, events: &events) { return }
+        if holdsForNetwork(&e, after: error, failureClass: failureClass, now: now, events: &events) { return }
         if error.code == .diskFull || error.code == .fileTooLarge {
             e.state = .interrupted
             events += [.stateChanged(id: e.id, state: .interrupted), .interrupted(id: e.id, error: error, retryIn: nil)]
@@ -607,6 +605,7 @@ extension Downloader {
             // cannot park a download for years.
             if let asked = error.retryAfter { delay = max(delay, min(asked, policy.maxDelay)) }
             e.retryAt = now + delay
+            e.waitingSince = now  // the backoff counts against the resource timeout
             e.state = .interrupted
             retrying.insert(e.id)
             events += [.stateChanged(id: e.id, state: .interrupted), .interrupted(id: e.id, error: error, retryIn: delay)]

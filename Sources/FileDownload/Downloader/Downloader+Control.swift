@@ -201,6 +201,7 @@ extension Downloader {
             retrying.remove(id)
             e.retryAt = nil
             e.retriesUsed = 0
+            e.networkWaitSince = nil
             e.changedFileRestarts = 0
             entries[id] = e
             enqueue(id, events: [.resumed(id: id)])
@@ -350,6 +351,10 @@ extension Downloader {
     /// Moves `id` to waiting and into the queue.
     func enqueue(_ id: String, events: [DownloadEvent]) {
         guard var e = entries[id] else { return }
+        if e.state == .interrupted, let since = e.waitingSince {
+            e.activeTime += clock.now() - since  // a wait for a retry or the network counts
+        }
+        e.waitingSince = nil
         e.state = .waiting
         e.waitReason = nil
         e.heldAt = nil

@@ -5,37 +5,20 @@ extension Downloader {
     /// brings its addresses and routes in a burst of changes, and the burst is one retry.
     static let networkSettleTime: Duration = .seconds(1)
 
-    /// Whether `error` means the way to the server is down (the download waits for the network,
-    /// using no retry) rather than the server (the failure counts against the retries):
-    /// - a timeout (no byte for the request timeout, or a connection not answered in time): the
-    ///   way may be down;
-    /// - a connection refused (``ConnectionFailure/refused``): the host answered, so the way
-    ///   works and the server is down: counts;
-    /// - unreachable (no route, network or host unreachable) or a failure the transport does
-    ///   not describe: the way is down;
-    /// - a name not resolved: the way is down only when the system has no default route
-    ///   (``NetworkChangeMonitor/hasDefaultRoute()``); with one, the name most likely does not
-    ///   exist: counts.
-    func meansNetworkDown(_ error: DownloadError) -> Bool {
-        switch error.code {
-        case .timedOut:
-            return true
-        case .connectionFailed:
-            switch error.connectionFailure {
-            case .refused?: return false
-            case .nameNotResolved?: return !networkMonitor.hasDefaultRoute()
-            case .unreachable?, nil: return true
-            }
-        default:
-            return false
-        }
-    }
-
-    /// The hook of ``failure(_:_:now:events:)`` for a failure that means the way to the server is
-    /// down: the download waits for the network (no retry is used) when the configuration says so.
-    func holdsForNetwork(_ e: inout DownloadEntry, after error: DownloadError, now: Duration,
+    /// The hook of ``failure(_:_:now:events:)`` for a failure that ``FailurePolicy`` classes
+    /// ``FailureClass/waitForNetwork`` (the machine has no way out): the download waits for the
+    /// network (no retry is used) when the configuration says so, or fails when it has waited
+    /// ``DownloaderConfiguration/maxNetworkWait`` in this stretch already.
+    func holdsForNetwork(_ e: inout DownloadEntry, after error: DownloadError, failureClass: FailureClass, now: Duration,
                          events: inout [DownloadEvent]) -> Bool {
-        guard configuration.waitsForNetwork, meansNetworkDown(error) else { return false }
+        guard configuration.waitsForNetwork, failureClass == .waitForNetwork else { return false }
+        let since = e.networkWaitSince ?? now
+        if now - since >= configuration.maxNetworkWait {
+            failWait(&e, networkWaitError(e, error), now: now, events: &events)
+            return true
+        }
+        e.networkWaitSince = since
+        e.waitingSince = now
         e.passHadRetryableFailure = false
         let host = Self.hostKey(of: e)
         if (networkProbeAt[host] ?? now) <= now { networkProbeAt[host] = now + configuration.networkProbeInterval }

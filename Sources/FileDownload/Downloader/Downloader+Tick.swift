@@ -50,8 +50,7 @@ extension Downloader {
                     .timedOut, "no data arrived for \(e.options.transfer.requestTimeout) (the request timeout)")))
             }
             if e.activeTime + (now - handle.startedAt) >= e.options.transfer.resourceTimeout {
-                requestStop(id, handle, .fail(DownloadError(
-                    .resourceTimedOut, "the download was active for longer than its resource timeout of \(e.options.transfer.resourceTimeout)")))
+                requestStop(id, handle, .fail(Self.resourceTimeoutError(e.options.transfer.resourceTimeout)))
             }
             if let sink {
                 let received = segmented ? board.received : sink.fileLength
@@ -73,6 +72,7 @@ extension Downloader {
             entries[id] = e
             updateNativeProgress(e)
         }
+        endOverdueWaits(now: now)
         for id in retrying {
             if let e = entries[id], e.state == .interrupted, e.waitReason != nil { continue }  // on hold
             guard let e = entries[id], e.state == .interrupted, let due = e.retryAt else {
@@ -119,6 +119,7 @@ extension Downloader {
         guard !e.headSeen, let head = sink.head else { return }
         e.headSeen = true
         serverAnswered(e)
+        e.networkWaitSince = nil  // the way works: a later wait for the network starts a new stretch
         e.validator = head.validator
         if e.suggestedFileName == nil { e.suggestedFileName = head.suggestedFilename }
         if let total = head.expectedLength { e.expectedLength = total }

@@ -36,10 +36,11 @@ public struct DownloaderConfiguration: Sendable {
     /// (ENOSPC), waits (``WaitReason/insufficientSpace``) and continues by itself when there is
     /// room. Default `true`; `false` leaves such a download interrupted until it is resumed.
     public var waitsForSpace: Bool
-    /// Whether failures that mean "no way to the server" (``DownloadError/Code/connectionFailed``,
-    /// ``DownloadError/Code/timedOut``) make a download wait for the network
-    /// (``WaitReason/waitingForNetwork``) without using its retries. Default `true`; `false`
-    /// counts them as retries like any retryable failure.
+    /// Whether failures that mean "no way out of the machine" (``FailureClass/waitForNetwork`` in
+    /// ``FailurePolicy``'s table: no route, no default route) make a download wait for the network
+    /// (``WaitReason/waitingForNetwork``) without using its retries, for at most
+    /// ``maxNetworkWait``. Default `true`; `false` counts them as retries like any retryable
+    /// failure.
     public var waitsForNetwork: Bool
     /// Tells the downloader when the network may have changed; `nil` uses the system's
     /// (``NetlinkNetworkMonitor`` on Linux). Asked only once a download waits for the network.
@@ -47,6 +48,14 @@ public struct DownloaderConfiguration: Sendable {
     /// The longest time a download waiting for the network waits before it is tried again when
     /// no change was signalled (the slow probe). Default 30 s.
     public var networkProbeInterval: Duration
+    /// The longest a download waits for the network (``WaitReason/waitingForNetwork``) in one
+    /// stretch: from the failure that first put it on hold until an attempt to its server gets an
+    /// answer. After it the download fails with its last error, which says how long it waited
+    /// ("no way to the server for …: giving up"); ``Downloader/resume(_:)`` starts a new stretch.
+    /// Looked at on every tick. Default 24 hours (an agent rides out a night offline); a program
+    /// a person watches sets less (`fdl get` waits 30 s). The resource timeout
+    /// (``TransferOptions/resourceTimeout``) counts this time too.
+    public var maxNetworkWait: Duration = .seconds(24 * 3600)
     /// How long before ``DownloadOptions/urlExpiresAt`` a fresh URL is asked for (at most a
     /// quarter of the URL's life). Default 30 s.
     public var urlRefreshLead: Duration
