@@ -36,6 +36,7 @@ struct BackgroundSubmission {
         }
         if settings.allowHTTPSDowngrade { refused.append("--insecure-allow-http-downgrade") }
         if settings.maxTime != nil { refused.append("--max-time") }
+        if settings.maxNetworkWait != nil { refused.append("--max-network-wait") }
         return refused
     }
 

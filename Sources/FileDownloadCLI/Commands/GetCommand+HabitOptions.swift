@@ -41,6 +41,9 @@ extension GetCommand {
         if let maxTime {
             settings.maxTime = try Self.duration(maxTime, option: "--max-time", range: Self.maxTimeRange)
         }
+        if let maxNetworkWait {
+            settings.maxNetworkWait = try Self.duration(maxNetworkWait, option: "--max-network-wait", range: Self.maxTimeRange)
+        }
         if let retryWait {
             settings.retryWait = try Self.duration(retryWait, option: "--retry-wait", range: Self.retryWaitRange)
         }

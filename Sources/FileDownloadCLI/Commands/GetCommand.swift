@@ -107,9 +107,15 @@ public struct GetCommand: AsyncParsableCommand {
     public var connectTimeout: Double?
 
     @Option(name: .customLong("max-time"), help: ArgumentHelp(
-        "Fail a download that has been downloading for S seconds in this run, over all its attempts (bytes are kept).",
+        "Fail a download after S seconds in this run of downloading and of waiting to retry or for the network, "
+        + "over all its attempts (bytes are kept).",
         valueName: "S"))
     public var maxTime: Double?
+
+    @Option(name: .customLong("max-network-wait"), help: ArgumentHelp(
+        "Fail a download that has waited S seconds for the network (no route, link down) (default 30; bytes are kept).",
+        valueName: "S"))
+    public var maxNetworkWait: Double?
 
     @Option(name: .customLong("retry-wait"), help: ArgumentHelp(
         "Wait S seconds before the first retry, doubling for each further one (default 1).", valueName: "S"))

@@ -109,6 +109,7 @@ public actor GetSession {
             downloadsDirectory: state.outputDirectory,
             defaultTransferOptions: settings.transferOptions)
         configuration.maxConnectionsPerHost = settings.maxConnectionsPerHost
+        configuration.maxNetworkWait = settings.maxNetworkWait ?? GetSettings.defaultMaxNetworkWait
         configuration.logger = settings.verbose ? StderrLogHandler.logger(label: "FileDownload") : configuration.logger
         configuration.logger.logLevel = settings.verbose ? .debug : .critical
         var delegate = CLIDelegate(headers: settings.headers, credentials: settings.credentials, origins: origins)

@@ -65,9 +65,17 @@ public struct GetSettings: Sendable {
     public var freshURLTimeout: Duration? = nil
     /// An attempt fails when its connection is not established within this time (`--connect-timeout`).
     public var connectTimeout: Duration = .seconds(30)
-    /// A download fails when it has been downloading for this long in this run, over all its
-    /// attempts (`--max-time`); `nil` for the library's default of 7 days.
+    /// A download fails when it has been downloading, or waiting to retry or for the network, for
+    /// this long in this run, over all its attempts (`--max-time`); `nil` for the library's
+    /// default of 7 days.
     public var maxTime: Duration? = nil
+    /// How long a download waits for the network (no route, no link) before it fails with "no
+    /// network for N s: giving up" (`--max-network-wait`; `DownloaderConfiguration.maxNetworkWait`);
+    /// `nil` for ``defaultMaxNetworkWait``.
+    public var maxNetworkWait: Duration? = nil
+    /// 30 s: a person watches a foreground `fdl get` (the agent waits as long as the library's
+    /// default).
+    public static let defaultMaxNetworkWait: Duration = .seconds(30)
     /// The wait before the first retry, doubled for each further one (`--retry-wait`).
     public var retryWait: Duration = .seconds(1)
     /// The `User-Agent` (`-U`); `nil` for the transport's default.

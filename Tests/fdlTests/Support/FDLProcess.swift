@@ -49,9 +49,10 @@ final class FDLProcess: Sendable {
 
     /// Starts `fdl arguments...`; `environment` sets (or, with `nil`, removes) variables of the
     /// test process's environment for it, and `input` (when given) is its standard input (else
-    /// /dev/null).
+    /// /dev/null). With a `launcher` (an absolute path and its arguments, such as
+    /// `NetworkNamespace.exec`), `fdl` runs through it.
     init(_ arguments: [String], terminal: Bool = false, columns: Int = 100, rows: Int = 40, environment changes: [String: String?] = [:],
-         input: Data? = nil) throws {
+         input: Data? = nil, launcher: [String] = []) throws {
         // Without the runner's proxy variables (tests that want a proxy set one).
         var environment = ProxyFreeEnvironment.of()
         environment["COLUMNS"] = nil
@@ -68,7 +69,8 @@ final class FDLProcess: Sendable {
             terminalDescriptor = nil
         }
         defer { if terminal { close(secondary) } }
-        let process = try ChildProcess(try Self.executable, arguments, environment: environment,
+        let command = launcher + [try Self.executable] + arguments
+        let process = try ChildProcess(command[0], Array(command.dropFirst()), environment: environment,
                                        input: input == nil ? .null : .pipe,
                                        output: terminal ? .descriptor(secondary) : .pipe, error: .pipe)
         self.process = process
