@@ -1,11 +1,11 @@
 extension WebPage {
     /// The script: lists the downloads (`GET /v1/downloads`, a page of 200 at a time, more on
-    /// "Show more") with the counts of `GET /v1/summary`, follows `GET /v1/events` with an
-    /// EventSource (reconnecting after the agent restarts), adds downloads from the form (with
-    /// mirrors) and sends pause, resume, cancel, retry and forget; shows the overall limit
-    /// (`GET /v1/limit`, read again on every (re)connect, after journalled events and every 5 s)
-    /// and sets or clears it (`PUT /v1/limit`). Rows are updated in place, so a
-    /// focused button keeps its focus.
+    /// "Show more") with the counts of `GET /v1/summary`, follows `GET /v1/events` with `fetch`
+    /// and a stream reader (reconnecting after the agent restarts, with `Last-Event-ID`), adds
+    /// downloads from the form (with mirrors) and sends pause, resume, cancel, retry and forget;
+    /// shows the overall limit (`GET /v1/limit`, read again on every (re)connect, after
+    /// journalled events and every 5 s) and sets or clears it (`PUT /v1/limit`). Rows are updated
+    /// in place, so a focused button keeps its focus.
     ///
     /// The token comes from the URL's fragment (`#token=TOKEN`, which no browser sends to a
     /// server): the script removes it from the address bar and the history entry at once
