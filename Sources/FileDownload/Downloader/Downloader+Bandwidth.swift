@@ -10,8 +10,10 @@ extension Downloader {
     /// It takes effect at once, also for the transfers running now: all attempts draw from one
     /// ``BandwidthLimiter`` on the downloader's clock (each ``TransferSink`` takes the bytes it
     /// writes from it), and a transport listing ``TransportCapabilities/rateLimit`` waits
-    /// ``TransferSink/pacingDelay`` before it reads more. Next to it, a download's own
-    /// ``TransferOptions/maxBytesPerSecond`` still holds: the stricter of the two wins. Over any
+    /// ``TransferSink/pacingDelay`` before it reads more. Inside it, a download's own
+    /// ``TransferOptions/maxBytesPerSecond`` is a budget of its own that all the download's
+    /// connections share (a ``BandwidthLimiter`` made ``BandwidthLimiter/init(bytesPerSecond:burst:within:)``
+    /// this one): the stricter of the two wins. Over any
     /// window of `t` seconds all downloads move at most `limit × t` bytes plus a burst of 0.1 s
     /// worth and one chunk per transfer. A transport without `.rateLimit` is not held back, and
     /// its bytes are not counted (they would put the others into debt).

@@ -22,8 +22,9 @@
 ///    changed remote file as a continuation of old bytes.
 /// 4. Deliver the body with ``TransferSink/write(_:)`` from any thread, in order. If `write` throws
 ///    (disk full), stop and rethrow. A transport listing ``TransportCapabilities/rateLimit`` waits
-///    ``TransferSink/pacingDelay`` after a write whenever it is above zero (the downloader's overall
-///    limit), without blocking other transfers, and asks again after the wait.
+///    ``TransferSink/pacingDelay`` after a write whenever it is above zero (the download's budget and
+///    the downloader's overall limit), without blocking other transfers, and asks again after the
+///    wait.
 /// 5. Return when the resource is complete. Throw a ``DownloadError`` otherwise, with the
 ///    ``DownloadError/Code`` the failure maps to and a correct ``DownloadError/isRetryable``.
 ///

@@ -11,8 +11,12 @@ public struct TransportCapabilities: OptionSet, Sendable, Hashable {
     public static let validators = TransportCapabilities(rawValue: 1 << 1)
     /// Asks ``TransferRequest/authenticate(_:)`` for credentials.
     public static let authentication = TransportCapabilities(rawValue: 1 << 2)
-    /// Honours ``TransferOptions/maxBytesPerSecond``, and waits ``TransferSink/pacingDelay`` (the
-    /// downloader's overall limit, ``Downloader/setBandwidthLimit(_:)``) before reading more.
+    /// Waits ``TransferSink/pacingDelay`` before reading more: the sink carries the download's own
+    /// limit (``TransferOptions/maxBytesPerSecond``, one budget for all the download's
+    /// connections) and the downloader's overall one (``Downloader/setBandwidthLimit(_:)``). The
+    /// ``Downloader`` gives such a transport no `maxBytesPerSecond` (it would cap each connection by
+    /// the whole limit); used on its own, with a sink without a limiter, the transport may honour
+    /// ``TransferOptions/maxBytesPerSecond`` per transfer itself.
     public static let rateLimit = TransportCapabilities(rawValue: 1 << 3)
     /// Sends ``TransferOptions/headers``.
     public static let customHeaders = TransportCapabilities(rawValue: 1 << 4)
