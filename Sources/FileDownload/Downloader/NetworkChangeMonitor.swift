@@ -14,10 +14,10 @@ public protocol NetworkChangeMonitor: Sendable {
 
     /// Whether the system has a default route (IPv4 or IPv6): a way to the internet at large.
     /// Asked, synchronously, when a host name could not be resolved
-    /// (``ConnectionFailure/nameNotResolved``): with a default route the name most likely does not
-    /// exist and the failure counts against the retries; without one the network is down and the
-    /// download waits for it. The default implementation answers `true` (names that do not
-    /// resolve fail after the retries, as they did before downloads waited for the network).
+    /// (``ConnectionFailure/nameNotResolved``): with a default route the resolver answered that the
+    /// name does not exist and the download fails at once (``FailureKind/nameDoesNotExist``);
+    /// without one the network is down and the download waits for it. The default implementation
+    /// answers `true` (a name that does not resolve fails at once).
     func hasDefaultRoute() -> Bool
 }
 

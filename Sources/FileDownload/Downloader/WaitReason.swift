@@ -7,12 +7,14 @@ public enum WaitReason: String, Sendable, Hashable, Codable, CaseIterable, Custo
     /// (ENOSPC). The bytes on disk are kept; the downloader looks at the free space on every tick
     /// and continues the download when it fits.
     case insufficientSpace
-    /// The way to the download's server is down (host or network unreachable, name not resolved
-    /// while there is no default route, no byte for the request timeout). A refused connection is
-    /// not among them: the host answered, so it counts against the retries as the server's
-    /// failure. The wait uses no retry; the download is tried
+    /// The machine has no way to the download's server (no route: host or network unreachable,
+    /// link down; a name not resolved while there is no default route): the failures
+    /// ``FailurePolicy`` classes ``FailureClass/waitForNetwork``. A refused connection, a
+    /// connection not made in time and a server that went silent are not among them: they count
+    /// against the retries as the server's failures. The wait uses no retry; the download is tried
     /// again shortly after the network changes (``NetworkChangeMonitor``), and otherwise at most
-    /// once per ``DownloaderConfiguration/networkProbeInterval``.
+    /// once per ``DownloaderConfiguration/networkProbeInterval``; it fails after
+    /// ``DownloaderConfiguration/maxNetworkWait``.
     case waitingForNetwork
     /// The server refused the URL after the download began (401, 403, 410) and a fresh one was
     /// asked for (``DownloaderDelegate/freshURL(forID:current:reason:)``,

@@ -24,9 +24,10 @@ public struct DownloadError: Error, Sendable, CustomStringConvertible {
     public var retryAfter: Duration?
     /// The error this one was made from, for diagnostics. Never shown as the message.
     public var underlying: (any Error & Sendable)?
-    /// For ``Code/connectionFailed``: whether the host refused, could not be reached, or its
-    /// name not resolved, when the transport can tell (`nil` otherwise). The downloader waits
-    /// for the network on the last two and counts a refusal against the retries.
+    /// For ``Code/connectionFailed``: whether the host refused, could not be reached, did not
+    /// answer in time, or its name was not resolved, when the transport can tell (`nil` otherwise).
+    /// ``FailurePolicy`` decides with it what the failure means (retry, wait for the network, or
+    /// fail now).
     public var connectionFailure: ConnectionFailure?
 
     /// Creates an error.

@@ -28,8 +28,9 @@ public struct TransferOptions: Sendable, Hashable, Codable {
         get { requestTimeoutSetting ?? Self.defaultRequestTimeout }
         set { requestTimeoutSetting = newValue }
     }
-    /// A download fails with ``DownloadError/Code/resourceTimedOut`` when it has been active
-    /// (downloading, not waiting in the queue, not paused) for this long in total. Default 7 days.
+    /// A download fails with ``DownloadError/Code/resourceTimedOut`` when it has been downloading,
+    /// or waiting for a retry or for the network, for this long in total (not waiting in the
+    /// queue, not paused). Default 7 days.
     public var resourceTimeout: Duration {
         get { resourceTimeoutSetting ?? Self.defaultResourceTimeout }
         set { resourceTimeoutSetting = newValue }
