@@ -100,8 +100,9 @@ public final class SFTPTransport: Transport {
                              user: user ?? configuration.defaultUser ?? Self.localUser, credentialIdentity: identity)
         let options = request.options
         let credential = explicit
-        // A second session needs a threshold and no rate limit; without one, one job does it all.
-        let threshold = options.maxBytesPerSecond == nil ? configuration.parallelThreshold : nil
+        // A second session needs a threshold and no rate limit (of its own or the sink's: a
+        // download's budget paces through the sink); without one, one job does it all.
+        let threshold = options.maxBytesPerSecond == nil && !sink.isPaced ? configuration.parallelThreshold : nil
         var replacedStaleSession = false
         while true {
             try Task.checkCancellation()
