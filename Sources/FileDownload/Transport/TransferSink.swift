@@ -59,7 +59,7 @@ public final class TransferSink: Sendable {
     private let pacedGeneration = Atomic<Int>(0)
     /// Where the overlap window of a segment's sink ends (exclusive): the bytes from
     /// ``requestedOffset`` up to it are kept in ``overlapBytes`` to be compared with the bytes the
-    /// neighbouring segment wrote there, never written. Equal to ``requestedOffset`` without one.
+    /// neighbouring segment wrote there, never written. `Int64.min` without one.
     private let overlapEnd: Int64
     private let overlapBytes = Mutex<[UInt8]>([])
 
@@ -176,7 +176,8 @@ public final class TransferSink: Sendable {
         self.length = Atomic(offset)
         self.rangeEnd = Atomic(end ?? -1)
         self.isSegment = isSegment
-        self.overlapEnd = offset + overlap
+        // No window: `Int64.min`, so that no offset (also after a restart to 0) falls into one.
+        self.overlapEnd = overlap > 0 ? offset + overlap : .min
         self.pacing = pacing
         self.validateHead = validateHead
         self.startsWriteback = startsWriteback && Self.syncFileRange != nil
@@ -372,8 +373,8 @@ public final class TransferSink: Sendable {
     /// `start` is where it lies in the file (``requestedOffset``), `bytes` what the server sent
     /// for it. `nil` for a sink without a window, or before the whole window arrived.
     package var receivedOverlap: (start: Int64, bytes: [UInt8])? {
+        guard overlapEnd > requestedOffset else { return nil }
         let window = Int(overlapEnd - requestedOffset)
-        guard window > 0 else { return nil }
         let bytes = overlapBytes.withLock { $0 }
         return bytes.count == window ? (requestedOffset, bytes) : nil
     }
