@@ -290,7 +290,7 @@ public final class TransferSink: Sendable {
             throw DownloadError(.protocolViolation,
                                 "the transport delivered bytes past the end \(end) of the range asked for")
         }
-        if offset < overlapEnd {
+        if offset >= requestedOffset, offset < overlapEnd {  // a restart to zero has no window
             // The overlap window before the segment's range: kept for the comparison with the
             // neighbour's bytes (``receivedOverlap``), not written.
             let n = Int(min(Int64(bytes.count), overlapEnd - offset))
