@@ -64,6 +64,11 @@ public enum FailureKind: String, Sendable, Hashable, CaseIterable, CustomStringC
             self = .timedOut
         case .connectionLost:
             self = .connectionLost
+        case .protocolViolation:
+            // A server that broke the protocol (a range refused or answered with other bytes than
+            // asked, carrying a 4xx such as 416) is not a client error: the transport says whether
+            // the next attempt, from zero, can help.
+            self = error.isRetryable ? .otherRetryable : .otherFinal
         default:
             if let status = error.statusCode, status == 408 || status == 429 || (500..<600).contains(status) {
                 self = .serverBusy
