@@ -58,7 +58,9 @@ final class RequestTimeoutHandler: ChannelDuplexHandler, RemovableChannelHandler
             arm(body, context: context)
         case .end:
             readingBody = false
-            disarm()
+            // An answer may have ended before its body was read (an early 401): then the idle
+            // timeout runs from here, or the connection would stay open with no timer at all.
+            if answers >= requests { arm(idle, context: context) } else { disarm() }
         }
         context.fireChannelRead(data)
     }

@@ -32,4 +32,17 @@ struct AgentConnectionTimeoutTests {
             #expect(answer.hasPrefix("HTTP/1.1 200") && answer.contains("\"status\":\"ok\""), "\(answer)")
         }
     }
+
+    @Test("a request answered before its body was read (a wrong method) is closed after the idle timeout once the body came")
+    func earlyAnswerThenBodyIsClosedWhenIdle() async throws {
+        // Long header and body timeouts: only the idle timeout can close this connection.
+        try await AgentFixture.with(arguments: ["--header-timeout", "60", "--body-timeout", "60", "--idle-timeout", "0.3"]) { agent in
+            let early = try UnixConnection(path: agent.socket)
+            try early.send("POST /v1/health HTTP/1.1\r\nHost: agent\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n")
+            let answer = try await early.readSome(seconds: 60)
+            #expect(answer.hasPrefix("HTTP/1.1 405"), "\(answer)")
+            try early.send("{}")
+            _ = try await early.readUntilClosed(seconds: 30)
+        }
+    }
 }

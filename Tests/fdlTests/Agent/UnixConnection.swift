@@ -32,6 +32,25 @@ final class UnixConnection: Sendable {
         guard write(fd, bytes, bytes.count) == bytes.count else { throw TestFailure("write: errno \(errno)") }
     }
 
+    /// What the agent sent first (at least one byte); fails when nothing came within `seconds`
+    /// or the connection was closed first.
+    func readSome(seconds: Double) async throws -> String {
+        let fd = fd
+        return try await Task.detached {
+            let deadline = ContinuousClock.now + .seconds(seconds)
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while ContinuousClock.now < deadline {
+                var ready = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                if poll(&ready, 1, 100) <= 0 { continue }
+                let n = read(fd, &buffer, buffer.count)
+                if n < 0, errno == EINTR { continue }
+                guard n > 0 else { throw TestFailure("the agent closed the connection without an answer") }
+                return String(decoding: buffer[..<n], as: UTF8.self)
+            }
+            throw TestFailure("no answer within \(seconds) s")
+        }.value
+    }
+
     /// Everything the agent sends until it closes the connection; fails when it is still open
     /// after `seconds`.
     func readUntilClosed(seconds: Double) async throws -> String {
