@@ -257,7 +257,9 @@ final class SegmentRun {
         guard !windows.isEmpty else { return true }
         let written = board.checkpoints()
         for w in windows where Self.covers(written, w.start, w.start + Int64(w.bytes.count)) {
-            guard let same = w.sink.fileHolds(w.bytes, at: w.start) else { continue }
+            // A window that cannot be read back is not a match: better one connection from zero than
+            // a seam never compared.
+            guard let same = w.sink.fileHolds(w.bytes, at: w.start) else { return false }
             guard same else { return false }
             compared.insert(w.start)
             overlaps[w.start] = nil
