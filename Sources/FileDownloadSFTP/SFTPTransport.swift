@@ -102,7 +102,7 @@ public final class SFTPTransport: Transport {
         let credential = explicit
         // A second session needs a threshold and no rate limit (of its own or the sink's: a
         // download's budget paces through the sink); without one, one job does it all.
-        let threshold = options.maxBytesPerSecond == nil && !sink.isPaced ? configuration.parallelThreshold : nil
+        let threshold = (options.maxBytesPerSecond ?? 0) <= 0 && !sink.isPaced ? configuration.parallelThreshold : nil
         var replacedStaleSession = false
         while true {
             try Task.checkCancellation()

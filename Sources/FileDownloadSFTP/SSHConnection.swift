@@ -241,7 +241,7 @@ final class SSHConnection: @unchecked Sendable {
         let capacity = configuration.bufferSize
         let buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
         defer { buffer.deallocate() }
-        let limiter = request.options.maxBytesPerSecond.map { RateLimiter(bytesPerSecond: $0) }
+        let limiter = request.options.maxBytesPerSecond.flatMap { $0 > 0 ? RateLimiter(bytesPerSecond: $0) : nil }  // 0: none
         let chunk = limiter.map { min(capacity, $0.chunkSize) } ?? capacity
         while offset < file.end {
             // Ask for no more than is left: libssh2 sends read-ahead requests for four times the

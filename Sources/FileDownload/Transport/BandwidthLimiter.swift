@@ -133,6 +133,9 @@ public final class BandwidthLimiter: Sendable {
     /// Whether a limit is set now, here or above (a lock-free read for the body path).
     var isLimited: Bool { limited.load(ordering: .relaxed) || parent?.isLimited == true }
 
+    /// Whether this limiter is a download's own budget (nested in the overall one) with a limit.
+    var isLimitedBudget: Bool { parent != nil && limited.load(ordering: .relaxed) }
+
     /// The time on the limiter's clock.
     var clockNow: Duration { now() }
 

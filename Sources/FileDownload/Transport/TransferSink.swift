@@ -534,9 +534,10 @@ public final class TransferSink: Sendable {
     /// The head, once ``begin(_:)`` succeeded.
     public var head: TransferHead? { receivedHead.withLock { $0 } }
 
-    /// Whether a rate limit paces the writes now (the sink's limiter, or one above it, has a
-    /// limit): a transport may then read in smaller pieces, or over one connection only.
-    package var isPaced: Bool { pacing?.isLimited ?? false }
+    /// Whether the download's own rate budget paces the writes now (an overall limit alone does
+    /// not count: it is shared by every download anyway): a transport may then read over one
+    /// connection only.
+    package var isPaced: Bool { pacing?.isLimitedBudget ?? false }
 
     /// Whether ``seal()`` was called.
     public var isSealed: Bool { sealed.load(ordering: .acquiring) }
