@@ -46,7 +46,7 @@ import Glibc
             let again = try await FDLProcess.run(arguments)
             #expect(again.status == 0, "stdout: \(again.stdout) stderr: \(again.stderr)")
             #expect(again.stdout.contains("up to date"), "the -N check used --user: \(again.stdout)")
-            let checks = server.accessLog.filter { $0.contains("GET /private/t.bin") && $0.contains("range=\"bytes=20000-\"") }
+            let checks = server.accessLog.filter { $0.contains("GET /private/t.bin") && $0.contains("range=\"bytes=19999-\"") }
             #expect(checks.contains { $0.contains("user=\"\(NginxServer.basicUser)\"") }, "\(server.accessLog)")
         }
     }
