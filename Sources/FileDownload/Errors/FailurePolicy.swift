@@ -14,8 +14,10 @@
 /// - ``FailureClass/failNow``: another attempt cannot help (a name the resolver says does not
 ///   exist while the network works, a 4xx, TLS, ...): fail at once, keeping the bytes.
 ///
-/// Every wait is bounded: the resource timeout (``TransferOptions/resourceTimeout``) counts the
-/// time spent downloading and the time spent waiting for a retry or for the network.
+/// The waits for a retry and for the network are bounded: the resource timeout
+/// (``TransferOptions/resourceTimeout``) counts the time spent downloading and the time spent
+/// waiting for a retry or for the network. A wait for disk space is not counted (yet): it ends
+/// when there is room, or by `pause` or `cancel`.
 public enum FailurePolicy {
     /// One row of the table.
     public struct Rule: Sendable, Hashable {
