@@ -1,7 +1,7 @@
 public import ArgumentParser
 public import FileDownloadAgent
 
-/// The timeouts and connection caps of `fdl agent`'s listeners (``AgentConnectionLimits``; the
+/// The timeouts and connection caps of `fdl agent`'s listeners (`AgentConnectionLimits`; the
 /// numbers and why they are what they are: docs/security.md, "Connections").
 public struct AgentConnectionOptions: ParsableArguments {
     @Option(name: .customLong("header-timeout"), help: ArgumentHelp(
