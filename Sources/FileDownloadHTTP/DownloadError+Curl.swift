@@ -28,7 +28,7 @@ extension DownloadError {
             return error
         case CURLE_COULDNT_CONNECT:
             var error = make(.connectionFailed, "cannot connect to")
-            error.connectionFailure = Self.connectionFailure(errno: osErrno)
+            error.connectionFailure = ConnectionFailure(connectErrno: osErrno)
             return error
         case CURLE_OPERATION_TIMEDOUT where !connected:
             var error = make(.connectionFailed, "no connection within the connect timeout to")
@@ -59,17 +59,6 @@ extension DownloadError {
             return make(.cancelled, "the transfer was cancelled:", retryable: false)
         default:
             return make(.transport, "the transfer failed for", retryable: false)
-        }
-    }
-
-    /// What a failed `connect(2)`'s `errno` says of the way to the server; `nil` when it says
-    /// nothing (the downloader then counts the failure as a retry).
-    static func connectionFailure(errno: Int32) -> ConnectionFailure? {
-        switch errno {
-        case ECONNREFUSED: .refused
-        case ENETUNREACH, EHOSTUNREACH, ENETDOWN, EHOSTDOWN: .unreachable
-        case ETIMEDOUT: .timedOut
-        default: nil
         }
     }
 }

@@ -12,15 +12,8 @@ extension ResponseHead {
     /// the digest of the part, never of the file.
     var announcedSHA256: String? {
         if let digest = Self.structuredSHA256(values("repr-digest")) { return digest }
-        guard statusCode == 200, !Self.isContentCoded(values("content-encoding")) else { return nil }
+        guard statusCode == 200, contentCoding == nil else { return nil }
         return Self.structuredSHA256(values("content-digest")) ?? Self.legacySHA256(values("digest"))
-    }
-
-    /// Whether `Content-Encoding` names a coding other than `identity`.
-    private static func isContentCoded(_ fields: [String]) -> Bool {
-        fields.flatMap { $0.split(separator: ",") }
-            .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
-            .contains { !$0.isEmpty && $0 != "identity" }
     }
 
     /// The `sha-256` member of RFC 9530 dictionary fields (`sha-256=:BASE64:`, members separated

@@ -113,12 +113,7 @@ final class SSHConnection: @unchecked Sendable {
             return
         }
         var error = DownloadError(.connectionFailed, "cannot connect to \(key.host):\(key.port): \(String(cString: strerror(lastError)))")
-        switch lastError {
-        case ECONNREFUSED: error.connectionFailure = .refused
-        case ENETUNREACH, EHOSTUNREACH, ENETDOWN, EHOSTDOWN: error.connectionFailure = .unreachable
-        case ETIMEDOUT: error.connectionFailure = .timedOut
-        default: break  // says nothing of the way: the downloader counts it as a retry
-        }
+        error.connectionFailure = ConnectionFailure(connectErrno: lastError)
         throw error
     }
 

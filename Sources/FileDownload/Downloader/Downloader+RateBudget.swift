@@ -18,7 +18,7 @@ extension Downloader {
     /// the option and paces as it can.
     static func applyRateBudget(_ ctx: AttemptContext, options: inout TransferOptions) {
         guard let budget = ctx.bandwidth else { return }
-        let rate = options.maxBytesPerSecond.flatMap { $0 > 0 ? $0 : nil }
+        let rate = BandwidthLimiter.normalized(options.maxBytesPerSecond)
         options.maxBytesPerSecond = nil
         if budget.isNested, budget.bytesPerSecond != rate { budget.bytesPerSecond = rate }
     }

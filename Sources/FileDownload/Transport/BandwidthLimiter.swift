@@ -180,7 +180,7 @@ public final class BandwidthLimiter: Sendable {
         return Double(s) + Double(atto) / 1e18
     }
 
-    private static func normalized(_ rate: Int64?) -> Int64? {
+    static func normalized(_ rate: Int64?) -> Int64? {
         rate.flatMap { $0 > 0 ? $0 : nil }
     }
 }
