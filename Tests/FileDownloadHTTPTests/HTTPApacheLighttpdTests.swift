@@ -2,6 +2,7 @@ import FileDownload
 import FileDownloadHTTP
 import FileDownloadTestSupport
 import Foundation
+import Synchronization
 import Testing
 
 /// Downloads through a real `Downloader` and `HTTPTransport` from Apache httpd and lighttpd, which
@@ -60,25 +61,13 @@ struct HTTPApacheLighttpdTests {
             let destination = fx.directory.file("r.tar.gz")
             let events = downloader.events()
             try await downloader.start(id: "r", url: apache.url("r.tar.gz"), destination: destination)
-            let watchdog = Task {
-                try await Task.sleep(for: .seconds(120))
-                await downloader.shutdown()
+            let pause = Mutex<Int64?>(nil)
+            let log = try await downloader.eventsActingOnce(events, after: 100_000, limit: .seconds(120)) { downloader in
+                let offset = try await downloader.pause("r")?.bytesOnDisk ?? 0
+                pause.withLock { $0 = offset }
+                try await downloader.resume("r")
             }
-            var log: [DownloadEvent] = []
-            var pausedAt: Int64?
-            loop: for await event in events {
-                log.append(event)
-                switch event {
-                case .progress(_, let progress) where progress.receivedBytes >= 100_000 && pausedAt == nil:
-                    pausedAt = try await downloader.pause("r")?.bytesOnDisk ?? 0
-                    try await downloader.resume("r")
-                case .completed, .failed, .cancelled:
-                    break loop
-                default:
-                    continue
-                }
-            }
-            watchdog.cancel()
+            let pausedAt = pause.withLock { $0 }
             await downloader.shutdown()
             #expect(log.contains { if case .completed = $0 { true } else { false } }, "\(log.suffix(3))")
             #expect(!log.contains { if case .restarted = $0 { true } else { false } }, "resumed, not started again")

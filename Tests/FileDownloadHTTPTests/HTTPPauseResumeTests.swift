@@ -20,25 +20,7 @@ struct HTTPPauseResumeTests {
         try DownloadRun.sentinel.write(to: destination)
         let events = downloader.events()
         try await downloader.start(id: "p", url: fx.fault.url("small.bin", "stall=100000"), destination: destination)
-        let watchdog = Task {
-            try await Task.sleep(for: .seconds(30))
-            await downloader.shutdown()
-        }
-        var log: [DownloadEvent] = []
-        var acted = false
-        loop: for await event in events {
-            log.append(event)
-            switch event {
-            case .progress(_, let progress) where progress.receivedBytes >= 100_000 && !acted:
-                acted = true
-                try await act(downloader)
-            case .completed, .failed, .cancelled:
-                break loop
-            default:
-                continue
-            }
-        }
-        watchdog.cancel()
+        let log = try await downloader.eventsActingOnce(events, after: 100_000, limit: .seconds(30), act: act)
         await downloader.shutdown()
         return (log, destination)
     }
