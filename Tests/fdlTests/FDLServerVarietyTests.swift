@@ -70,7 +70,9 @@ import Testing
             #expect(resumedFrom > 0 && resumedFrom < data.count)
             #expect(!second.stdout.contains(#""event":"restarted""#), "resumed, not started again: \(second.stdout.suffix(3_000))")
             #expect(try Data(contentsOf: out.file("k.tar.gz")) == data)
-            #expect(try requests(apache, "k.tar.gz").last == "/k.tar.gz 206 \(data.count - resumedFrom) \"bytes=\(resumedFrom)-\"")
+            // Apache logs a request when it ends: the killed first one may come after the resume.
+            let lines = try requests(apache, "k.tar.gz")
+            #expect(lines.contains("/k.tar.gz 206 \(data.count - resumedFrom) \"bytes=\(resumedFrom)-\""), "\(lines)")
         }
     }
 
