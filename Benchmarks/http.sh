@@ -139,7 +139,7 @@ small_nosync() {
 # the command line: fdl get with its state (SQLite) in out/.fdl, plain log lines to a file
 small_fdlget() {
     # shellcheck disable=SC2046  # one argument per URL
-    measure fdlget_small "$FDL" get -j 16 -o "$WORK/out" $(cat "$WORK/small.list")
+    measure fdlget_small "$FDL" get -j 16 -d "$WORK/out" $(cat "$WORK/small.list")
     check_count "fdl get" "$SMALL_COUNT"
 }
 small_raw() { measure fdl_raw_small env FDL_RAW=1 "$BENCH" many "$WORK/small.list" "$WORK/out" 16; check_count fdl-raw "$SMALL_COUNT"; }
