@@ -23,7 +23,6 @@ let package = Package(
         .library(name: "FileDownloadPostgres", targets: ["FileDownloadPostgres"]),
         // MARK: products of the command line
         .executable(name: "fdl", targets: ["fdl"]),
-        .library(name: "FileDownloadCLI", targets: ["FileDownloadCLI"]),
         // MARK: products of the agent
         .library(name: "FileDownloadAgent", targets: ["FileDownloadAgent"]),
         .library(name: "FileDownloadAgentClient", targets: ["FileDownloadAgentClient"]),
@@ -171,7 +170,7 @@ let package = Package(
             swiftSettings: strictSwift
         ),
 
-        // MARK: PostgreSQL fleet queue (FileDownloadPostgres); tested through `fdl worker` in fdlTests
+        // MARK: PostgreSQL fleet queue (FileDownloadPostgres, FileDownloadPostgresTests: the queue and `fdl worker`)
         .target(
             name: "FileDownloadPostgres",
             dependencies: [
@@ -181,8 +180,14 @@ let package = Package(
             ],
             swiftSettings: strictSwift
         ),
+        .testTarget(
+            name: "FileDownloadPostgresTests",
+            dependencies: ["FileDownloadTestSupport", "FileDownload", "FileDownloadPostgres", "FileDownloadAgentClient",
+                           "FileDownloadMock", "fdl", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strictSwift
+        ),
 
-        // MARK: agent (FileDownloadAgent, FileDownloadAgentClient); tested through `fdl agent` in fdlTests
+        // MARK: agent (FileDownloadAgent, FileDownloadAgentClient, their tests: routes in-process, `fdl agent` as a process)
         .target(
             name: "FileDownloadAgent",
             dependencies: [
@@ -209,6 +214,23 @@ let package = Package(
             swiftSettings: strictSwift
         ),
 
+        .testTarget(
+            name: "FileDownloadAgentTests",
+            dependencies: ["FileDownloadTestSupport", "FileDownload", "FileDownloadAgent", "FileDownloadAgentClient",
+                           "FileDownloadSQLite", "FileDownloadMock", "fdl", "fdl-agent-app",
+                           .product(name: "Hummingbird", package: "hummingbird"),
+                           .product(name: "HummingbirdTesting", package: "hummingbird"),
+                           .product(name: "HTTPTypes", package: "swift-http-types"),
+                           .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                           .product(name: "Logging", package: "swift-log")],
+            exclude: ["Web/drive_page.py", "Web/attack_page.py"],
+            swiftSettings: strictSwift
+        ),
+        .testTarget(
+            name: "FileDownloadAgentClientTests",
+            dependencies: ["FileDownloadTestSupport", "FileDownload", "FileDownloadAgentClient"],
+            swiftSettings: strictSwift
+        ),
         .executableTarget(
             name: "fdl-agent-app",
             dependencies: ["FileDownload", "FileDownloadAgentClient"],
@@ -216,7 +238,7 @@ let package = Package(
             swiftSettings: strictSwift
         ),
 
-        // MARK: command line (fdl, fdlTests)
+        // MARK: command line (fdl, fdlTests); FileDownloadCLI is the executable's internals, not a product
         .target(
             name: "FileDownloadCLI",
             dependencies: [
@@ -258,7 +280,6 @@ let package = Package(
                            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                            .product(name: "Logging", package: "swift-log"),
                            "fdl-agent-app"],
-            exclude: ["Agent/Web/drive_page.py", "Agent/Web/attack_page.py"],
             swiftSettings: strictSwift
         ),
 

@@ -16,10 +16,10 @@ struct HTTPConformanceTests {
             let scratch = fx.directory.file("scratch")
             try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
             let fixture = ConformanceFixture(
-                resource: fx.nginx!.url("small.bin", https: https),
+                resource: fx.nginx!.fileURL("small.bin", https: https),
                 expectedContent: { try Data(contentsOf: served) },
-                missingResource: fx.nginx!.url("missing.bin", https: https),
-                rangeIgnoringResource: fx.nginx!.url("no-ranges/small.bin", https: https),
+                missingResource: fx.nginx!.fileURL("missing.bin", https: https),
+                rangeIgnoringResource: fx.nginx!.fileURL("no-ranges/small.bin", https: https),
                 changeResource: {
                     // Same size, new bytes, and a later mtime so nginx's ETag changes.
                     try TestFiles.write(served, size: HTTPFixture.smallSize, seed: UInt64.random(in: 10...1000))

@@ -80,7 +80,7 @@ struct HTTPEndToEndTests {
     @Test("nginx over HTTP and over HTTPS with the test CA", arguments: [false, true])
     func nginx(https: Bool) async throws {
         try await HTTPFixture.with(nginx: true) { fx in
-            let run = try await DownloadRun.run(fx, fx.nginx!.url("small.bin", https: https),
+            let run = try await DownloadRun.run(fx, fx.nginx!.fileURL("small.bin", https: https),
                                                 configuration: .init(caBundlePath: fx.certificates!.caCertificate.path, proxy: .none))
             let file = try #require(run.file, "\(String(describing: run.error))")
             #expect(try TestFiles.sha256(file) == fx.smallSHA)

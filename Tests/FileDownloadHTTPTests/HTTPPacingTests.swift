@@ -19,7 +19,7 @@ struct HTTPPacingTests {
             let staging = try fx.staging()
             let sink = try TransferSink(path: staging.path, requestedOffset: 0, pacing: limiter)
             let transport = try HTTPTransport(configuration: .init(proxy: .none))
-            let request = TransferRequest(downloadID: "paced", url: fx.nginx!.url("paced.bin"))
+            let request = TransferRequest(downloadID: "paced", url: fx.nginx!.fileURL("paced.bin"))
             let transfer = Task { try await transport.transfer(request, into: sink) }
 
             try await poll("a body byte arrived") { sink.fileLength > 0 }

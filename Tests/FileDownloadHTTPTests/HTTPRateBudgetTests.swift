@@ -28,7 +28,7 @@ struct HTTPRateBudgetTests {
             }
             let transfers = (0..<4).map { i in
                 Task {
-                    let request = TransferRequest(downloadID: "budget", url: fx.nginx!.url("budget.bin"),
+                    let request = TransferRequest(downloadID: "budget", url: fx.nginx!.fileURL("budget.bin"),
                                                   offset: Int64(i) * part, end: Int64(i + 1) * part)
                     try await transport.transfer(request, into: sinks[i])
                 }

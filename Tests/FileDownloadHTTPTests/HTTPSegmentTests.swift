@@ -75,12 +75,12 @@ struct HTTPSegmentTests {
     func segmented() async throws {
         try await HTTPFixture.with(nginx: true, fault: false) { fx in
             let sha = try TestFiles.write(fx.served.appendingPathComponent("big.bin"), size: Self.size, seed: 64)
-            let run = try await DownloadRun.run(fx, fx.nginx!.url("big.bin"), sha256: sha, maxConnections: 4, limit: .seconds(240))
+            let run = try await DownloadRun.run(fx, fx.nginx!.fileURL("big.bin"), sha256: sha, maxConnections: 4, limit: .seconds(240))
             let file = try #require(run.file, "\(String(describing: run.error))")
             #expect(TestFiles.size(file) == Int64(Self.size))
             #expect(try TestFiles.sha256(file) == sha)
             #expect(run.restarts.isEmpty && run.interruptions == 0)
-            let log = try fx.nginx!.accessLog().filter { $0.hasPrefix("/big.bin ") }
+            let log = try fx.nginx!.transferLog().filter { $0.hasPrefix("/big.bin ") }
             let ranged = log.filter { $0.hasPrefix("/big.bin 206 ") && $0.contains("\"bytes=") }
             #expect(ranged.count >= 3, "\(log)")
             // Every byte at least once; a connection cut at a lowered end (work stealing) wastes
@@ -95,11 +95,11 @@ struct HTTPSegmentTests {
     func rangesIgnored() async throws {
         try await HTTPFixture.with(nginx: true, fault: false) { fx in
             let sha = try TestFiles.write(fx.served.appendingPathComponent("big.bin"), size: 24 << 20, seed: 65)
-            let run = try await DownloadRun.run(fx, fx.nginx!.url("no-ranges/big.bin"), sha256: sha, maxConnections: 4,
+            let run = try await DownloadRun.run(fx, fx.nginx!.fileURL("no-ranges/big.bin"), sha256: sha, maxConnections: 4,
                                                 limit: .seconds(240))
             let file = try #require(run.file, "\(String(describing: run.error))")
             #expect(try TestFiles.sha256(file) == sha)
-            let log = try fx.nginx!.accessLog().filter { $0.hasPrefix("/no-ranges/big.bin ") }
+            let log = try fx.nginx!.transferLog().filter { $0.hasPrefix("/no-ranges/big.bin ") }
             #expect(run.restarts.isEmpty && run.interruptions == 0, "\(run.events.filter { "\($0)".contains("progress") == false }) \(log)")
             #expect(log.allSatisfy { $0.hasPrefix("/no-ranges/big.bin 200 ") }, "\(log)")
             // The first request, and at most one more for the whole file when the first connection

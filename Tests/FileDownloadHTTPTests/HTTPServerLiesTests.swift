@@ -80,7 +80,7 @@ struct HTTPServerLiesTests {
     @Test("nginx: a resume of a complete staging file is a 416 without validators, taken as complete without a restart")
     func nginxComplete() async throws {
         try await HTTPFixture.with(nginx: true, fault: false) { fx in
-            let url = fx.nginx!.url("small.bin")
+            let url = fx.nginx!.fileURL("small.bin")
             let validator = try await fx.attempt(try HTTPTransport(configuration: .init(proxy: .none)), url, into: fx.staging()).head?.validator
             for onDisk in [HTTPFixture.smallSize, 100_000] {
                 let destination = fx.directory.file("nginx-\(onDisk).bin")

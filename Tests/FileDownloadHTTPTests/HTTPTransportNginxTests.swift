@@ -11,7 +11,7 @@ struct HTTPTransportNginxTests {
         try await HTTPFixture.with(nginx: true, fault: false) { fx in
             let transport = try HTTPTransport(configuration: .init(proxy: .none))
             let staging = try fx.staging()
-            let sink = try await fx.attempt(transport, fx.nginx!.url("small.bin"), into: staging)
+            let sink = try await fx.attempt(transport, fx.nginx!.fileURL("small.bin"), into: staging)
             #expect(try TestFiles.sha256(staging) == fx.smallSHA)
             let head = try #require(sink.head)
             #expect(head.statusCode == 200)
@@ -28,9 +28,9 @@ struct HTTPTransportNginxTests {
         try await HTTPFixture.with(nginx: true, fault: false) { fx in
             let transport = try HTTPTransport(configuration: .init(proxy: .none))
             let first = try fx.staging()
-            let validator = try #require(try await fx.attempt(transport, fx.nginx!.url("small.bin"), into: first).head?.validator)
+            let validator = try #require(try await fx.attempt(transport, fx.nginx!.fileURL("small.bin"), into: first).head?.validator)
             let staging = try fx.staging(copying: 123_457)
-            let sink = try await fx.attempt(transport, fx.nginx!.url("small.bin"), into: staging, validator: validator)
+            let sink = try await fx.attempt(transport, fx.nginx!.fileURL("small.bin"), into: staging, validator: validator)
             #expect(sink.head?.disposition == .resumed(at: 123_457))
             #expect(sink.head?.statusCode == 206)
             #expect(sink.head?.expectedLength == Int64(HTTPFixture.smallSize))
@@ -45,7 +45,7 @@ struct HTTPTransportNginxTests {
             let transport = try HTTPTransport(configuration: .init(proxy: .none))
             let staging = try fx.staging(copying: 1000)
             try Data(repeating: 0xEE, count: 1000).write(to: staging)  // old bytes of another version
-            let sink = try await fx.attempt(transport, fx.nginx!.url("small.bin"), into: staging,
+            let sink = try await fx.attempt(transport, fx.nginx!.fileURL("small.bin"), into: staging,
                                             validator: .entityTag("\"old-version\""))
             #expect(sink.head?.disposition == .restarted(.validatorChanged))
             #expect(try TestFiles.sha256(staging) == fx.smallSHA)
@@ -58,7 +58,7 @@ struct HTTPTransportNginxTests {
         try await HTTPFixture.with(nginx: true, fault: false) { fx in
             let transport = try HTTPTransport(configuration: .init(proxy: .none))
             let staging = try fx.staging(copying: HTTPFixture.smallSize)
-            let sink = try await fx.attempt(transport, fx.nginx!.url("small.bin"), into: staging)
+            let sink = try await fx.attempt(transport, fx.nginx!.fileURL("small.bin"), into: staging)
             #expect(sink.head?.disposition == .complete)
             #expect(sink.head?.expectedLength == Int64(HTTPFixture.smallSize))
             #expect(try TestFiles.sha256(staging) == fx.smallSHA)
@@ -69,7 +69,7 @@ struct HTTPTransportNginxTests {
     @Test("HTTPS with the test CA configured works; with default trust it fails as tlsFailure, not retryable")
     func httpsTrust() async throws {
         try await HTTPFixture.with(nginx: true, fault: false) { fx in
-            let url = fx.nginx!.url("small.bin", https: true)
+            let url = fx.nginx!.fileURL("small.bin", https: true)
             let trusting = try HTTPTransport(configuration: .init(caBundlePath: fx.certificates!.caCertificate.path, proxy: .none))
             let staging = try fx.staging()
             try await fx.attempt(trusting, url, into: staging)
@@ -98,7 +98,7 @@ struct HTTPTransportNginxTests {
         try await HTTPFixture.with(nginx: true, fault: false) { fx in
             let transport = try HTTPTransport(configuration: .init(proxy: .none))
             let staging = try fx.staging()
-            try await fx.attempt(transport, fx.nginx!.url("small.bin", https: true), into: staging) { challenge in
+            try await fx.attempt(transport, fx.nginx!.fileURL("small.bin", https: true), into: staging) { challenge in
                 if case .serverTrust(let host, _, _) = challenge.kind, host == "127.0.0.1" { return .trust(remember: false) }
                 return .reject
             }
@@ -138,7 +138,7 @@ struct HTTPTransportNginxTests {
         #expect(HTTPTransport.Configuration().ioThreads == min(4, ProcessInfo.processInfo.activeProcessorCount))
         try await HTTPFixture.with(nginx: true, fault: false) { fx in
             let transport = try HTTPTransport(configuration: .init(ioThreads: 3, proxy: .none))
-            let url = fx.nginx!.url("small.bin")
+            let url = fx.nginx!.fileURL("small.bin")
             let stagings = try (0..<12).map { _ in try fx.staging() }
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for (i, staging) in stagings.enumerated() {

@@ -1,5 +1,6 @@
 import FileDownload
 @testable import FileDownloadSFTP
+import FileDownloadTestSupport
 import Foundation
 import Testing
 

@@ -63,7 +63,7 @@ struct DiskLimitTests {
             #expect(results["big.bin"]?.state == "completed", "\(results)", sourceLocation: sourceLocation)
             #expect(ServedFiles.sha256(of: file) == served.files["big.bin"]?.sha256, sourceLocation: sourceLocation)
             server.stop()
-            let ranges = try server.accessLog().filter { $0.hasPrefix("/big.bin ") }.map { String($0.split(separator: " ")[3]) }
+            let ranges = try server.transferLog().filter { $0.hasPrefix("/big.bin ") }.map { String($0.split(separator: " ")[3]) }
             #expect(ranges.last == "\"bytes=\(offset)-\"", "the last request resumes at the kept bytes: \(ranges)",
                     sourceLocation: sourceLocation)
         }

@@ -11,7 +11,7 @@ import Glibc
         let result = try await FDLProcess.getInEmptyDirectory(["--limit-rte", "1M"])
         #expect(result.status == 64)
         #expect(result.stderr.contains("unknown option '--limit-rte'; did you mean '--limit-rate'?"), "\(result.stderr)")
-        #expect(!result.stderr.contains("is not a URL"))
+        #expect(!result.stderr.contains("is not an absolute URL"))
         #expect(result.created.isEmpty)
     }
 
@@ -19,8 +19,8 @@ import Glibc
         try await FDLSFTPTests().withServer { server, out in
             let path = try server.serve("k.bin", sampleBytes(10_000, seed: 70))
             let stranger = out.file("stranger_key").path
-            try await SSHDaemon.keygen(stranger)
-            let result = try await FDLProcess.run(["get", server.url(path), "-d", out.path, "--identity", stranger,
+            try await SSHServer.keygen(stranger)
+            let result = try await FDLProcess.run(["get", server.address(path), "-d", out.path, "--identity", stranger,
                                                    "--known-hosts", server.knownHosts],
                                                   environment: ["HOME": out.path, "SSH_AUTH_SOCK": out.path + "/no-agent"])
             #expect(result.status == 1, "stdout: \(result.stdout) stderr: \(result.stderr)")

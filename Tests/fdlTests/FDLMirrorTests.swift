@@ -67,7 +67,7 @@ import Testing
             defer { fault.stop() }
             let second = try server.serve("file.bin", sampleBytes(300_000, seed: 83))
             // The first URL breaks after 100,000 bytes; the mirror holds another file (another ETag).
-            let fdl = try FDLProcess(["get", fault.url("file.bin", "drop=100000"), "--mirror", server.url("file.bin"),
+            let fdl = try FDLProcess(["get", fault.address("file.bin", "drop=100000"), "--mirror", server.url("file.bin"),
                                       "-d", out.path, "--json"])
             let status = await fdl.exitStatus()
             #expect(status == 0, "stdout: \(fdl.stdout) stderr: \(fdl.stderr)")
@@ -87,7 +87,7 @@ import Testing
         defer { fault.stop() }
         let out = try TemporaryDirectory("fdl-mirror-same-out")
         defer { out.remove() }
-        let fdl = try FDLProcess(["get", fault.url("file.bin", "drop=100000"), "--mirror", fault.url("file.bin", "mirror=1"),
+        let fdl = try FDLProcess(["get", fault.address("file.bin", "drop=100000"), "--mirror", fault.address("file.bin", "mirror=1"),
                                   "-d", out.path, "--json"])
         let status = await fdl.exitStatus()
         #expect(status == 0, "stdout: \(fdl.stdout) stderr: \(fdl.stderr)")

@@ -5,8 +5,8 @@ import Testing
 /// `fdl get sftp://...` run as a process against OpenSSH's sshd on 127.0.0.1: host keys are
 /// verified, the errors say what to do, and `--accept-new-host-keys` trusts a first-seen host only.
 @Suite struct FDLSFTPTests {
-    func withServer(_ body: (SSHDaemon, TemporaryDirectory) async throws -> Void) async throws {
-        let server = try await SSHDaemon()
+    func withServer(_ body: (SSHServer, TemporaryDirectory) async throws -> Void) async throws {
+        let server = try SSHServer()
         let out = try TemporaryDirectory("fdl-sftp-out")
         defer {
             server.stop()
@@ -19,7 +19,7 @@ import Testing
         try await withServer { server, out in
             let data = sampleBytes(700_000, seed: 31)
             let path = try server.serve("remote.bin", data)
-            let result = try await FDLProcess.run(["get", server.url(path), "-d", out.path, "--identity", server.clientKey,
+            let result = try await FDLProcess.run(["get", server.address(path), "-d", out.path, "--identity", server.clientKey,
                                                    "--known-hosts", server.knownHosts])
             #expect(result.status == 0, "stdout: \(result.stdout) stderr: \(result.stderr)")
             #expect(try Data(contentsOf: out.file("remote.bin")) == data)
@@ -31,7 +31,7 @@ import Testing
             let path = try server.serve("u.bin", sampleBytes(20_000, seed: 32))
             let empty = out.file("empty_known_hosts").path
             try "".write(toFile: empty, atomically: true, encoding: .utf8)
-            let arguments = ["get", server.url(path), "-d", out.path, "--identity", server.clientKey, "--known-hosts", empty]
+            let arguments = ["get", server.address(path), "-d", out.path, "--identity", server.clientKey, "--known-hosts", empty]
             let refused = try await FDLProcess.run(arguments)
             #expect(refused.status == 1, "stdout: \(refused.stdout)")
             #expect(refused.stdout.contains("FAILED (hostKeyUnknown)"))
@@ -49,10 +49,10 @@ import Testing
         try await withServer { server, out in
             let path = try server.serve("c.bin", sampleBytes(20_000, seed: 33))
             let other = out.file("other_host_key").path
-            try await SSHDaemon.keygen(other)
+            try await SSHServer.keygen(other)
             let wrong = out.file("wrong_known_hosts").path
             try server.knownHostsLine(publicKey: other + ".pub").write(toFile: wrong, atomically: true, encoding: .utf8)
-            let result = try await FDLProcess.run(["get", server.url(path), "-d", out.path, "--identity", server.clientKey,
+            let result = try await FDLProcess.run(["get", server.address(path), "-d", out.path, "--identity", server.clientKey,
                                                    "--known-hosts", wrong, "--accept-new-host-keys"])
             #expect(result.status == 1, "stdout: \(result.stdout)")
             #expect(result.stdout.contains("FAILED (hostKeyMismatch): host key for 127.0.0.1:\(server.port) changed (expected SHA256:"),

@@ -26,7 +26,7 @@ import Testing
             try sampleBytes(20_000_000, seed: 71).write(to: root.file("big.bin"))
             let newer = sampleBytes(20_000_000, seed: 72)
             try newer.write(to: root.file("new.bin"))
-            let fdl = try FDLProcess(["get", server.url("big.bin", "versions=big.bin,new.bin&sameEtag=1"),
+            let fdl = try FDLProcess(["get", server.address("big.bin", "versions=big.bin,new.bin&sameEtag=1"),
                                       "-x", "4", "-d", out.path, "--json"])
             #expect(await fdl.exitStatus() == 0, "stdout: \(fdl.stdout) stderr: \(fdl.stderr)")
             #expect(try Data(contentsOf: out.file("big.bin")) == newer)
@@ -40,11 +40,11 @@ import Testing
             let data = sampleBytes(300_000, seed: 73)
             try data.write(to: root.file("d.bin"))
             try data.write(to: root.file("j.bin"))
-            let plain = try await FDLProcess.run(["get", server.url("d.bin", "digest=repr"), "-d", out.path])
+            let plain = try await FDLProcess.run(["get", server.address("d.bin", "digest=repr"), "-d", out.path])
             #expect(plain.status == 0, "stdout: \(plain.stdout) stderr: \(plain.stderr)")
             #expect(plain.stdout.contains("d.bin: done -> \(out.file("d.bin").path) (completed and verified: the SHA-256 digest the server announced)"),
                     "\(plain.stdout)")
-            let json = try FDLProcess(["get", server.url("j.bin", "digest=legacy"), "-d", out.path, "--json"])
+            let json = try FDLProcess(["get", server.address("j.bin", "digest=legacy"), "-d", out.path, "--json"])
             #expect(await json.exitStatus() == 0, "stderr: \(json.stderr)")
             let completed = try #require(json.jsonLines.first { $0["event"] as? String == "completed" })
             #expect(completed["verified"] as? Bool == true && completed["verifiedBy"] as? String == "serverDigest", "\(completed)")
@@ -55,7 +55,7 @@ import Testing
     @Test func aWrongDigestFailsLikeAWrongSHA256() async throws {
         try await Self.withFault { server, root, out in
             try sampleBytes(300_000, seed: 74).write(to: root.file("w.bin"))
-            let result = try await FDLProcess.run(["get", server.url("w.bin", "digest=wrong"), "-d", out.path, "--retry", "0"])
+            let result = try await FDLProcess.run(["get", server.address("w.bin", "digest=wrong"), "-d", out.path, "--retry", "0"])
             #expect(result.status == 65, "stdout: \(result.stdout) stderr: \(result.stderr)")
             #expect(result.stdout.contains("w.bin: FAILED (validationFailed)"), "\(result.stdout)")
             #expect(!FileManager.default.fileExists(atPath: out.file("w.bin").path))

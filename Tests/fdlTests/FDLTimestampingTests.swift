@@ -74,14 +74,14 @@ import Testing
     }
 
     @Test func sftpUnchangedIsUpToDateAndChangedIsFetchedAgain() async throws {
-        let server = try await SSHDaemon()
+        let server = try SSHServer()
         let out = try TemporaryDirectory("fdl-n-sftp")
         defer {
             server.stop()
             out.remove()
         }
         let path = try server.serve("n.bin", sampleBytes(80_000, seed: 96))
-        let arguments = ["get", server.url(path), "-d", out.path, "-N", "--identity", server.clientKey,
+        let arguments = ["get", server.address(path), "-d", out.path, "-N", "--identity", server.clientKey,
                          "--known-hosts", server.knownHosts]
         let first = try await FDLProcess.run(arguments)
         #expect(first.status == 0, "stdout: \(first.stdout) stderr: \(first.stderr)")

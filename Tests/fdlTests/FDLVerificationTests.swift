@@ -18,7 +18,7 @@ import Testing
         let data = sampleBytes(120_000, seed: 61)
         try data.write(to: root.file("open.bin"))
         try data.write(to: root.file("sized.bin"))
-        let plain = try await FDLProcess.run(["get", server.url("open.bin", "noLength=1"), server.url("sized.bin"),
+        let plain = try await FDLProcess.run(["get", server.address("open.bin", "noLength=1"), server.address("sized.bin"),
                                               "-d", out.path])
         #expect(plain.status == 0, "stdout: \(plain.stdout) stderr: \(plain.stderr)")
         #expect(try Data(contentsOf: out.file("open.bin")) == data)
@@ -30,7 +30,7 @@ import Testing
         #expect(!plain.stdout.contains("every download completed and verified"), "\(plain.stdout)")
 
         try FileManager.default.removeItem(at: out.url)
-        let json = try FDLProcess(["get", server.url("open.bin", "noLength=1&x=sha"), server.url("open.bin", "noLength=1"),
+        let json = try FDLProcess(["get", server.address("open.bin", "noLength=1&x=sha"), server.address("open.bin", "noLength=1"),
                                    "--name", "checked.bin", "--name", "open.bin", "--sha256", sha256Hex(data),
                                    "-d", out.path, "--json"])
         #expect(await json.exitStatus() == 0, "stderr: \(json.stderr)")

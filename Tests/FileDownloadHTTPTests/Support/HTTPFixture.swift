@@ -31,9 +31,7 @@ final class HTTPFixture: Sendable {
         faultServer = wantsFault ? try FaultServer(root: served) : nil
         faultTLS = tls ? try FaultServer(root: served, certificates: certificates) : nil
         if wantsNginx, let certificates {
-            let prefix = directory.file("nginx")
-            try FileManager.default.createDirectory(at: prefix, withIntermediateDirectories: true)
-            nginx = try NginxServer(root: served, certificates: certificates, prefix: prefix)
+            nginx = try NginxServer(root: served, certificates: certificates)
         } else {
             nginx = nil
         }

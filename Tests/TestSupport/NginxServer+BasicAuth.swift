@@ -1,8 +1,8 @@
 extension NginxServer {
     /// The one user of `www/private/`.
-    static let basicUser = "fdl-user"
+    public static let basicUser = "fdl-user"
     /// Its password (nginx's `{PLAIN}` scheme: a test needs no hashing tool).
-    static let basicPassword = "pw-3f9c1e-secret"
+    public static let basicPassword = "pw-3f9c1e-secret"
     /// The `auth_basic_user_file` of `www/private/`.
-    static var htpasswd: String { "\(basicUser):{PLAIN}\(basicPassword)\n" }
+    public static var htpasswd: String { "\(basicUser):{PLAIN}\(basicPassword)\n" }
 }

@@ -1,9 +1,8 @@
-import FileDownloadTestSupport
 
 extension Task where Success: Sendable, Failure == any Error {
     /// The task's value, or — after `seconds` — the task cancelled and a failure naming `what`.
     @discardableResult
-    func value(within seconds: Double, what: String) async throws -> Success {
+    public func value(within seconds: Double, what: String) async throws -> Success {
         try await withThrowingTaskGroup(of: Success?.self) { group in
             group.addTask { try await self.value }
             group.addTask {

@@ -1,16 +1,15 @@
-import FileDownloadTestSupport
-import Foundation
+public import Foundation
 
 /// A throwaway CA, a server certificate for 127.0.0.1 / localhost and a client certificate it
 /// signed, made with the `openssl` command line in `directory`.
-struct TestCertificates: Sendable {
-    let caCertificate: URL
-    let serverCertificate: URL
-    let serverKey: URL
-    let clientCertificate: URL
-    let clientKey: URL
+public struct TestCertificates: Sendable {
+    public let caCertificate: URL
+    public let serverCertificate: URL
+    public let serverKey: URL
+    public let clientCertificate: URL
+    public let clientKey: URL
 
-    init(in directory: URL) throws {
+    public init(in directory: URL) throws {
         caCertificate = directory.appendingPathComponent("ca.pem")
         serverCertificate = directory.appendingPathComponent("server.pem")
         serverKey = directory.appendingPathComponent("server.key")

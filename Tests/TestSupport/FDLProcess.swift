@@ -1,5 +1,4 @@
-import FileDownloadTestSupport
-import Foundation
+public import Foundation
 import Synchronization
 import Testing
 #if canImport(Glibc)
@@ -12,17 +11,17 @@ import Glibc
 /// pseudo-terminal of the given width and height, so `fdl` draws its live display
 /// (``resize(columns:rows:)`` changes its size). Output is collected as it
 /// comes; ``waitForOutput(containing:)`` awaits a piece of it without polling.
-final class FDLProcess: Sendable {
-    let process: ChildProcess
+public final class FDLProcess: Sendable {
+    public let process: ChildProcess
     private let output = Shared(OutputState())
     private let errors = Shared<String>("")
     private let reactions = Shared<[(String, @Sendable () -> Void)]>([])
     private let finished: Task<Result<Int32, any Error>, Never>
     /// The pseudo-terminal's primary side (with `terminal: true`), for resizing it.
-    let terminalDescriptor: Int32?
+    public let terminalDescriptor: Int32?
     /// How long `fdl` may run, and a wait for its output may last: past it, `fdl` is killed and
     /// the waiting test fails.
-    static let limit: Duration = .seconds(600)
+    public static let limit: Duration = .seconds(600)
 
     /// Standard output so far, and who awaits a piece of it.
     private struct OutputState {
@@ -33,12 +32,12 @@ final class FDLProcess: Sendable {
     }
 
     /// The path of the `fdl` built next to the test bundle.
-    static var executable: String {
+    public static var executable: String {
         get throws {
             let bundleDir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
             var candidates = [bundleDir.appendingPathComponent("fdl").path]
             let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-                .deletingLastPathComponent().deletingLastPathComponent()
+                .deletingLastPathComponent()
             candidates.append(packageRoot.appendingPathComponent(".build/debug/fdl").path)
             guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
                 throw TestFailure("the fdl executable was not built (looked at \(candidates)); run `swift build --build-tests`")
@@ -51,7 +50,7 @@ final class FDLProcess: Sendable {
     /// test process's environment for it, and `input` (when given) is its standard input (else
     /// /dev/null). With a `launcher` (an absolute path and its arguments, such as
     /// `NetworkNamespace.exec`), `fdl` runs through it.
-    init(_ arguments: [String], terminal: Bool = false, columns: Int = 100, rows: Int = 40, environment changes: [String: String?] = [:],
+    public init(_ arguments: [String], terminal: Bool = false, columns: Int = 100, rows: Int = 40, environment changes: [String: String?] = [:],
          input: Data? = nil, launcher: [String] = []) throws {
         // Without the runner's proxy variables (tests that want a proxy set one).
         var environment = ProxyFreeEnvironment.of()
@@ -146,13 +145,13 @@ final class FDLProcess: Sendable {
     }
 
     /// Everything written to standard output so far.
-    var stdout: String { output.withLock { $0.text } }
+    public var stdout: String { output.withLock { $0.text } }
     /// Everything written to standard error so far.
-    var stderr: String { errors.withLock { $0 } }
+    public var stderr: String { errors.withLock { $0 } }
 
     /// Returns once standard output contains `text`; throws if `fdl` ends first, or when
     /// ``limit`` passes.
-    func waitForOutput(containing text: String) async throws {
+    public func waitForOutput(containing text: String) async throws {
         let output = self.output
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             let immediate: Result<Void, any Error>? = output.withLock { state in
@@ -178,7 +177,7 @@ final class FDLProcess: Sendable {
     /// Runs `action` on the thread that reads the output as soon as standard output contains
     /// `text` (at once if it already does): for reactions that must not wait for a busy
     /// cooperative pool, such as interrupting a transfer in the middle.
-    func whenOutput(contains text: String, _ action: @escaping @Sendable () -> Void) {
+    public func whenOutput(contains text: String, _ action: @escaping @Sendable () -> Void) {
         let now = output.withLock { state in
             if state.text.contains(text) { return true }
             reactions.withLock { $0.append((text, action)) }
@@ -188,11 +187,11 @@ final class FDLProcess: Sendable {
     }
 
     /// Sends `signal` to the process (unless it has ended).
-    func send(_ signal: Int32) { process.send(signal) }
+    public func send(_ signal: Int32) { process.send(signal) }
 
     /// Waits for the process to end and returns its exit status (128 + n when killed by signal n).
     /// When it runs longer than ``limit`` it is killed, and the test fails saying so.
-    func exitStatus() async -> Int32 {
+    public func exitStatus() async -> Int32 {
         switch await finished.value {
         case .success(let status):
             return status
@@ -203,7 +202,7 @@ final class FDLProcess: Sendable {
     }
 
     /// Runs `fdl arguments...` to the end.
-    static func run(_ arguments: [String], terminal: Bool = false, environment: [String: String?] = [:],
+    public static func run(_ arguments: [String], terminal: Bool = false, environment: [String: String?] = [:],
                     input: Data? = nil) async throws -> (status: Int32, stdout: String, stderr: String) {
         let fdl = try FDLProcess(arguments, terminal: terminal, environment: environment, input: input)
         let status = await fdl.exitStatus()
@@ -211,27 +210,27 @@ final class FDLProcess: Sendable {
     }
 
     /// The JSON objects of `--json` output, one per line.
-    var jsonLines: [[String: Any]] {
+    public var jsonLines: [[String: Any]] {
         stdout.split(separator: "\n").compactMap {
             try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
         }
     }
 }
 
+/// A value behind a lock that closures can share.
+public final class Shared<Value: Sendable>: Sendable {
+    private let mutex: Mutex<Value>
+    public init(_ value: Value) { mutex = Mutex(value) }
+    public func withLock<R>(_ body: (inout sending Value) throws -> sending R) rethrows -> sending R { try mutex.withLock(body) }
+}
+
 extension Array {
     /// The elements that satisfy `predicate`, and the rest, in order.
-    func partitioned(by predicate: (Element) -> Bool) -> (matching: [Element], rest: [Element]) {
+    fileprivate func partitioned(by predicate: (Element) -> Bool) -> (matching: [Element], rest: [Element]) {
         var matching: [Element] = [], rest: [Element] = []
         for element in self {
             if predicate(element) { matching.append(element) } else { rest.append(element) }
         }
         return (matching, rest)
     }
-}
-
-/// A value behind a lock that closures can share.
-final class Shared<Value: Sendable>: Sendable {
-    private let mutex: Mutex<Value>
-    init(_ value: Value) { mutex = Mutex(value) }
-    func withLock<R>(_ body: (inout sending Value) throws -> sending R) rethrows -> sending R { try mutex.withLock(body) }
 }

@@ -1,4 +1,3 @@
-import FileDownloadTestSupport
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -8,7 +7,7 @@ extension FDLProcess {
     /// Gives the pseudo-terminal a new size (`TIOCSWINSZ`) and sends `fdl` SIGWINCH, as a terminal
     /// emulator does when its window is resized (the kernel does not signal `fdl` itself: the
     /// pseudo-terminal is not its controlling terminal).
-    func resize(columns: Int, rows: Int) throws {
+    public func resize(columns: Int, rows: Int) throws {
         guard let terminalDescriptor else { throw TestFailure("fdl does not run on a pseudo-terminal") }
         var size = winsize(ws_row: UInt16(rows), ws_col: UInt16(columns), ws_xpixel: 0, ws_ypixel: 0)
         guard ioctl(terminalDescriptor, UInt(TIOCSWINSZ), &size) == 0 else {
@@ -19,7 +18,7 @@ extension FDLProcess {
 
     /// Returns once `condition` holds for the standard output so far, checking it every 50 ms
     /// for at most `limit`; throws with `what` if it never does, or if `fdl` ends first.
-    func waitForOutput(_ what: String, limit: Duration = .seconds(120), until condition: (String) -> Bool) async throws {
+    public func waitForOutput(_ what: String, limit: Duration = .seconds(120), until condition: (String) -> Bool) async throws {
         let deadline = ContinuousClock.now + limit
         while !condition(stdout) {
             guard process.isRunning else {

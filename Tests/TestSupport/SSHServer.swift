@@ -1,38 +1,47 @@
-import FileDownloadTestSupport
-import Foundation
+public import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// OpenSSH's sshd on a free 127.0.0.1 port, with throwaway host key, client keys, authorized_keys
-/// and known_hosts in a temporary folder. Started by the tests that need it, stopped at the end.
-final class SSHServer: @unchecked Sendable {
-    struct Options {
-        var password = false
-        var keyboardInteractive = false
-        var hostKeyType = "ed25519"
+/// OpenSSH's sshd (Debian `openssh-server`) on a free 127.0.0.1 port, with throwaway host key
+/// (ed25519 unless asked), client keys (ed25519, and an ECDSA key encrypted with
+/// ``encryptedKeyPassphrase``) in `authorized_keys`, and a `known_hosts` that knows the host key, in
+/// a temporary folder: the one sshd fixture of every test target. Started by the tests that need
+/// it, stopped by ``stop()`` or when released.
+public final class SSHServer: @unchecked Sendable {
+    /// What the server accepts besides public keys, and its host key's type.
+    public struct Options {
+        public var password = false
+        public var keyboardInteractive = false
+        public var hostKeyType = "ed25519"
+
+        public init(password: Bool = false, keyboardInteractive: Bool = false, hostKeyType: String = "ed25519") {
+            self.password = password
+            self.keyboardInteractive = keyboardInteractive
+            self.hostKeyType = hostKeyType
+        }
     }
 
     /// The local user the password and keyboard-interactive tests log in as; created by
     /// `scripts/create-sftp-test-user.sh`.
-    static let testUser = "fdl-sftp-test"
-    static let testPassword = "fdl-sftp-test-password"
+    public static let testUser = "fdl-sftp-test"
+    public static let testPassword = "fdl-sftp-test-password"
 
-    let folder: URL
+    public let folder: URL
     /// Files to serve live here (world-readable folder).
-    let data: URL
-    let port: Int
-    let clientKey: String
-    let encryptedClientKey: String
-    static let encryptedKeyPassphrase = "correct horse battery staple"
-    let knownHosts: String
-    let hostKey: String
-    let user: String
+    public let data: URL
+    public let port: Int
+    public let clientKey: String
+    public let encryptedClientKey: String
+    public static let encryptedKeyPassphrase = "correct horse battery staple"
+    public let knownHosts: String
+    public let hostKey: String
+    public let user: String
     private let process: ChildProcess
     private var stopped = false
     private let log: URL
 
-    init(_ options: Options = Options()) throws {
+    public init(_ options: Options = Options()) throws {
         folder = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("fdl-sshd-\(UUID().uuidString)")
         data = folder.appendingPathComponent("data")
         try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
@@ -97,7 +106,7 @@ final class SSHServer: @unchecked Sendable {
     deinit { stop() }
 
     /// Stops sshd and removes the folder.
-    func stop() {
+    public func stop() {
         if !stopped {
             stopped = true
             killChildren()
@@ -108,7 +117,7 @@ final class SSHServer: @unchecked Sendable {
     }
 
     /// `sftp://[user@]127.0.0.1:port/<data>/<name>`, percent-encoded.
-    func url(_ name: String, user: String? = nil, password: String? = nil) -> URL {
+    public func url(_ name: String, user: String? = nil, password: String? = nil) -> URL {
         var components = URLComponents()
         components.scheme = "sftp"
         components.host = "127.0.0.1"
@@ -121,7 +130,7 @@ final class SSHServer: @unchecked Sendable {
 
     /// Writes `bytes` to `data/name` and returns its path.
     @discardableResult
-    func serve(_ name: String, _ bytes: [UInt8], mode: mode_t = 0o644) throws -> String {
+    public func serve(_ name: String, _ bytes: [UInt8], mode: mode_t = 0o644) throws -> String {
         let path = data.appendingPathComponent(name).path
         try Data(bytes).write(to: URL(fileURLWithPath: path))
         chmod(path, mode)
@@ -129,11 +138,11 @@ final class SSHServer: @unchecked Sendable {
     }
 
     /// The sshd log so far.
-    var logText: String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
+    public var logText: String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
 
     /// SSH connections sshd accepted so far (not counting the start-up probe, which closes before
     /// the SSH banner exchange). sshd -e ends its lines with CR LF.
-    var connectionCount: Int {
+    public var connectionCount: Int {
         let lines = logText.split(whereSeparator: \.isNewline)
         let connections = lines.filter { $0.contains("Connection from 127.0.0.1") }.count
         let probes = lines.filter { $0.contains("kex_exchange_identification: Connection closed by remote host") }.count
@@ -142,13 +151,13 @@ final class SSHServer: @unchecked Sendable {
 
     /// Kills the per-connection sshd processes (children of the listener): every open session
     /// breaks, the listener keeps accepting.
-    func killChildren() {
+    public func killChildren() {
         signalChildren(SIGKILL)
     }
 
     /// Sends `signal` to the per-connection sshd processes (SIGSTOP freezes every open session,
     /// SIGCONT lets it go on).
-    func signalChildren(_ signal: Int32) {
+    public func signalChildren(_ signal: Int32) {
         for pid in Self.children(of: process.processIdentifier) {
             for grandchild in Self.children(of: pid) { kill(grandchild, signal) }
             kill(pid, signal)
@@ -157,27 +166,46 @@ final class SSHServer: @unchecked Sendable {
 
     /// Replaces the host key with a new one of the same type and restarts nothing: sshd reads the
     /// key per connection (it re-executes itself for each).
-    func changeHostKey() throws {
+    public func changeHostKey() throws {
         try FileManager.default.removeItem(atPath: hostKey)
         try FileManager.default.removeItem(atPath: hostKey + ".pub")
         try ChildProcess.runChecked(["/usr/bin/ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", hostKey])
     }
 
+    /// `sftp://user@127.0.0.1:port` + `path` (an absolute path) as a string, the form a command line is given.
+    public func address(_ path: String) -> String { "sftp://\(user)@127.0.0.1:\(port)\(path)" }
+
+    /// Writes `data` to `data/name` (world-readable) and returns its absolute path.
+    @discardableResult
+    public func serve(_ name: String, _ data: Data) throws -> String {
+        try serve(name, [UInt8](data))
+    }
+
+    /// `[127.0.0.1]:port type base64` for the current host key, or for another public key file.
+    public func knownHostsLine(publicKey: String? = nil) throws -> String {
+        try Self.knownHostsLine(port: port, publicKeyFile: publicKey ?? hostKey + ".pub")
+    }
+
+    /// Makes a new ed25519 key pair without a passphrase at `file` and `file.pub`.
+    public static func keygen(_ file: String) async throws {
+        try ChildProcess.runChecked(["/usr/bin/ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", file])
+    }
+
     /// A known_hosts line for this server's current host key: `[127.0.0.1]:port type base64`.
-    static func knownHostsLine(port: Int, publicKeyFile: String) throws -> String {
+    public static func knownHostsLine(port: Int, publicKeyFile: String) throws -> String {
         let parts = try String(contentsOfFile: publicKeyFile, encoding: .utf8).split(separator: " ")
         return "[127.0.0.1]:\(port) \(parts[0]) \(parts[1])\n"
     }
 
     /// The current host key's line, with the host name hashed as `ssh-keygen -H` does.
-    func hashedKnownHostsLine() throws -> String {
+    public func hashedKnownHostsLine() throws -> String {
         let file = folder.appendingPathComponent("hashed_known_hosts").path
         try Self.knownHostsLine(port: port, publicKeyFile: hostKey + ".pub").write(toFile: file, atomically: true, encoding: .utf8)
         try ChildProcess.runChecked(["/usr/bin/ssh-keygen", "-q", "-H", "-f", file])
         return try String(contentsOfFile: file, encoding: .utf8)
     }
 
-    static func children(of parent: Int32) -> [Int32] {
+    public static func children(of parent: Int32) -> [Int32] {
         guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return [] }
         return entries.compactMap { Int32($0) }.filter { pid in
             guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
@@ -188,7 +216,7 @@ final class SSHServer: @unchecked Sendable {
     }
 
     /// Fails loudly when the password test user is missing.
-    static func requireTestUser() throws {
+    public static func requireTestUser() throws {
         guard getpwnam(testUser) != nil else {
             throw TestFailure("the test user \(testUser) does not exist: run scripts/create-sftp-test-user.sh as root first")
         }
