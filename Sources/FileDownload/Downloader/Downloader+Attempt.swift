@@ -44,13 +44,16 @@ extension Downloader {
         /// ``DownloaderConfiguration/segmentThreshold`` and ``DownloaderConfiguration/minimumSegmentSize``.
         let segmentThreshold: Int64
         let minimumSegmentSize: Int64
+        /// ``DownloaderConfiguration/downloadsDirectory``'s path: the directories of a destination
+        /// below it are entered without following links (``DestinationParents``); empty: none.
+        let downloadsDirectory: String
 
         init(id: String, url: URL, secretsOrigin: String, partPath: String, destination: URL, options: DownloadOptions,
              suggestedFileName: String?, takenNames: Set<String>, stagingSuffix: String,
              bytesOnDisk: Int64, validator: Validator?, expectedLength: Int64?, attempt: Int,
              capabilities: TransportCapabilities, synchronize: Bool, roomCheck: RoomCheck? = nil,
              bandwidth: BandwidthLimiter? = nil, segments: [SegmentCheckpoint] = [], seam: SegmentSeam? = nil,
-             segmentThreshold: Int64 = .max, minimumSegmentSize: Int64 = 4 << 20) {
+             segmentThreshold: Int64 = .max, minimumSegmentSize: Int64 = 4 << 20, downloadsDirectory: String = "") {
             self.id = id
             self.url = url
             self.isFirstOrigin = url.origin == secretsOrigin
@@ -72,6 +75,7 @@ extension Downloader {
             self.seam = seam
             self.segmentThreshold = segmentThreshold
             self.minimumSegmentSize = minimumSegmentSize
+            self.downloadsDirectory = downloadsDirectory
         }
     }
 
@@ -158,7 +162,8 @@ extension Downloader {
             synchronize: configuration.synchronizesFiles, roomCheck: roomCheck(for: e),
             bandwidth: transport.capabilities.contains(.rateLimit) ? rateBudget(for: e) : nil,
             segments: e.segments, seam: segmentable ? segmentSeam(for: id, handle: handle) : nil,
-            segmentThreshold: configuration.segmentThreshold, minimumSegmentSize: configuration.minimumSegmentSize
+            segmentThreshold: configuration.segmentThreshold, minimumSegmentSize: configuration.minimumSegmentSize,
+            downloadsDirectory: configuration.downloadsDirectory.path
         )
         entries[id] = e
         running.insert(id)
@@ -235,8 +240,7 @@ extension Downloader {
     private static func prepareAttempt(
         _ ctx: AttemptContext, options: TransferOptions, handle: AttemptHandle, delegate: (any DownloaderDelegate)?
     ) throws -> (TransferSink, TransferRequest)? {
-        let directory = DownloadPaths.directory(of: ctx.partPath)
-        if !FileValidation.isDirectory(path: directory) { try FileValidation.createDirectory(path: directory) }
+        try DestinationParents.prepare(directory: DownloadPaths.directory(of: ctx.partPath), below: ctx.downloadsDirectory)
         var offset = ctx.capabilities.contains(.resume) ? ctx.bytesOnDisk : 0
         // Never resume without a strong validator from a transport that has them: the remote file
         // could have changed and its bytes would be spliced onto old ones.
@@ -365,6 +369,9 @@ extension Downloader {
             throw DownloadError(.validationFailed,
                                 "the staging file \(part) was replaced after it was written; the file put there is not moved to \(destination)")
         }
+        // Checked again: a directory swapped for a link while the file downloaded is not followed.
+        try DestinationParents.prepare(directory: DownloadPaths.directory(of: destination), below: ctx.downloadsDirectory,
+                                       making: false)
         if ctx.options.usesSuggestedFileName { return try moveToServerName(ctx, head: head, synchronize: synchronize) }
         try FileValidation.moveAtomically(from: part, to: destination, synchronize: synchronize)
         return ctx.destination

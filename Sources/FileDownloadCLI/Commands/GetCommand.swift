@@ -220,8 +220,10 @@ public struct GetCommand: AsyncParsableCommand {
         let all = try Self.combine(arguments: urls.map(Self.parseURL), names: names, sha256: sha256,
                                    input: entries, source: inputFile == "-" ? "standard input" : inputFile ?? "")
         let givenNames = all.names.compactMap { $0 }
-        for name in givenNames where FileNameSanitizer.sanitize(name) != name || name.hasPrefix(".") {
-            throw ValidationError("--name '\(name)' is not a plain file name (no '/', no leading '.')")
+        for name in givenNames {
+            if let problem = DestinationPolicy.problem(withName: name) {
+                throw ValidationError("--name is not a plain file name (no '/', no leading '.'): \(problem)")
+            }
         }
         guard Set(givenNames).count == givenNames.count else { throw ValidationError("each --name must be different") }
         guard Self.jobsRange.contains(jobs) else {

@@ -11,9 +11,9 @@ import Darwin
 /// download's name so that no file fdl did not download is replaced.
 ///
 /// For each URL, in order, it walks the candidate names: the `names` entry or the sanitised last
-/// path component of the URL (`NAME.EXT`), then `NAME.1.EXT`, `NAME.2.EXT`, ... (a dot and a
-/// number before the extension, as aria2c's `--auto-file-renaming` does). A candidate is skipped
-/// when
+/// path component of the URL (`NAME.EXT`), then `NAME.1.EXT`, `NAME.2.EXT`, ...
+/// (`DestinationPolicy.candidates(_:)`, the library's rule for existing files: a dot and a number
+/// before the extension, as aria2c's `--auto-file-renaming` does). A candidate is skipped when
 /// - this run already chose it, or it or its staging name (`NAME.EXT.part`) is the name or the
 ///   staging name of another download (of this run or of the state): `x` and `x.part` are two
 ///   files and neither ever writes into the other;
@@ -80,7 +80,7 @@ public struct DownloadPlanner: Sendable {
             let base = FileNameSanitizer.sanitize(name ?? FileNameSanitizer.fileName(for: url))
             var download: PlannedDownload?
             var kept: URL?
-            for candidate in Self.candidates(base) {
+            for candidate in DestinationPolicy.candidates(base) {
                 let held = { (n: String) in holders[n].map { $0 != candidate } ?? false }
                 if chosen.contains(candidate) || held(candidate) || held(candidate + stagingSuffix) { continue }
                 let record = stored[candidate]
@@ -191,14 +191,5 @@ public struct DownloadPlanner: Sendable {
         var st = stat()
         guard lstat(path, &st) == 0 else { return nil }
         return (st.st_mode & S_IFMT) == S_IFREG ? Int64(st.st_size) : -1
-    }
-
-    /// `name`, then `stem.1.ext`, `stem.2.ext`, ... (`name.1`, ... without an extension).
-    public static func candidates(_ name: String) -> LazyMapSequence<Range<Int>, String> {
-        let ext = (name as NSString).pathExtension
-        let stem = ext.isEmpty ? name : String(name.dropLast(ext.count + 1))
-        return (0..<Int.max).lazy.map { n in
-            n == 0 ? name : ext.isEmpty ? "\(stem).\(n)" : "\(stem).\(n).\(ext)"
-        }
     }
 }

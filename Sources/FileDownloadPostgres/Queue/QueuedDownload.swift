@@ -23,18 +23,13 @@ public struct QueuedDownload: Sendable, Hashable {
         self.options = options
     }
 
-    /// Why `destination` cannot be used under a worker's directory, or `nil` when it can.
+    /// Why `destination` cannot be used under a worker's directory, or `nil` when it can: it
+    /// must pass `DestinationPolicy.problem(withRelativePath:)` (relative; each component a plain
+    /// name without control characters or a leading dot) and not be the worker's lock file.
     static func problem(destination: String) -> String? {
-        if destination.isEmpty { return "the destination is empty" }
-        if destination.hasPrefix("/") { return "the destination \(destination) must be relative to the worker's directory" }
-        if destination.contains("\0") { return "the destination contains a NUL character" }
-        let parts = destination.split(separator: "/", omittingEmptySubsequences: false)
-        if parts.contains(where: { $0.isEmpty || $0 == "." || $0 == ".." }) {
-            return "the destination \(destination) has an empty, '.' or '..' component"
-        }
         if destination == DirectoryLock.fileName {
             return "the destination \(destination) is the worker's lock file"
         }
-        return nil
+        return DestinationPolicy.problem(withRelativePath: destination)
     }
 }

@@ -1,0 +1,90 @@
+public import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The directories between a download directory and a destination (`a/b/file` in `DIR`:
+/// `DIR/a` and `DIR/a/b`), made or checked before anything is written there, never through a
+/// symbolic link.
+///
+/// Whoever chooses a destination (a queue's row, an API request) and whoever may write into
+/// `DIR` could plant `DIR/a` as a link to `/etc` between the moment the download is added and
+/// the moment it writes: following it would put the file outside `DIR`. Each component is
+/// opened relative to the one before with `O_NOFOLLOW | O_DIRECTORY` and made with `mkdirat`
+/// (mode 0755 before the umask) when missing; a component that is a symbolic link, or anything
+/// but a directory, refuses the destination. `DIR` itself is the operator's choice and may be a
+/// link.
+///
+/// `Downloader` runs the check as each attempt starts and again just before the finished file is
+/// moved into place, for every destination below its `DownloaderConfiguration.downloadsDirectory`.
+/// It narrows the window without closing it: the staging file and the rename go by path, so a
+/// directory swapped for a link between the check and the rename is followed.
+public enum DestinationParents {
+    /// Makes or checks the directories of `destination`, a relative path (`name` or
+    /// `sub/dir/name`, no empty, `.` or `..` component), inside `directory`.
+    ///
+    /// - Throws: `DownloadError` ``DownloadError/Code/invalidDestination`` when a component is a
+    ///   symbolic link or not a directory (nothing is made past it); ``DownloadError/Code/fileSystem``
+    ///   when `directory` or a component cannot be opened or made for another reason.
+    public static func prepare(_ destination: String, in directory: URL) throws {
+        let parents = destination.split(separator: "/").dropLast().map(String.init)
+        try walk(parents, from: directory.path, naming: destination)
+    }
+
+    /// Makes or checks `directory` (the directory of a download's staging file): below `base`
+    /// component by component as ``prepare(_:in:)`` does; anywhere else (or `base` itself, or an
+    /// empty `base`) it is only made, parents included, when missing.
+    ///
+    /// Both paths are absolute and standardized (as `DownloadPaths` checks every download's
+    /// paths). Without `making` (the check before the move) nothing is made or asked outside
+    /// `base`, and below it the components are checked as before.
+    package static func prepare(directory: String, below base: String, making: Bool = true) throws {
+        let base = base.count > 1 && base.hasSuffix("/") ? String(base.dropLast()) : base
+        let prefix = base == "/" ? "/" : base + "/"
+        guard !base.isEmpty, directory.hasPrefix(prefix), directory.count > prefix.count else {
+            if making, !FileValidation.isDirectory(path: directory) { try FileValidation.createDirectory(path: directory) }
+            return
+        }
+        if making, !FileValidation.isDirectory(path: base) { try FileValidation.createDirectory(path: base) }
+        let parents = directory.dropFirst(prefix.count).split(separator: "/").map(String.init)
+        try walk(parents, from: base, naming: directory)
+    }
+
+    /// Opens `parents` one below the other from `root`, making the missing ones.
+    private static func walk(_ parents: [String], from root: String, naming destination: String) throws {
+        guard !parents.isEmpty else { return }
+        var fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else {
+            let reason = errno
+            throw DownloadError(.fileSystem, "cannot open the download directory \(root): \(String(cString: strerror(reason)))")
+        }
+        defer { close(fd) }
+        var walked = root == "/" ? "" : root
+        for name in parents {
+            walked += "/" + name
+            var next = openat(fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+            if next < 0, errno == ENOENT {
+                // Made here, or by another process at the same moment: open what is there now.
+                if mkdirat(fd, name, 0o755) != 0 {
+                    let reason = errno
+                    if reason != EEXIST {
+                        throw DownloadError(.fileSystem, "cannot create the directory \(walked): \(String(cString: strerror(reason)))")
+                    }
+                }
+                next = openat(fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+            }
+            guard next >= 0 else {
+                let reason = errno
+                if reason == ELOOP || reason == ENOTDIR {
+                    throw DownloadError(.invalidDestination,
+                                        "the destination \(destination) passes through \(walked), which is a symbolic link or not a directory; nothing was written")
+                }
+                throw DownloadError(.fileSystem, "cannot open the directory \(walked): \(String(cString: strerror(reason)))")
+            }
+            close(fd)
+            fd = next
+        }
+    }
+}

@@ -1,0 +1,117 @@
+import FileDownload
+import FileDownloadMock
+import Foundation
+import Testing
+
+/// The library's destination rules (`DestinationPolicy`, `DestinationParents`): names, existing
+/// files, reserved paths, staging families, and the directories below the download directory.
+@Suite("Destination policy", .timeLimit(.minutes(1)))
+struct DestinationPolicyTests {
+    @Test("a name the user gives is refused with a control character, a leading dot or a path", arguments: [
+        "a\nb", "a\tb", "a\u{1B}[2Jb", ".hidden", "..", ".", "a/b", "", " a", "a\u{0}b",
+    ])
+    func refusedNames(_ name: String) {
+        let problem = DestinationPolicy.problem(withName: name)
+        #expect(problem != nil, "\(name.debugDescription)")
+        // A message never carries the control character itself (it could move the cursor).
+        #expect(problem?.unicodeScalars.contains { $0.properties.generalCategory == .control } == false)
+    }
+
+    @Test("plain names, accents and spaces inside are accepted", arguments: ["file.iso", "é t.bin", "a.b.c", "a.part"])
+    func acceptedNames(_ name: String) {
+        #expect(DestinationPolicy.problem(withName: name) == nil)
+    }
+
+    @Test("a relative path is checked component by component")
+    func relativePaths() {
+        #expect(DestinationPolicy.problem(withRelativePath: "sub/dir/file.bin") == nil)
+        for bad in ["/abs", "a//b", "a/../b", "a/.hidden", "sub/a\nb", "sub/", "a\tb/c"] {
+            #expect(DestinationPolicy.problem(withRelativePath: bad) != nil, "\(bad.debugDescription)")
+        }
+    }
+
+    @Test("candidates put the number before the extension, as aria2c does")
+    func candidates() {
+        #expect(Array(DestinationPolicy.candidates("file.iso").prefix(3)) == ["file.iso", "file.1.iso", "file.2.iso"])
+        #expect(Array(DestinationPolicy.candidates("README").prefix(3)) == ["README", "README.1", "README.2"])
+        #expect(Array(DestinationPolicy.candidates("a.tar.gz").prefix(2)) == ["a.tar.gz", "a.tar.1.gz"])
+    }
+
+    @Test("a and a.part are one staging family; a.b is not")
+    func stagingFamilies() {
+        #expect(DestinationPolicy.stagingFamily(of: "a") == "a")
+        #expect(DestinationPolicy.stagingFamily(of: "a.part") == "a")
+        #expect(DestinationPolicy.stagingFamily(of: "sub/a.part.part") == "sub/a")
+        #expect(DestinationPolicy.stagingFamily(of: "a.partial") == "a.partial")
+        #expect(DestinationPolicy.stagingFamily(of: "x.tmp", stagingSuffix: ".tmp") == "x")
+    }
+
+    @Test("an existing file, directory, link or staging file is kept: the download gets NAME.1.EXT; replace uses the name")
+    func existingFilesKept() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("policy-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let policy = DestinationPolicy()
+        let proposed = dir.appendingPathComponent("file.iso")
+        #expect(try policy.destination(for: proposed).path == proposed.path, "free: as given")
+        try Data("mine".utf8).write(to: proposed)
+        #expect(try policy.destination(for: proposed).lastPathComponent == "file.1.iso")
+        try Data().write(to: dir.appendingPathComponent("file.1.iso.part"))  // a staging name is taken too
+        try FileManager.default.createSymbolicLink(atPath: dir.appendingPathComponent("file.2.iso").path, withDestinationPath: "/nonexistent")
+        #expect(try policy.destination(for: proposed).lastPathComponent == "file.3.iso")
+        #expect(try policy.destination(for: proposed, isTaken: { $0.hasSuffix("file.3.iso") }).lastPathComponent == "file.4.iso")
+        let replacing = DestinationPolicy(existingFiles: .replace)
+        #expect(try replacing.destination(for: proposed).path == proposed.path)
+        #expect(try Data(contentsOf: proposed) == Data("mine".utf8), "asking never changes the file")
+    }
+
+    @Test("a reserved path, a path below it, or one whose staging file is it, is refused, also through a link")
+    func reservedPaths() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("policy-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir.appendingPathComponent("state"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try FileManager.default.createSymbolicLink(at: dir.appendingPathComponent("alias"), withDestinationURL: dir.appendingPathComponent("state"))
+        let policy = DestinationPolicy(reservedPaths: [dir.path + "/agent.sock", dir.path + "/state"])
+        for path in ["agent.sock", "state/agent.lock", "state/agent.sqlite-wal", "alias/agent.lock", "state/../agent.sock"] {
+            let error = #expect(throws: DownloadError.self, "\(path)") { try policy.destination(for: dir.appendingPathComponent(path)) }
+            #expect(error?.code == .invalidDestination)
+        }
+        #expect(policy.reservedPath(hitBy: URL(fileURLWithPath: dir.path + "/agent")) == nil, "agent.part is not agent.sock")
+        #expect(DestinationPolicy(reservedPaths: [dir.path + "/x.part"]).reservedPath(hitBy: URL(fileURLWithPath: dir.path + "/x")) != nil)
+        #expect(policy.reservedPath(hitBy: URL(fileURLWithPath: dir.path + "/statefile")) == nil)
+    }
+
+    @Test("parents below the download directory are made; a planted link or a file among them is refused and nothing is made through it")
+    func parents() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("parents-\(UUID().uuidString)")
+        let outside = FileManager.default.temporaryDirectory.appendingPathComponent("outside-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: outside, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir); try? FileManager.default.removeItem(at: outside) }
+        try DestinationParents.prepare("a/b/file.bin", in: dir)
+        var isDirectory: ObjCBool = false
+        #expect(FileManager.default.fileExists(atPath: dir.path + "/a/b", isDirectory: &isDirectory) && isDirectory.boolValue)
+        try FileManager.default.createSymbolicLink(at: dir.appendingPathComponent("l"), withDestinationURL: outside)
+        let error = #expect(throws: DownloadError.self) { try DestinationParents.prepare("l/sub/file.bin", in: dir) }
+        #expect(error?.code == .invalidDestination && error?.message.contains("symbolic link") == true)
+        #expect(!FileManager.default.fileExists(atPath: outside.path + "/sub"), "nothing made through the link")
+    }
+
+    @Test("the downloader does not follow a link planted at a subdirectory between add and start")
+    func downloaderRefusesAPlantedLink() async throws {
+        let h = Harness()
+        let outside = FileManager.default.temporaryDirectory.appendingPathComponent("outside-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: outside, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: outside) }
+        _ = h.serve("x", size: 10_000)
+        let sub = h.directory.appendingPathComponent("sub-\(UUID().uuidString)")
+        try await h.downloader.add(id: "x", url: h.url("x"), destination: sub.appendingPathComponent("x.bin"))
+        try FileManager.default.createSymbolicLink(at: sub, withDestinationURL: outside)
+        defer { try? FileManager.default.removeItem(at: sub) }
+        try await h.downloader.start(id: "x")
+        await h.recorder.state("x", .failed)
+        #expect(await h.downloader.info(of: "x")?.lastErrorCode == .invalidDestination)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: outside.path).isEmpty, "nothing written through the link")
+        await h.cleanUp()
+    }
+}
