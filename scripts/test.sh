@@ -34,15 +34,9 @@ bounded_test() {
   return "$status"
 }
 
-if [ $# -gt 0 ]; then
-  bounded_test "$@"
-else
-  # The plugin test builds this package's fdl once more, in a scratch directory of its own (several
-  # minutes of both cores on a fresh clone): it runs first and alone, so that build does not starve
-  # the tests whose limits are in real time.
-  bounded_test --filter DownloadAssetsPluginTests
-  bounded_test --skip DownloadAssetsPluginTests
-fi
+# One run for every test target. (The plugin test runs the plugin on this package's .build, where
+# the build above made the fdl it needs: it builds nothing and runs beside the others.)
+bounded_test "$@"
 
 # Every module's DocC catalog builds, and any DocC warning fails the run (about a minute on a
 # 2-core machine after the build above). FDL_SKIP_DOCS=1 skips it.
