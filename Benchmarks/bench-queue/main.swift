@@ -35,12 +35,12 @@ final class MakerTransport: Transport {
     let firstWrite = Mutex<ContinuousClock.Instant?>(nil)
     var capabilities: TransportCapabilities { [.resume, .expectedLength] }
 
-    func transfer(_ request: TransferRequest, into sink: TransferSink) async throws {
+    func transfer(_ request: TransferRequest, into writer: TransferWriter) async throws {
         let size = 16 * 1024
-        try sink.begin(TransferHead(disposition: .resumed(at: 0), statusCode: 200,
+        try writer.begin(TransferHead(disposition: .resumed(at: 0), statusCode: 200,
                                     expectedLength: Int64(size)))
         let bytes = [UInt8](repeating: 0, count: size)
-        try bytes.withUnsafeBytes { try sink.write($0) }
+        try bytes.withUnsafeBytes { try writer.write($0) }
         firstWrite.withLock { if $0 == nil { $0 = .now } }
     }
 }

@@ -8,7 +8,7 @@ import Darwin
 #endif
 
 // snippet: file-transport
-/// A complete ``Transport`` for `file://` URLs: copies a local file into the sink, resuming at
+/// A complete ``Transport`` for `file://` URLs: copies a local file into the writer, resuming at
 /// an offset when the file did not change (its size and mtime are the validator). A named pipe
 /// is streamed until its writer closes it (no size, no validator, no resume).
 ///
@@ -20,13 +20,13 @@ struct FileTransport: Transport {
 
     var capabilities: TransportCapabilities { [.resume, .validators, .expectedLength] }
 
-    func transfer(_ request: TransferRequest, into sink: TransferSink) async throws {
+    func transfer(_ request: TransferRequest, into writer: TransferWriter) async throws {
         let stop = Atomic<Bool>(false)
         let chunk = chunkSize
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (done: CheckedContinuation<Void, any Error>) in
                 Thread {
-                    done.resume(with: Result { try Self.copy(request, into: sink, chunk: chunk, stop: stop) })
+                    done.resume(with: Result { try Self.copy(request, into: writer, chunk: chunk, stop: stop) })
                 }.start()
             }
         } onCancel: {
@@ -35,7 +35,7 @@ struct FileTransport: Transport {
     }
 
     /// One attempt, on the transport's thread.
-    private static func copy(_ request: TransferRequest, into sink: TransferSink, chunk: Int,
+    private static func copy(_ request: TransferRequest, into writer: TransferWriter, chunk: Int,
                              stop: borrowing Atomic<Bool>) throws {
         // 1. Open the resource and learn its current version.
         let path = request.url.path
@@ -58,7 +58,7 @@ struct FileTransport: Transport {
         } else {
             disposition = .restarted(size == nil ? .resumeUnsupported : .validatorChanged)
         }
-        try sink.begin(TransferHead(disposition: disposition, expectedLength: size, validator: validator))
+        try writer.begin(TransferHead(disposition: disposition, expectedLength: size, validator: validator))
         if case .complete = disposition { return }
         var offset: Int64 = if case .resumed(let at) = disposition { at } else { 0 }
 
@@ -81,7 +81,7 @@ struct FileTransport: Transport {
                 throw DownloadError.fileSystem(errno: errno, "cannot read \(path)")
             }
             if n == 0 { throw DownloadError(.protocolViolation, "\(path) shrank while it was read") }
-            try sink.write(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
+            try writer.write(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
             offset += Int64(n)
         }
     }

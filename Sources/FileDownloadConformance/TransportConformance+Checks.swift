@@ -208,7 +208,7 @@ extension TransportConformance {
                 ? "the fixture has no stallingResource" : "the cancellation check did not see the transfer end")
         }
         try require(cancelled.sink.lateWriteAttempts == 0,
-                    "the cancelled transfer wrote to its sink \(cancelled.sink.lateWriteAttempts) times after it returned")
+                    "the cancelled transfer wrote to its writer \(cancelled.sink.lateWriteAttempts) times after it returned")
         let now = try ConformanceAttempt.contents(of: cancelled.path).count
         try require(now == cancelled.lengthAtReturn,
                     "the cancelled transfer's file grew from \(cancelled.lengthAtReturn) to \(now) bytes after it returned")

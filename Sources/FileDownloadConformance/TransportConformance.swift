@@ -32,7 +32,7 @@ import Foundation
 /// 5. `range in the middle` (`TransportCapabilities.ranges`): with the first quarter on disk, the
 ///    validator and the length, the range from the first to the third quarter
 ///    (`TransferRequest.end`) reports `ResumeDisposition.resumed(at:)` at the quarter and leaves
-///    exactly the first three quarters of the content on disk: the sink, made for the range,
+///    exactly the first three quarters of the content on disk: the writer, made for the range,
 ///    refuses a byte past its end.
 /// 6. `range reaching the end` (`.ranges`): a range that ends exactly at the content's length, and
 ///    one whose end lies 4 KiB past it, each give the bytes up to the end of the content.
@@ -40,9 +40,9 @@ import Foundation
 ///    `DownloadError.Code.rangeNotSatisfiable`, not retryable, without a head; the file is unchanged.
 /// 8. `range ignored by the server` (`.ranges` and ``ConformanceFixture/rangeIgnoringResource``):
 ///    a range of the middle half asked of a server that ignores ranges reports
-///    `ResumeDisposition.restarted(_:)` (`RestartReason.rangeIgnored`) and, into a sink that takes
-///    it, delivers the whole content from zero; into a sink that refuses a restart (as a
-///    segment's does) the transfer rethrows the sink's error and the file keeps its bytes.
+///    `ResumeDisposition.restarted(_:)` (`RestartReason.rangeIgnored`) and, into a writer that takes
+///    it, delivers the whole content from zero; into a writer that refuses a restart (as a
+///    segment's does) the transfer rethrows the writer's error and the file keeps its bytes.
 /// 9. `missing resource`: throws `DownloadError.Code.notFound`, not retryable, and writes no byte.
 /// 10. `changed resource`: after ``ConformanceFixture/changeResource``, a resume with the old
 ///    validator restarts and the file equals the new content.
@@ -55,9 +55,10 @@ import Foundation
 ///    Trust questions (TLS server trust, SSH host key) are answered
 ///    `AuthDisposition.performDefaultHandling` in checks 12 and 13.
 /// 14. `nothing written after return`: at the end of the run, the cancelled transfer of check 11
-///     attempted no late write (`TransferSink.lateWriteAttempts`) and its file did not grow.
+///     attempted no late write (no `TransferWriter.write(_:)` after it returned) and its file did
+///     not grow.
 ///
-/// Every sink refuses a status outside 2xx as the downloader does by default. Checks whose fixture
+/// Every writer refuses a status outside 2xx as the downloader does by default. Checks whose fixture
 /// part is absent, or that the transport's capabilities exclude, are
 /// ``ConformanceResult/Outcome/notApplicable(_:)``. The checks run one after the other; the staging
 /// files stay in ``ConformanceFixture/scratchDirectory``.

@@ -51,7 +51,7 @@ final class BodyGatherer {
         return true
     }
 
-    /// Writes the gathered bytes to their transfer's sink; `false` when that failed (recorded as
+    /// Writes the gathered bytes to their transfer's writer; `false` when that failed (recorded as
     /// the transfer's failure, so its next callback stops it).
     @discardableResult
     func flush() -> Bool {
@@ -60,7 +60,7 @@ final class BodyGatherer {
             self.owner = nil
             count = 0
         }
-        return count == 0 || owner.writeToSink(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+        return count == 0 || owner.writeBody(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
     }
 
     /// Writes what `transfer` has gathered, if it is the owner.

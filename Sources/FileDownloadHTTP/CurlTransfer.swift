@@ -43,7 +43,7 @@ final class CurlTransfer: @unchecked Sendable {
     }
 
     let easy: UnsafeMutableRawPointer
-    let sink: TransferSink
+    let writer: TransferWriter
     let context: Context
     private var headerList: UnsafeMutablePointer<curl_slist>?
     private let errorBuffer: UnsafeMutablePointer<CChar>
@@ -75,12 +75,12 @@ final class CurlTransfer: @unchecked Sendable {
     var pauses: PauseList?
 
     /// Creates the easy handle; the caller sets its options with ``set(_:_:)`` and friends.
-    init(sink: TransferSink, context: Context) throws {
+    init(writer: TransferWriter, context: Context) throws {
         guard let easy = curl_easy_init() else {
             throw DownloadError(.transport, "libcurl could not create a transfer handle")
         }
         self.easy = easy
-        self.sink = sink
+        self.writer = writer
         self.context = context
         let size = Int(ccurl_errorsize())
         errorBuffer = .allocate(capacity: size)
@@ -220,7 +220,7 @@ final class CurlTransfer: @unchecked Sendable {
     }
 
     /// Body bytes: full 16 KiB pieces (a fast read) go through the thread's ``BodyGatherer``,
-    /// other pieces straight into the sink. While the sink's `TransferSink.pacingDelay` (the
+    /// other pieces straight into the writer. While the writer's `TransferWriter.pacingDelay` (the
     /// downloader's overall limit) is above zero the piece is not taken: the transfer pauses
     /// (`CURL_WRITEFUNC_PAUSE`, libcurl hands the same piece over again) and the I/O thread
     /// resumes it when the delay is over, serving its other transfers meanwhile.
@@ -231,7 +231,7 @@ final class CurlTransfer: @unchecked Sendable {
         if !began, !beginHead() { return 0 }
         if discardsBody { return bytes.count }
         if let pauses {
-            let delay = sink.pacingDelay
+            let delay = writer.pacingDelay
             if delay > .zero {
                 // At most 100 ms at a time: the piece is offered again then, so a raised limit
                 // takes effect at once.
@@ -243,16 +243,16 @@ final class CurlTransfer: @unchecked Sendable {
         if let gatherer, bytes.count == gatherer.largestPiece || gatherer.holds(self) {
             taken = gatherer.append(bytes, for: self)
         } else {
-            taken = writeToSink(bytes)
+            taken = writeBody(bytes)
         }
         return taken ? bytes.count : 0
     }
 
-    /// Writes body bytes into the sink; `false`, with ``failure`` set, when the sink refused them.
+    /// Writes body bytes into the writer; `false`, with ``failure`` set, when it refused them.
     /// I/O thread only.
-    func writeToSink(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    func writeBody(_ bytes: UnsafeRawBufferPointer) -> Bool {
         do {
-            try sink.write(bytes)
+            try writer.write(bytes)
             return true
         } catch {
             if failure == nil { failure = DownloadError.wrapping(error) }
@@ -260,7 +260,7 @@ final class CurlTransfer: @unchecked Sendable {
         }
     }
 
-    /// Plans the final response and reports its head to the sink. Called before the first body
+    /// Plans the final response and reports its head to the writer. Called before the first body
     /// byte on the I/O thread, or by the task after the exchange when there was no body.
     ///
     /// - Returns: `false` when the exchange must stop (``failure``, ``restartNextAttempt`` or
@@ -273,7 +273,7 @@ final class CurlTransfer: @unchecked Sendable {
         switch plan {
         case .deliver(let head):
             do {
-                try sink.begin(head)
+                try writer.begin(head)
             } catch {
                 failure = DownloadError.wrapping(error)
                 return false

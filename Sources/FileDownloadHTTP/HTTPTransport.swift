@@ -13,7 +13,7 @@ import Synchronization
 /// One transport owns a few libcurl multi handles, each run by one I/O thread
 /// (``Configuration/ioThreads``); a transfer runs on the thread that had the fewest transfers when
 /// it began, and connections are reused between transfers on the same thread. Body bytes go from
-/// libcurl's write callback straight into the `TransferSink` on that thread. Swift's cooperative
+/// libcurl's write callback straight into the `TransferWriter` on that thread. Swift's cooperative
 /// pool is never blocked: `transfer` awaits the I/O thread.
 ///
 /// ## An attempt, in order
@@ -23,8 +23,8 @@ import Synchronization
 ///    URL's scheme is used (by default the environment's, as curl reads it), unless its
 ///    ``ProxySettings/noProxy`` names the host; `https` goes through a `CONNECT` tunnel. The
 ///    connect timeout is `TransferOptions.connectTimeout`; an attempt that receives nothing for
-///    `TransferOptions.requestTimeout` fails with `DownloadError.Code.timedOut`. While the sink's
-///    `TransferSink.pacingDelay` (the downloader's overall limit) is above zero, the transfer is
+///    `TransferOptions.requestTimeout` fails with `DownloadError.Code.timedOut`. While the writer's
+///    `TransferWriter.pacingDelay` (the downloader's overall limit) is above zero, the transfer is
 ///    paused on its I/O thread (libcurl keeps the piece and hands it over again) and resumed when
 ///    the delay is over; the thread serves its other transfers meanwhile.
 /// 2. When the offset is above zero it asks for `Range: bytes=OFFSET-` (when the offset is the
@@ -41,7 +41,7 @@ import Synchronization
 ///    credential it gets, at most ``Configuration/maxAuthenticationAttempts`` times. Credentials
 ///    in the URL are sent only when the answer is `AuthDisposition.performDefaultHandling`.
 ///    A failed TLS verification asks for `AuthChallenge.Kind.serverTrust(host:port:reason:)`.
-/// 5. Before the first body byte of the final response, `TransferSink.begin(_:)` gets the head:
+/// 5. Before the first body byte of the final response, `TransferWriter.begin(_:)` gets the head:
 ///    206 with a `Content-Range` starting at the offset → `ResumeDisposition.resumed(at:)`;
 ///    206 of the last byte on disk (`OFFSET-1`) of a resource of OFFSET bytes →
 ///    `ResumeDisposition.complete` (that byte is not written);
@@ -79,7 +79,7 @@ import Synchronization
 /// TLS failures, refused redirects, too many redirects and rejected credentials are not.
 ///
 /// Cancelling the task removes the transfer from the I/O thread within one wake-up (well under
-/// tens of milliseconds); nothing touches the sink after `transfer` returns.
+/// tens of milliseconds); nothing touches the writer after `transfer` returns.
 public final class HTTPTransport: Transport {
     /// The settings of this transport.
     public let configuration: Configuration
@@ -111,7 +111,7 @@ public final class HTTPTransport: Transport {
     }
 
     /// Performs one attempt; see the type's documentation for the order of events.
-    public func transfer(_ request: TransferRequest, into sink: TransferSink) async throws {
+    public func transfer(_ request: TransferRequest, into writer: TransferWriter) async throws {
         var (context, host, restartReason) = try plan(request)
 
         var current = request  // another URL, without the secret fields, after a cross-origin redirect
@@ -122,7 +122,7 @@ public final class HTTPTransport: Transport {
         var redirectsLeft = configuration.maxRedirects
         while true {
             try Task.checkCancellation()
-            let transfer = try makeTransfer(current, sink: sink, context: context, redirectsLeft: redirectsLeft,
+            let transfer = try makeTransfer(current, writer: writer, context: context, redirectsLeft: redirectsLeft,
                                             serverAuth: serverAuth, proxyAuth: proxyAuth, trustsServer: trustsServer)
             let outcome = await leastBusy().perform(transfer)
             guard case .completed(let code) = outcome else {
@@ -237,14 +237,14 @@ public final class HTTPTransport: Transport {
     /// Builds the easy handle of one exchange.
     private func makeTransfer(
         _ request: TransferRequest,
-        sink: TransferSink,
+        writer: TransferWriter,
         context: CurlTransfer.Context,
         redirectsLeft: Int,
         serverAuth: HTTPAuthentication?,
         proxyAuth: HTTPAuthentication?,
         trustsServer: Bool
     ) throws -> CurlTransfer {
-        let t = try CurlTransfer(sink: sink, context: context)
+        let t = try CurlTransfer(writer: writer, context: context)
         let options = request.options
         try t.set(CURLOPT_URL, context.requestURL)
         try t.set(CURLOPT_PROTOCOLS_STR, "http,https")

@@ -1,5 +1,5 @@
 /// The transfers of one I/O thread that paused themselves for the downloader's overall limit
-/// (`TransferSink.pacingDelay`), each with the instant it may go on. Used on that thread only.
+/// (`TransferWriter.pacingDelay`), each with the instant it may go on. Used on that thread only.
 final class PauseList {
     private var entries: [(until: ContinuousClock.Instant, transfer: CurlTransfer)] = []
 

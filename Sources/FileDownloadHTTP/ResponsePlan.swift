@@ -3,13 +3,13 @@ import Foundation
 
 /// What to do with the final response of an attempt, decided before its first body byte.
 enum ResponsePlan: Sendable {
-    /// Report this head to the sink, then deliver the body.
+    /// Report this head to the writer, then deliver the body.
     case deliver(TransferHead)
     /// The body cannot be used: fail the attempt with this retryable error; the next attempt of
     /// the download asks for the whole resource and restarts for `reason`.
     case restartNextAttempt(RestartReason, DownloadError)
     /// The body cannot be used and asking again would not help: fail the attempt with this error.
-    /// The sink is never begun, so the bytes on disk stay as they were.
+    /// The writer is never begun, so the bytes on disk stay as they were.
     case refuse(DownloadError)
     /// The server or proxy wants credentials (401/407): ask the auth door.
     case challenge(proxy: Bool)

@@ -38,11 +38,11 @@ public struct MockRequestRecord: Sendable, CustomStringConvertible {
     public var challenges: [AuthChallenge.Kind]
     /// Descriptions of the credentials received, in order (`Credential.description`; no secret).
     public var credentials: [String]
-    /// The head given to the sink, if one was.
+    /// The head given to the writer, if one was.
     public var head: TransferHead?
     /// The scripted attempt used, if any.
     public var script: MockAttempt?
-    /// Body bytes written to the sink in this attempt (brought up to date before each wait on the
+    /// Body bytes written to the writer in this attempt (brought up to date before each wait on the
     /// clock and when the body ends).
     public var bytesDelivered: Int64
     /// How it ended.

@@ -9,7 +9,7 @@ public import FileDownload
 public struct MockResource: Sendable, CustomStringConvertible {
     /// The bytes served.
     public var content: MockContent
-    /// Bytes per `TransferSink.write(_:)` call. Default 64 KiB; at least 1.
+    /// Bytes per `TransferWriter.write(_:)` call. Default 64 KiB; at least 1.
     public var chunkSize: Int
     /// Waited on the transport's clock before each chunk after the first of an attempt; `nil`
     /// for none. With a ``ManualClock`` the transfer then moves only as the test advances time.
@@ -17,8 +17,8 @@ public struct MockResource: Sendable, CustomStringConvertible {
     /// The validator reported in the head; `nil` means ``MockContent/defaultValidator``.
     public var validator: Validator?
     /// The status reported in the head of a full response. Default 200. A resumed response
-    /// reports 206. A status outside 2xx is still given to `TransferSink.begin(_:)`; when the
-    /// sink accepts it, the body is delivered as for 200.
+    /// reports 206. A status outside 2xx is still given to `TransferWriter.begin(_:)`; when the
+    /// writer accepts it, the body is delivered as for 200.
     public var statusCode: Int
     /// Whether range requests are honoured. When `false` every attempt at an offset above zero,
     /// and every ranged attempt (`TransferRequest.end`) at any offset, restarts with

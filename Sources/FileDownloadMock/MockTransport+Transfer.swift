@@ -3,10 +3,10 @@ import Foundation
 
 extension MockTransport {
     /// Performs one scripted attempt; see ``MockTransport`` for the order of events.
-    public func transfer(_ request: TransferRequest, into sink: TransferSink) async throws {
+    public func transfer(_ request: TransferRequest, into writer: TransferWriter) async throws {
         let (index, resource, script) = beginAttempt(request)
         do {
-            try await serve(request, resource: resource, script: script, record: index, into: sink)
+            try await serve(request, resource: resource, script: script, record: index, into: writer)
             updateRecord(request.url, index) { $0.outcome = .completed }
         } catch {
             let outcome: MockRequestRecord.Outcome = switch error {
@@ -22,14 +22,14 @@ extension MockTransport {
 
     private func serve(
         _ request: TransferRequest, resource: MockResource?, script: MockAttempt?, record index: Int,
-        into sink: TransferSink
+        into writer: TransferWriter
     ) async throws {
         let url = request.url
         try Task.checkCancellation()
         if let error = script?.connectionError { throw error }
         guard let resource else {
             let head = TransferHead(disposition: .resumed(at: request.offset), statusCode: 404)
-            try sink.begin(head)
+            try writer.begin(head)
             updateRecord(url, index) { $0.head = head }
             throw DownloadError.forStatus(404)!.adding(context: "mock: nothing is served at \(url.redactingPassword)")
         }
@@ -67,12 +67,12 @@ extension MockTransport {
         let head = TransferHead(disposition: disposition, statusCode: status, expectedLength: resource.announcedLength ?? size,
                                 validator: current, suggestedFilename: resource.suggestedFilename,
                                 retryAfter: retryAfter)
-        try sink.begin(head)
+        try writer.begin(head)
         updateRecord(url, index) { $0.head = head }
 
         let end = min(bodyEnd, max(start, script?.fault?.offset ?? size))
         try await writeBody(of: resource, from: start, to: end, request: request, record: index,
-                            delay: script?.chunkDelay ?? resource.chunkDelay, into: sink)
+                            delay: script?.chunkDelay ?? resource.chunkDelay, into: writer)
 
         switch script?.fault {
         case .drop(let offset)?:
@@ -116,7 +116,7 @@ extension MockTransport {
     /// Writes `start..<end` of the resource in chunks, waiting on the clock between chunks.
     private func writeBody(
         of resource: MockResource, from start: Int64, to end: Int64, request: TransferRequest, record index: Int,
-        delay: Duration?, into sink: TransferSink
+        delay: Duration?, into writer: TransferWriter
     ) async throws {
         guard start < end else { return }
         let capacity = Int(min(Int64(resource.chunkSize), end - start))
@@ -144,7 +144,7 @@ extension MockTransport {
             // The downloader's overall limit, shared with other transfers (zero without one),
             // asked again after every wait: others may have taken the bytes meanwhile.
             while true {
-                wait = max(wait, sink.pacingDelay)
+                wait = max(wait, writer.pacingDelay)
                 guard wait > .zero else { break }
                 publish()
                 try await clock.sleep(for: wait, tolerance: nil)
@@ -154,7 +154,7 @@ extension MockTransport {
             let count = resource.content.fill(
                 UnsafeMutableRawBufferPointer(rebasing: buffer[0..<Int(min(Int64(capacity), end - position))]),
                 at: position)
-            try sink.write(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+            try writer.write(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
             position += Int64(count)
             previousChunk = count
             unpublished += Int64(count)

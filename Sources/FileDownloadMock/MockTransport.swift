@@ -24,7 +24,7 @@ import Synchronization
 ///    the resource, for this and later attempts) and records the request.
 /// 2. No resource at the URL: reports a head with status 404 (disposition
 ///    `ResumeDisposition.resumed(at:)` at the requested offset, so nothing on disk changes); if the
-///    sink accepts it, throws `DownloadError.forStatus(_:retryAfter:)` (`DownloadError.Code.notFound`).
+///    writer accepts it, throws `DownloadError.forStatus(_:retryAfter:)` (`DownloadError.Code.notFound`).
 /// 3. Asks each challenge of the attempt (or the resource) through
 ///    `TransferRequest.authenticate(_:)`; see ``MockAuthentication`` for what passes.
 /// 4. Decides what happens to the offset, exactly as the `Transport` contract says: offset 0 is a
@@ -38,19 +38,19 @@ import Synchronization
 ///    resource follows), a range starting at or past the end throws
 ///    `DownloadError.Code.rangeNotSatisfiable` (status 416) before any head, and a resumed range
 ///    delivers the bytes `offset ..< min(end, size)` with status 206.
-/// 5. Calls `TransferSink.begin(_:)` with that disposition, the status (the scripted one, else
+/// 5. Calls `TransferWriter.begin(_:)` with that disposition, the status (the scripted one, else
 ///    the resource's, reported as 206 for a partial or complete answer when the resource says 200),
 ///    the size, the validator, `Retry-After` and file name. If `begin` throws, rethrows. A status
 ///    outside 2xx that `begin` accepts is treated like 200, except that when there is no body to
 ///    give, the attempt throws `DownloadError.forStatus(_:retryAfter:)`.
 /// 6. Writes the body in chunks of ``MockResource/chunkSize``, waiting ``MockResource/chunkDelay``
 ///    (and, with `TransferOptions.maxBytesPerSecond`, the time the previous chunk takes at that
-///    rate) on the clock between chunks, and before any chunk the sink's
-///    `TransferSink.pacingDelay` (the downloader's overall limit); a scripted fault ends the body
+///    rate) on the clock between chunks, and before any chunk the writer's
+///    `TransferWriter.pacingDelay` (the downloader's overall limit); a scripted fault ends the body
 ///    at its offset.
 ///
 /// Cancellation is checked before every chunk, while waiting on the clock and while stalled; it
-/// throws `CancellationError` and the mock never touches the sink after it returns.
+/// throws `CancellationError` and the mock never touches the writer after it returns.
 ///
 /// Every member may be called from any task, also while transfers run.
 public final class MockTransport: Transport, Sendable {

@@ -55,7 +55,7 @@ final class IOJob: @unchecked Sendable {
 
     /// Runs `body` on `thread` and waits for it, answering its auth questions with `authenticate`.
     /// Cancelling the calling task makes the job's next wait throw `.cancelled`; this returns
-    /// only after the job has finished, so nothing touches the sink afterwards.
+    /// only after the job has finished, so nothing touches the writer afterwards.
     static func run<T: Sendable>(
         on thread: SerialThread,
         idleTimeout: Duration,

@@ -1,20 +1,20 @@
 import FileDownload
 import Foundation
 
-/// Writes the segments that several I/O threads read, to one sink, strictly in segment order, so
-/// the sink only ever holds a contiguous prefix of the file (a failure leaves nothing spliced).
+/// Writes the segments that several I/O threads read, to one `TransferWriter`, strictly in segment
+/// order, so the file only ever holds a contiguous prefix (a failure leaves nothing spliced).
 final class OrderedWriter: @unchecked Sendable {
-    private let sink: TransferSink
+    private let output: TransferWriter
     private let condition = NSCondition()
     private var next = 0
     private var failure: (any Error)?
 
-    init(sink: TransferSink) {
-        self.sink = sink
+    init(output: TransferWriter) {
+        self.output = output
     }
 
     /// Waits until every segment before `segment` was written, then writes `bytes`.
-    /// - Throws: the first failure of any reader (reported with ``fail(_:)``), or the sink's error
+    /// - Throws: the first failure of any reader (reported with ``fail(_:)``), or the writer's error
     ///   (which the reader reports with ``fail(_:)`` as any other failure).
     func write(segment: Int, _ bytes: UnsafeRawBufferPointer) throws {
         condition.lock()
@@ -24,15 +24,15 @@ final class OrderedWriter: @unchecked Sendable {
             throw failure
         }
         condition.unlock()
-        try sink.write(bytes)
+        try output.write(bytes)
         condition.lock()
         next += 1
         condition.broadcast()
         condition.unlock()
     }
 
-    /// The sink's `TransferSink.pacingDelay`: how long a reader waits before reading more.
-    var pacingDelay: Duration { sink.pacingDelay }
+    /// The writer's `TransferWriter.pacingDelay`: how long a reader waits before reading more.
+    var pacingDelay: Duration { output.pacingDelay }
 
     /// Stops every reader waiting for its turn, with `error` (the first failure wins).
     func fail(_ error: any Error) {

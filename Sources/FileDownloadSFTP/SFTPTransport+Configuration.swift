@@ -42,7 +42,7 @@ extension SFTPTransport {
         /// per-block decryption, so one session is bound by one core; this is for machines where
         /// the client has cores to spare. Default `nil` (off): on the 2-core machine where client
         /// and sshd share the cores it was 10–25 % slower than one session (docs/benchmarks-history.md).
-        /// Never used with `TransferOptions.maxBytesPerSecond` or while the sink is paced (a
+        /// Never used with `TransferOptions.maxBytesPerSecond` or while the writer is paced (a
         /// download's budget or the downloader's overall limit).
         public var parallelThreshold: Int64?
         /// The size of each `libssh2_sftp_read` call; libssh2 keeps up to four times this in

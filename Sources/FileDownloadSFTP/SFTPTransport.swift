@@ -77,7 +77,7 @@ public final class SFTPTransport: Transport {
 
     /// Performs one attempt; see `Transport` for the contract and this type's overview for
     /// what SFTP adds.
-    public func transfer(_ request: TransferRequest, into sink: TransferSink) async throws {
+    public func transfer(_ request: TransferRequest, into output: TransferWriter) async throws {
         let target = try SFTPTarget(url: request.url)
         var user = target.user
         var explicit: Credential?
@@ -100,9 +100,9 @@ public final class SFTPTransport: Transport {
                              user: user ?? configuration.defaultUser ?? Self.localUser, credentialIdentity: identity)
         let options = request.options
         let credential = explicit
-        // A second session needs a threshold and no rate limit (of its own or the sink's: a
-        // download's budget paces through the sink); without one, one job does it all.
-        let threshold = (options.maxBytesPerSecond ?? 0) <= 0 && !sink.isPaced ? configuration.parallelThreshold : nil
+        // A second session needs a threshold and no rate limit (of its own or the writer's: a
+        // download's budget paces through the writer); without one, one job does it all.
+        let threshold = (options.maxBytesPerSecond ?? 0) <= 0 && !output.isPaced ? configuration.parallelThreshold : nil
         var replacedStaleSession = false
         while true {
             try Task.checkCancellation()
@@ -112,14 +112,14 @@ public final class SFTPTransport: Transport {
             do {
                 file = try await connectIfNeeded(connection, target: target, credential: credential, request: request) { job in
                     guard threshold != nil else {
-                        try connection.download(path: target.path, request: request, sink: sink, job: job)
+                        try connection.download(path: target.path, request: request, output: output, job: job)
                         return nil
                     }
-                    return try connection.prepare(path: target.path, request: request, sink: sink, job: job)
+                    return try connection.prepare(path: target.path, request: request, output: output, job: job)
                 }
             } catch {
                 let failure = release(connection, after: error)
-                if reused, !replacedStaleSession, sink.head == nil, failure.code == .connectionLost {
+                if reused, !replacedStaleSession, output.head == nil, failure.code == .connectionLost {
                     replacedStaleSession = true
                     continue
                 }
@@ -133,11 +133,11 @@ public final class SFTPTransport: Transport {
             do {
                 if let second {
                     try await streamInParallel(file, on: [connection, second], target: target, request: request,
-                                               credential: credential, sink: sink)
+                                               credential: credential, output: output)
                     pool.checkin(second)
                 } else {
                     try await connectIfNeeded(connection, target: target, credential: credential, request: request) { job in
-                        try connection.stream(file, path: target.path, request: request, sink: sink, job: job)
+                        try connection.stream(file, path: target.path, request: request, output: output, job: job)
                     }
                 }
                 pool.checkin(connection)
@@ -187,11 +187,11 @@ public final class SFTPTransport: Transport {
 
     /// Streams `file` over `connections` (the first one has the file open, the others open it
     /// again): segment `i` is read on connection `i % count`, and the segments are written in
-    /// order. The first failure stops them all; the sink then holds a contiguous prefix.
+    /// order. The first failure stops them all; the writer then holds a contiguous prefix.
     private func streamInParallel(_ file: SSHConnection.OpenedFile, on connections: [SSHConnection],
                                   target: SFTPTarget, request: TransferRequest, credential: Credential?,
-                                  sink: TransferSink) async throws {
-        let writer = OrderedWriter(sink: sink)
+                                  output: TransferWriter) async throws {
+        let writer = OrderedWriter(output: output)
         let segmentSize: Int64 = 16 * 1024 * 1024
         try await withThrowingTaskGroup(of: Void.self) { group in
             for (parity, connection) in connections.enumerated() {

@@ -183,7 +183,7 @@ final class SSHConnection: @unchecked Sendable {
 
     // MARK: downloading
 
-    /// A remote file opened by ``prepare(path:request:sink:job:)``: its handle (still open), size,
+    /// A remote file opened by ``prepare(path:request:output:job:)``: its handle (still open), size,
     /// validator, where the body starts (`nil` when the head said `.complete`) and where it ends
     /// (the size, or the end of a resumed range).
     struct OpenedFile: @unchecked Sendable {
@@ -194,15 +194,15 @@ final class SSHConnection: @unchecked Sendable {
         let end: Int64
     }
 
-    /// Opens `path`, reports the head to `sink` and streams the file into it. Runs on ``thread``.
-    func download(path: String, request: TransferRequest, sink: TransferSink, job: IOJob) throws {
-        let file = try prepare(path: path, request: request, sink: sink, job: job)
-        try stream(file, path: path, request: request, sink: sink, job: job)
+    /// Opens `path`, reports the head to `output` and streams the file into it. Runs on ``thread``.
+    func download(path: String, request: TransferRequest, output: TransferWriter, job: IOJob) throws {
+        let file = try prepare(path: path, request: request, output: output, job: job)
+        try stream(file, path: path, request: request, output: output, job: job)
     }
 
-    /// Opens `path`, checks it against the request's validator and reports the head to `sink`.
-    /// The handle stays open for ``stream(_:path:request:sink:job:)``. Runs on ``thread``.
-    func prepare(path: String, request: TransferRequest, sink: TransferSink, job: IOJob) throws -> OpenedFile {
+    /// Opens `path`, checks it against the request's validator and reports the head to `output`.
+    /// The handle stays open for ``stream(_:path:request:output:job:)``. Runs on ``thread``.
+    func prepare(path: String, request: TransferRequest, output: TransferWriter, job: IOJob) throws -> OpenedFile {
         let (handle, size, validator) = try open(path: path, job: job)
         do {
             let disposition: ResumeDisposition
@@ -212,7 +212,7 @@ final class SSHConnection: @unchecked Sendable {
             } else {
                 disposition = Self.disposition(offset: request.offset, remembered: request.validator, current: validator)
             }
-            try sink.begin(TransferHead(disposition: disposition, expectedLength: size, validator: validator))
+            try output.begin(TransferHead(disposition: disposition, expectedLength: size, validator: validator))
             job.progressed()
             switch disposition {
             case .complete: return OpenedFile(handle: handle, size: size, validator: validator, start: nil, end: size)
@@ -227,9 +227,9 @@ final class SSHConnection: @unchecked Sendable {
         }
     }
 
-    /// Streams a prepared file from its start to its size into `sink`, then closes it. Reads at
+    /// Streams a prepared file from its start to its size into `output`, then closes it. Reads at
     /// most ``SFTPTransport/Configuration/bufferSize`` bytes at a time, less under a rate limit.
-    func stream(_ file: OpenedFile, path: String, request: TransferRequest, sink: TransferSink, job: IOJob) throws {
+    func stream(_ file: OpenedFile, path: String, request: TransferRequest, output: TransferWriter, job: IOJob) throws {
         defer { closeHandle(file.handle, job: job) }
         guard var offset = file.start else { return }
         if offset > 0 { libssh2_sftp_seek64(file.handle, UInt64(offset)) }
@@ -243,16 +243,16 @@ final class SSHConnection: @unchecked Sendable {
             // length asked, and requests past the end only come back as EOF.
             let want = min(chunk, Int(clamping: file.end - offset))
             let n = try read(file.handle, into: buffer, want, at: offset, path: path, job: job)
-            try sink.write(UnsafeRawBufferPointer(start: buffer, count: n))
+            try output.write(UnsafeRawBufferPointer(start: buffer, count: n))
             offset += Int64(n)
             if let limiter { try job.pause(until: limiter.consumed(n)) }
-            try pace(sink.pacingDelay, job: job)
+            try pace(output.pacingDelay, job: job)
         }
     }
 
     /// Reads segments `parity`, `parity + count`, `parity + 2 × count`, ... of `segmentSize` bytes
     /// of a prepared file (segment 0 starts at the file's start), each into a buffer of its own,
-    /// and hands each to `writer`, which writes the segments to the sink in order. Other
+    /// and hands each to `writer`, which writes them to the transfer's writer in order. Other
     /// connections read the other segments meanwhile. Reads through `handle` when this connection
     /// has the file open already; otherwise opens it and checks first that it still has the
     /// prepared validator. Closes the handle at the end. Runs on ``thread``.
@@ -284,7 +284,7 @@ final class SSHConnection: @unchecked Sendable {
         }
     }
 
-    /// Waits on this connection's thread while `delay` (the sink's pacing delay: the downloader's
+    /// Waits on this connection's thread while `delay` (the writer's pacing delay: the downloader's
     /// overall limit) is above zero, asking it again at least every 100 ms so that a raised limit
     /// takes effect at once. Cancellation still ends the wait.
     private func pace(_ delay: @autoclosure () -> Duration, job: IOJob) throws {

@@ -139,12 +139,12 @@ func bandwidthDocCommentSamples(downloader: Downloader) async {
 }
 
 /// The ranged request of the BandwidthAndRanges article. Compiled, never called.
-func rangedRequestDocSample(transport: any Transport, sink: TransferSink, validator: Validator) async throws {
+func rangedRequestDocSample(transport: any Transport, writer: TransferWriter, validator: Validator) async throws {
     // snippet: doc-ranged-request
     guard transport.capabilities.contains(.ranges) else { return }   // else: one connection
     let request = TransferRequest(downloadID: "iso", url: URL(string: "https://example.org/debian.iso")!,
                                   offset: 64 << 20, end: 128 << 20, validator: validator)
-    try await transport.transfer(request, into: sink)   // exactly bytes 64 MiB ..< 128 MiB, or a restart
+    try await transport.transfer(request, into: writer)   // exactly bytes 64 MiB ..< 128 MiB, or a restart
     // end-snippet
 }
 

@@ -17,7 +17,7 @@ struct BodyGathererTests {
         init(expected: Int64? = nil) throws {
             sink = try TransferSink(path: path, requestedOffset: 0)
             try sink.begin(TransferHead(disposition: .restarted(.resumeUnsupported), expectedLength: expected))
-            transfer = try CurlTransfer(sink: sink, context: .init(
+            transfer = try CurlTransfer(writer: sink.writer, context: .init(
                 offset: 0, validator: nil, sentRange: false, restartReason: .resumeUnsupported,
                 requestURL: "http://127.0.0.1/x", initialURL: "http://127.0.0.1/x", allowsHTTPSToHTTPRedirects: false,
                 followsRedirects: true, withholdsSecretsFromOtherOrigins: false))

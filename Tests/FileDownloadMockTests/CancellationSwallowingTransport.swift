@@ -5,7 +5,7 @@ import FileDownloadMock
 struct CancellationSwallowingTransport: Transport {
     let inner: MockTransport
     var capabilities: TransportCapabilities { inner.capabilities }
-    func transfer(_ request: TransferRequest, into sink: TransferSink) async throws {
-        do { try await inner.transfer(request, into: sink) } catch is CancellationError {}
+    func transfer(_ request: TransferRequest, into writer: TransferWriter) async throws {
+        do { try await inner.transfer(request, into: writer) } catch is CancellationError {}
     }
 }

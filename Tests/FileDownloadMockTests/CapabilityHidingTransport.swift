@@ -6,7 +6,7 @@ struct CapabilityHidingTransport: Transport {
     let inner: MockTransport
     let hidden: TransportCapabilities
     var capabilities: TransportCapabilities { inner.capabilities.subtracting(hidden) }
-    func transfer(_ request: TransferRequest, into sink: TransferSink) async throws {
-        try await inner.transfer(request, into: sink)
+    func transfer(_ request: TransferRequest, into writer: TransferWriter) async throws {
+        try await inner.transfer(request, into: writer)
     }
 }

@@ -6,9 +6,9 @@ import FileDownloadMock
 struct RangeForgettingTransport: Transport {
     let inner: MockTransport
     var capabilities: TransportCapabilities { inner.capabilities }
-    func transfer(_ request: TransferRequest, into sink: TransferSink) async throws {
+    func transfer(_ request: TransferRequest, into writer: TransferWriter) async throws {
         var open = request
         open.end = nil
-        try await inner.transfer(open, into: sink)
+        try await inner.transfer(open, into: writer)
     }
 }

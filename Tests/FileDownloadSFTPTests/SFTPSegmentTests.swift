@@ -14,9 +14,9 @@ struct SFTPSegmentTests {
         let ranges = Mutex<[(offset: Int64, end: Int64?)]>([])
         init(_ base: SFTPTransport) { self.base = base }
         var capabilities: TransportCapabilities { base.capabilities }
-        func transfer(_ request: TransferRequest, into sink: TransferSink) async throws {
+        func transfer(_ request: TransferRequest, into writer: TransferWriter) async throws {
             ranges.withLock { $0.append((request.offset, request.end)) }
-            try await base.transfer(request, into: sink)
+            try await base.transfer(request, into: writer)
         }
         func shutdown() async { await base.shutdown() }
     }

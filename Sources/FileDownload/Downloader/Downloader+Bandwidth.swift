@@ -8,9 +8,9 @@ extension Downloader {
     /// and ends a schedule set with ``setBandwidthSchedule(_:calendar:startingAt:)``.
     ///
     /// It takes effect at once, also for the transfers running now: all attempts draw from one
-    /// ``BandwidthLimiter`` on the downloader's clock (each ``TransferSink`` takes the bytes it
+    /// ``BandwidthLimiter`` on the downloader's clock (each ``TransferWriter`` takes the bytes it
     /// writes from it), and a transport listing ``TransportCapabilities/rateLimit`` waits
-    /// ``TransferSink/pacingDelay`` before it reads more. Inside it, a download's own
+    /// ``TransferWriter/pacingDelay`` before it reads more. Inside it, a download's own
     /// ``TransferOptions/maxBytesPerSecond`` is a budget of its own that all the download's
     /// connections share (a ``BandwidthLimiter`` made ``BandwidthLimiter/init(bytesPerSecond:burst:within:)``
     /// this one): the stricter of the two wins. Over any

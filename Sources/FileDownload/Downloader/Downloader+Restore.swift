@@ -18,7 +18,7 @@ extension Downloader {
     /// - `waiting` is queued again in its original order; `paused`, `failed` and `notStarted` stay so;
     /// - for all of those, the bytes kept are min(checkpointed bytes, staging file length): the
     ///   staging file is cut to that length (bytes written after the last checkpoint may not have
-    ///   reached the disk intact), through a descriptor opened as ``TransferSink`` opens it (never
+    ///   reached the disk intact), through a descriptor opened as an attempt opens it (never
     ///   through a link; a staging file that is not a regular file of this user with one link is
     ///   removed instead); a staging file that is gone or removed means a start from zero;
     /// - `completed` whose file is gone becomes `failed` (reported in ``RestoreReport/vanished``);

@@ -25,7 +25,7 @@ public struct DownloaderConfiguration: Sendable {
     /// missing bytes. Default `true`; turn it off only for data you can fetch again.
     ///
     /// When on, the staging file is also handed to the kernel's writeback every 8 MiB while it
-    /// downloads (see ``TransferSink/init(path:requestedOffset:end:startsWriteback:pacing:validateHead:)``),
+    /// downloads (`sync_file_range(2)` with `SYNC_FILE_RANGE_WRITE`, which does not wait),
     /// so the flush at the end waits only for the tail; the flushes and the rename run on a few
     /// threads of their own, never on Swift's cooperative pool, so several finishing downloads
     /// flush together.

@@ -9,9 +9,9 @@ import Synchronization
 /// stricter limit holds (the overall one may be set by a ``BandwidthSchedule``).
 ///
 /// The bucket fills at ``bytesPerSecond`` up to ``burst`` worth of bytes. Every body byte a
-/// ``TransferSink`` writes is taken from it (``consume(_:)``), which may put the bucket into debt;
+/// ``TransferWriter`` writes is taken from it (``consume(_:)``), which may put the bucket into debt;
 /// the taker then waits until its own bytes are paid for (the wait ``consume(_:)`` returns, which
-/// a transport listing ``TransportCapabilities/rateLimit`` reads as ``TransferSink/pacingDelay``)
+/// a transport listing ``TransportCapabilities/rateLimit`` reads as ``TransferWriter/pacingDelay``)
 /// before it reads more. Takers are so served in the order they took, none starved, and all
 /// transfers together move at most `bytesPerSecond × t + burst + one chunk per transfer` bytes in
 /// any window of `t`: the long-run rate is the limit, however many transfers share it. ``delay``
@@ -113,7 +113,7 @@ public final class BandwidthLimiter: Sendable {
     }
 
     /// ``consume(_:)``, with the instant it was taken on the limiter's clock and the limit's
-    /// generation then (for ``TransferSink/pacingDelay``).
+    /// generation then (for ``TransferWriter/pacingDelay``).
     func take(_ bytes: Int) -> (wait: Duration, at: Duration, generation: Int) {
         let instant = now()
         let own = bucket.withLock { b in

@@ -1,5 +1,5 @@
 /// What a transport did with the requested offset, reported in the ``TransferHead`` before the
-/// first body byte. The ``TransferSink`` acts on it: it keeps the bytes on disk and appends, or
+/// first body byte. The ``TransferWriter`` acts on it: it keeps the bytes on disk and appends, or
 /// truncates the file to zero first.
 public enum ResumeDisposition: Sendable, Hashable {
     /// The body that follows starts at this offset, which must equal

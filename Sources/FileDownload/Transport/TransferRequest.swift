@@ -15,7 +15,7 @@ public struct TransferRequest: Sendable {
     /// ``offset``. What the transport must do with it is the "Ranges" section of ``Transport``:
     /// the same head and validator rules as a resume, and exactly the bytes
     /// `offset ..< min(end, length)`. The staging file holds the bytes before ``offset`` as for a
-    /// resume; a ``TransferSink`` made with the same end refuses a body that goes past it.
+    /// resume; the downloader's ``TransferWriter`` for the attempt refuses a body that goes past it.
     public var end: Int64?
     /// The validator remembered from the previous attempt, if any. When present and the remote
     /// resource no longer matches it, the transport restarts from zero

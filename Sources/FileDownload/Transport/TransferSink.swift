@@ -5,8 +5,13 @@ import Glibc
 import Darwin
 #endif
 
-/// Where a ``Transport`` puts the bytes of one attempt: a staging file written with positional
-/// writes, plus atomic counters the downloader samples for progress and timeouts.
+/// Where the bytes of one attempt go: a staging file written with positional writes, plus atomic
+/// counters the downloader samples for progress and timeouts.
+///
+/// Transports never see it: they get its narrow ``TransferWriter`` (``writer``), which has the
+/// head, the body writes and the pacing only. The rest (sealing, flushing, the reservation,
+/// segment stops, the counters) is the downloader's, in this package; the conformance suite,
+/// the benchmarks and the tests use it to drive a transport without a downloader.
 ///
 /// The body path is `write(_:)`: one `pwrite(2)` and two relaxed atomic adds per chunk, callable
 /// from any thread (the transport's I/O thread), no actor hop and no allocation.
@@ -14,12 +19,12 @@ import Darwin
 /// Order of calls: ``begin(_:)`` exactly once, then ``write(_:)`` any number of times (never
 /// concurrently with each other), then the owner calls ``seal()``. After `seal()` every call throws
 /// and a write is counted in ``lateWriteAttempts``.
-public final class TransferSink: Sendable {
+package final class TransferSink: Sendable {
     /// The offset the attempt starts from (bytes already in the file): the one asked for, or 0
     /// when the staging file was missing or could not be continued safely (see ``init(path:requestedOffset:end:startsWriteback:pacing:validateHead:)``).
-    public let requestedOffset: Int64
+    package let requestedOffset: Int64
     /// The path of the staging file.
-    public let path: String
+    package let path: String
 
     private let fd: Int32
     private let length: Atomic<Int64>
@@ -64,9 +69,9 @@ public final class TransferSink: Sendable {
     private let overlapBytes = Mutex<[UInt8]>([])
 
     /// How many bytes are handed to the kernel's writeback at once (see `startsWriteback`).
-    public static let writebackChunk: Int64 = 8 << 20
+    package static let writebackChunk: Int64 = 8 << 20
     /// From how many announced bytes still to come ``begin(_:)`` reserves the disk space for them.
-    public static let preallocationThreshold: Int64 = 8 << 20
+    package static let preallocationThreshold: Int64 = 8 << 20
 
     /// Opens the staging file at `path` for an attempt that starts at `requestedOffset`.
     ///
@@ -101,7 +106,7 @@ public final class TransferSink: Sendable {
     /// - Throws: ``DownloadError`` with code ``DownloadError/Code/fileSystem`` when no trustworthy
     ///   file can be opened (a directory in the way, no permission), or
     ///   ``DownloadError/Code/invalidResumeData`` when the kept file is shorter than `requestedOffset`.
-    public convenience init(
+    package convenience init(
         path: String,
         requestedOffset: Int64,
         end: Int64? = nil,
@@ -188,6 +193,9 @@ public final class TransferSink: Sendable {
         close(fd)
     }
 
+    /// The narrow writer a ``Transport`` is given for this sink (``Transport/transfer(_:into:)``).
+    package var writer: TransferWriter { TransferWriter(self) }
+
     /// Reports the head of the attempt. Call exactly once, before the first ``write(_:)``.
     ///
     /// In order: refuses a second call or a sealed sink; runs the owner's head validation (which
@@ -206,7 +214,7 @@ public final class TransferSink: Sendable {
     /// disk is reported by the write that meets it, after the bytes that fitted.
     ///
     /// - Throws: ``DownloadError``; the transport must stop and rethrow it.
-    public func begin(_ head: TransferHead) throws {
+    package func begin(_ head: TransferHead) throws {
         guard !sealed.load(ordering: .acquiring) else {
             throw DownloadError(.cancelled, "the attempt is over; the head came too late")
         }
@@ -257,7 +265,7 @@ public final class TransferSink: Sendable {
     ///   body past the end of the range the sink was made for) or
     ///   ``DownloadError/Code/cancelled`` (the sink is sealed). Nothing is written when it throws,
     ///   except for a partial write before a disk error, which stays counted.
-    public func write(_ bytes: UnsafeRawBufferPointer) throws {
+    package func write(_ bytes: UnsafeRawBufferPointer) throws {
         if sealed.load(ordering: .relaxed) {
             lateWrites.add(1, ordering: .relaxed)
             throw DownloadError(.cancelled, "the attempt is over; a late write was refused")
@@ -423,7 +431,7 @@ public final class TransferSink: Sendable {
     /// The free space a reservation always leaves on a file system of `fileSystemBytes` bytes:
     /// 5 % of it, and at least 64 MiB, so that a server announcing a huge length cannot make one
     /// download take the space other files need.
-    public static func reservationMargin(fileSystemBytes: Int64) -> Int64 {
+    package static func reservationMargin(fileSystemBytes: Int64) -> Int64 {
         max(64 << 20, fileSystemBytes / 20)
     }
 
@@ -432,7 +440,7 @@ public final class TransferSink: Sendable {
     /// written). The downloader calls it when an attempt ends without a complete file: failed,
     /// paused, cancelled or shut down. Call it only once the transport has returned (no write in
     /// flight); without a reservation it does nothing.
-    public func releaseReservation() {
+    package func releaseReservation() {
         guard reserved.exchange(false, ordering: .relaxed), !sharesFile.load(ordering: .relaxed) else { return }
         _ = ftruncate(fd, off_t(length.load(ordering: .relaxed)))
     }
@@ -473,18 +481,18 @@ public final class TransferSink: Sendable {
     }
 
     /// How many ranges were handed to the kernel's writeback (see `startsWriteback`).
-    public var writebackRangesStarted: Int { writebackRanges.load(ordering: .relaxed) }
+    package var writebackRangesStarted: Int { writebackRanges.load(ordering: .relaxed) }
 
     /// Flushes the written bytes to the disk (`fdatasync(2)`). Blocking: call it off the
     /// cooperative pool or accept the cost.
-    public func synchronize() throws {
+    package func synchronize() throws {
         if fdatasync(fd) != 0 {
             throw DownloadError.fileSystem(errno: errno, "cannot flush the staging file \(path)")
         }
     }
 
     /// Ends the attempt: from now on every call throws and late writes are counted.
-    public func seal() {
+    package func seal() {
         sealed.store(true, ordering: .releasing)
     }
 
@@ -499,7 +507,7 @@ public final class TransferSink: Sendable {
     /// counts down as the limiter's clock moves and may be asked again at any time. When the
     /// limit changed since that write, it is no longer than what the limiter asks now, so a
     /// raised limit takes effect at once.
-    public var pacingDelay: Duration {
+    package var pacingDelay: Duration {
         guard let pacing else { return .zero }
         let until = pacedUntil.load(ordering: .relaxed)
         guard until != .min else { return .zero }
@@ -519,20 +527,20 @@ public final class TransferSink: Sendable {
     }
 
     /// The number of bytes of the resource in the file now (the offset of the next write).
-    public var fileLength: Int64 { length.load(ordering: .relaxed) }
+    package var fileLength: Int64 { length.load(ordering: .relaxed) }
 
     /// Increases with every head and write; the downloader's idle timeout watches it.
-    public var activityCount: UInt64 { activity.load(ordering: .relaxed) }
+    package var activityCount: UInt64 { activity.load(ordering: .relaxed) }
 
     /// The total length the head announced (``TransferHead/expectedLength``), read without the
     /// head's lock; `nil` before the head or when it announced none.
-    public var announcedLength: Int64? {
+    package var announcedLength: Int64? {
         let total = expected.load(ordering: .relaxed)
         return total >= 0 ? total : nil
     }
 
     /// The head, once ``begin(_:)`` succeeded.
-    public var head: TransferHead? { receivedHead.withLock { $0 } }
+    package var head: TransferHead? { receivedHead.withLock { $0 } }
 
     /// Whether the download's own rate budget paces the writes now (an overall limit alone does
     /// not count: it is shared by every download anyway): a transport may then read over one
@@ -540,8 +548,8 @@ public final class TransferSink: Sendable {
     package var isPaced: Bool { pacing?.isLimitedBudget ?? false }
 
     /// Whether ``seal()`` was called.
-    public var isSealed: Bool { sealed.load(ordering: .acquiring) }
+    package var isSealed: Bool { sealed.load(ordering: .acquiring) }
 
     /// Writes attempted after ``seal()``: a correct transport leaves this at 0.
-    public var lateWriteAttempts: Int { lateWrites.load(ordering: .relaxed) }
+    package var lateWriteAttempts: Int { lateWrites.load(ordering: .relaxed) }
 }

@@ -1,4 +1,4 @@
-/// Moves the bytes of one remote resource into a ``TransferSink``, starting at an offset.
+/// Moves the bytes of one remote resource into a ``TransferWriter``, starting at an offset.
 ///
 /// A transport knows one protocol (HTTP, SFTP, your own); the ``Downloader`` knows none. One call of
 /// ``transfer(_:into:)`` is one *attempt*. The downloader decides when to call it again (retries,
@@ -12,7 +12,7 @@
 /// 2. When the server needs credentials or trust (HTTP 401/407, TLS server trust, SSH host key,
 ///    password, key passphrase, keyboard-interactive), ask ``TransferRequest/authenticate(_:)`` and
 ///    follow its ``AuthDisposition``. Never log a credential and never put one in the head.
-/// 3. Before the first body byte, call ``TransferSink/begin(_:)`` exactly once with a
+/// 3. Before the first body byte, call ``TransferWriter/begin(_:)`` exactly once with a
 ///    ``TransferHead``: the status, the total length if known, the current validator, and what
 ///    happened to the offset: ``ResumeDisposition/resumed(at:)`` (the bytes that follow start at
 ///    the requested offset), ``ResumeDisposition/restarted(_:)`` (the bytes that follow start at
@@ -20,9 +20,9 @@
 ///    ``ResumeDisposition/complete`` (nothing is left to send). `begin` may throw (the status was
 ///    rejected, the disk is unusable): stop and rethrow. A transport must never deliver bytes of a
 ///    changed remote file as a continuation of old bytes.
-/// 4. Deliver the body with ``TransferSink/write(_:)`` from any thread, in order. If `write` throws
+/// 4. Deliver the body with ``TransferWriter/write(_:)`` from any thread, in order. If `write` throws
 ///    (disk full), stop and rethrow. A transport listing ``TransportCapabilities/rateLimit`` waits
-///    ``TransferSink/pacingDelay`` after a write whenever it is above zero (the download's budget and
+///    ``TransferWriter/pacingDelay`` after a write whenever it is above zero (the download's budget and
 ///    the downloader's overall limit), without blocking other transfers, and asks again after the
 ///    wait.
 /// 5. Return when the resource is complete. Throw a ``DownloadError`` otherwise, with the
@@ -42,13 +42,13 @@
 ///   matches the validator, the head says ``ResumeDisposition/restarted(_:)`` with
 ///   ``RestartReason/rangeIgnored`` or ``RestartReason/validatorChanged``, and what follows is the
 ///   whole resource from byte zero, exactly as for a resume (the end no longer applies). Bytes of
-///   another place or another version are never delivered as the range. The sink's owner decides
-///   what to do with a restart: one that cannot take the whole resource (a segment of a file)
-///   refuses the head by throwing from ``TransferSink/begin(_:)``, and the transport stops and
+///   another place or another version are never delivered as the range. The downloader decides
+///   what to do with a restart: a writer that cannot take the whole resource (a segment of a file)
+///   refuses the head by throwing from ``TransferWriter/begin(_:)``, and the transport stops and
 ///   rethrows without delivering a byte.
 /// - A range that starts at or past the end of the resource (the offset is at least its length)
 ///   fails with ``DownloadError/Code/rangeNotSatisfiable``, not retryable, without calling
-///   ``TransferSink/begin(_:)``: nothing is written. ``ResumeDisposition/complete`` is never the
+///   ``TransferWriter/begin(_:)``: nothing is written. ``ResumeDisposition/complete`` is never the
 ///   answer to a ranged request.
 /// - A server that answers another range than the one asked for fails the attempt with a
 ///   retryable ``DownloadError/Code/protocolViolation`` before any byte, as for a resume.
@@ -60,8 +60,9 @@
 /// The call runs in a Swift task; the downloader cancels that task to pause or cancel the
 /// download. The transport must notice within tens of milliseconds, stop the transfer, and throw
 /// `CancellationError` or a ``DownloadError`` with code ``DownloadError/Code/cancelled``. After the
-/// call returns or throws, it must not touch the sink again: the downloader seals the sink, and a
-/// late write is rejected and counted (``TransferSink/lateWriteAttempts``).
+/// call returns or throws, it must not touch the writer again: the attempt is over, and a late
+/// ``TransferWriter/write(_:)`` throws and changes nothing (the downloader counts it; the
+/// conformance suite fails a transport that makes one).
 ///
 /// ## Threads
 /// Never block Swift's cooperative thread pool with blocking I/O: run blocking or polling work on a
@@ -76,7 +77,7 @@ public protocol Transport: Sendable {
     var capabilities: TransportCapabilities { get }
 
     /// Performs one attempt. See the protocol's documentation for the contract.
-    func transfer(_ request: TransferRequest, into sink: TransferSink) async throws
+    func transfer(_ request: TransferRequest, into writer: TransferWriter) async throws
 
     /// Releases pooled connections and threads. Called by ``Downloader/shutdown()``; the default
     /// does nothing. After it returns, the transport is not used again by that downloader.
@@ -85,4 +86,10 @@ public protocol Transport: Sendable {
 
 extension Transport {
     public func shutdown() async {}
+
+    /// Performs one attempt into `sink`'s writer: how the downloader, the conformance suite and
+    /// the benchmarks drive a transport.
+    package func transfer(_ request: TransferRequest, into sink: TransferSink) async throws {
+        try await transfer(request, into: sink.writer)
+    }
 }

@@ -11,11 +11,11 @@ public struct TransportCapabilities: OptionSet, Sendable, Hashable {
     public static let validators = TransportCapabilities(rawValue: 1 << 1)
     /// Asks ``TransferRequest/authenticate(_:)`` for credentials.
     public static let authentication = TransportCapabilities(rawValue: 1 << 2)
-    /// Waits ``TransferSink/pacingDelay`` before reading more: the sink carries the download's own
+    /// Waits ``TransferWriter/pacingDelay`` before reading more: the writer carries the download's own
     /// limit (``TransferOptions/maxBytesPerSecond``, one budget for all the download's
     /// connections) and the downloader's overall one (``Downloader/setBandwidthLimit(_:)``). The
     /// ``Downloader`` gives such a transport no `maxBytesPerSecond` (it would cap each connection by
-    /// the whole limit); used on its own, with a sink without a limiter, the transport may honour
+    /// the whole limit); used on its own, with a writer without a limiter, the transport may honour
     /// ``TransferOptions/maxBytesPerSecond`` per transfer itself.
     public static let rateLimit = TransportCapabilities(rawValue: 1 << 3)
     /// Sends ``TransferOptions/headers``.

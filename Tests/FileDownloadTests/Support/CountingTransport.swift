@@ -12,13 +12,13 @@ final class CountingTransport: Transport {
     var peak: Int { state.withLock { $0.peak } }
     var order: [String] { state.withLock { $0.order } }
 
-    func transfer(_ request: TransferRequest, into sink: TransferSink) async throws {
+    func transfer(_ request: TransferRequest, into writer: TransferWriter) async throws {
         state.withLock { s in
             s.running += 1
             s.peak = max(s.peak, s.running)
             s.order.append(request.downloadID)
         }
         defer { state.withLock { $0.running -= 1 } }
-        try await inner.transfer(request, into: sink)
+        try await inner.transfer(request, into: writer)
     }
 }

@@ -6,8 +6,8 @@ final class DeafTransport: Transport, Sendable {
 
     var capabilities: TransportCapabilities { [] }
 
-    func transfer(_ request: TransferRequest, into sink: TransferSink) async throws {
-        try sink.begin(TransferHead(disposition: .restarted(.resumeUnsupported), expectedLength: nil))
+    func transfer(_ request: TransferRequest, into writer: TransferWriter) async throws {
+        try writer.begin(TransferHead(disposition: .restarted(.resumeUnsupported), expectedLength: nil))
         await gate.park()
         throw CancellationError()
     }

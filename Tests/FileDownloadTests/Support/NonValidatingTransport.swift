@@ -6,9 +6,9 @@ import FileDownloadMock
 struct NonValidatingTransport: Transport {
     let inner: MockTransport
     var capabilities: TransportCapabilities { inner.capabilities.subtracting(.validators) }
-    func transfer(_ request: TransferRequest, into sink: TransferSink) async throws {
+    func transfer(_ request: TransferRequest, into writer: TransferWriter) async throws {
         var blind = request
         blind.validator = nil
-        try await inner.transfer(blind, into: sink)
+        try await inner.transfer(blind, into: writer)
     }
 }

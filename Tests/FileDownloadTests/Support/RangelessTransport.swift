@@ -14,9 +14,9 @@ final class RangelessTransport: Transport {
     /// How many requests carried an end.
     var rangedRequests: Int { ends.withLock { $0 } }
 
-    func transfer(_ request: TransferRequest, into sink: TransferSink) async throws {
+    func transfer(_ request: TransferRequest, into writer: TransferWriter) async throws {
         if request.end != nil { ends.withLock { $0 += 1 } }
-        try await inner.transfer(request, into: sink)
+        try await inner.transfer(request, into: writer)
     }
 
     func shutdown() async { await inner.shutdown() }

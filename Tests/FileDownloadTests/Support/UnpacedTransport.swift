@@ -2,7 +2,7 @@ import FileDownload
 import Synchronization
 
 /// A transport without ``TransportCapabilities/rateLimit``: it writes its whole body at once and
-/// never waits, remembering the ``TransferSink/pacingDelay`` its sink asked for afterwards.
+/// never waits, remembering the ``TransferWriter/pacingDelay`` its writer asked for afterwards.
 final class UnpacedTransport: Transport, Sendable {
     let size: Int
     private let asked = Mutex<Duration?>(nil)
@@ -11,13 +11,13 @@ final class UnpacedTransport: Transport, Sendable {
 
     var capabilities: TransportCapabilities { [.expectedLength] }
 
-    func transfer(_ request: TransferRequest, into sink: TransferSink) async throws {
-        try sink.begin(TransferHead(disposition: .resumed(at: 0), statusCode: 200, expectedLength: Int64(size)))
-        try [UInt8](repeating: 7, count: size).withUnsafeBytes { try sink.write($0) }
-        let delay = sink.pacingDelay
+    func transfer(_ request: TransferRequest, into writer: TransferWriter) async throws {
+        try writer.begin(TransferHead(disposition: .resumed(at: 0), statusCode: 200, expectedLength: Int64(size)))
+        try [UInt8](repeating: 7, count: size).withUnsafeBytes { try writer.write($0) }
+        let delay = writer.pacingDelay
         asked.withLock { $0 = delay }
     }
 
-    /// The pacing delay the sink asked for after the last transfer's body.
+    /// The pacing delay the writer asked for after the last transfer's body.
     var pacingDelay: Duration? { asked.withLock { $0 } }
 }

@@ -22,17 +22,17 @@ final class ZombieTransport: Transport, Sendable {
 
     var capabilities: TransportCapabilities { mock.capabilities }
 
-    func transfer(_ request: TransferRequest, into sink: TransferSink) async throws {
+    func transfer(_ request: TransferRequest, into writer: TransferWriter) async throws {
         guard first.withLock({ value in defer { value = false }; return value }) else {
-            try await mock.transfer(request, into: sink)
+            try await mock.transfer(request, into: writer)
             return
         }
         defer { ended.arrive() }
-        try sink.begin(TransferHead(disposition: .resumed(at: 0), expectedLength: content.size, validator: content.defaultValidator))
-        try content.bytes(in: 0..<written).withUnsafeBytes { try sink.write($0) }
+        try writer.begin(TransferHead(disposition: .resumed(at: 0), expectedLength: content.size, validator: content.defaultValidator))
+        try content.bytes(in: 0..<written).withUnsafeBytes { try writer.write($0) }
         await stuck.park()
         // Back from the stuck call: a late write (refused by the sealed sink), then the end.
-        _ = try? content.bytes(in: written..<(written * 2)).withUnsafeBytes { try sink.write($0) }
+        _ = try? content.bytes(in: written..<(written * 2)).withUnsafeBytes { try writer.write($0) }
         throw CancellationError()
     }
 
