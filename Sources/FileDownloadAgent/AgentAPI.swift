@@ -127,8 +127,16 @@ struct AgentAPI: Sendable {
 
     // MARK: helpers
 
+    /// The `{id}` path segment, percent-decoded: clients escape an id as one segment (a space,
+    /// `?`, `#`, `%`, an accent's UTF-8 bytes), so the id is what the escapes spell. A segment
+    /// whose escapes are not UTF-8 (or are malformed) is a 400 `bad-id`.
     func id(_ context: AgentRequestContext) throws -> String {
-        try context.parameters.require("id")
+        let segment = try context.parameters.require("id")
+        guard let id = segment.removingPercentEncoding else {
+            throw AgentAPIError(.badRequest, "bad-id",
+                                "the id in the path \"\(segment)\" has a malformed %-escape; escape an id as one path segment (UTF-8, %XX)")
+        }
+        return id
     }
 
     func info(of id: String) async throws -> DownloadInfo {

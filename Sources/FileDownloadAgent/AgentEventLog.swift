@@ -7,7 +7,8 @@ import Foundation
 /// subscribers (event streams) to wake when something new is there.
 ///
 /// **What is journalled**: every event about a download's life — `stateChanged`, `restarted`,
-/// `resumed`, `paused`, `interrupted`, `completed`, `failed`, `cancelled`. **Not journalled**:
+/// `resumed`, `paused`, `interrupted`, `completed`, `failed`, `cancelled`, `removed` (the
+/// download was forgotten: what the journal announced of it is forgotten too). **Not journalled**:
 /// `progress`, `totalProgress` and `activityCountChanged`; a subscriber gets the latest of each
 /// when it looks (so a slow subscriber skips intermediate values, never a journalled event).
 ///
@@ -107,6 +108,7 @@ actor AgentEventLog {
             if case .stateChanged(let id, _) = event { id } else { nil }
         })
         var liveChanged = false
+        var removed: Set<String> = []
         for event in events {
             switch event {
             case .progress(let id, _):
@@ -130,6 +132,13 @@ actor AgentEventLog {
                     toJournal.append(event)
                 }
                 if state.isTerminal { progress[id] = nil }
+            case .removed(let id):
+                // Journalled; what the journal announced of the id is forgotten once it is.
+                suppressed.remove(id)
+                progress[id] = nil
+                intended[id] = nil
+                removed.insert(id)
+                toJournal.append(event)
             default:
                 if let id = event.id, suppressed.remove(id) != nil { continue }
                 toJournal.append(event)
@@ -137,6 +146,8 @@ actor AgentEventLog {
         }
         let journalled = lastSequence
         try await journal(toJournal)
+        // A removed id announced again in this batch (added anew) keeps that state.
+        for id in removed where intended[id] == nil { try await store.forgetJournalledState(of: id) }
         if lastSequence != journalled {
             ring()
         } else if liveChanged {

@@ -233,10 +233,12 @@ public struct DownloadAgentClient: Sendable {
                                         message: String(decoding: body.prefix(500), as: UTF8.self))
     }
 
-    /// `id` as one path segment.
+    /// `id` as one path segment: every byte of its UTF-8 but the unreserved characters of
+    /// RFC 3986 (letters, digits, `-`, `.`, `_`, `~`) as `%XX`, so a space, `?`, `#`, `%`, `+`,
+    /// `/` or an accent reach the agent as part of the id (the agent decodes the segment).
     static func escape(_ id: String) -> String {
-        var allowed = CharacterSet.urlPathAllowed
-        allowed.remove(charactersIn: "/?#%")
-        return id.addingPercentEncoding(withAllowedCharacters: allowed) ?? id
+        id.addingPercentEncoding(withAllowedCharacters: unreserved) ?? id
     }
+
+    private static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 }

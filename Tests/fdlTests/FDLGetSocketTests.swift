@@ -48,6 +48,30 @@ import Glibc
         }
     }
 
+    @Test("pause, resume and cancel reach downloads of a running get whose names have a space, an accent, ?, #, % or +")
+    func escapedIDsOverTheSocket() async throws {
+        let names = ["with space", "accentué", "what?", "hash#tag", "100%", "a+b"]
+        let out = try TemporaryDirectory("escaped")
+        defer { out.remove() }
+        // A port that refuses connections: each download is retried (1 s, 2 s, 4 s, ... apart)
+        // and stays unfinished for as long as the test needs.
+        let running = try FDLProcess(["get", "-j", String(names.count), "-d", out.path]
+                                     + names.indices.flatMap { ["http://127.0.0.1:9/e\($0).bin", "--name", names[$0]] })
+        for name in names { try await running.waitForOutput(containing: "\(name): downloading") }
+        for name in names {
+            let pause = try await FDLProcess.run(["pause", name, "-d", out.path])
+            #expect(pause.status == 0 && pause.stdout.contains("\(name): asked the running fdl"), "\(name): \(pause.stdout) \(pause.stderr)")
+            let resume = try await FDLProcess.run(["resume", name, "-d", out.path])
+            #expect(resume.status == 0, "\(name): \(resume.stderr)")
+            let cancel = try await FDLProcess.run(["cancel", name, "-d", out.path])
+            #expect(cancel.status == 0 && cancel.stdout.contains("it is cancelled now"), "\(name): \(cancel.stdout) \(cancel.stderr)")
+        }
+        #expect(await running.exitStatus() == 3, "stdout: \(running.stdout) stderr: \(running.stderr)")
+        for name in names {
+            #expect(running.stdout.contains("\(name): paused") && running.stdout.contains("\(name): cancelled"), "\(running.stdout)")
+        }
+    }
+
     @Test("another user (nobody) reaching the socket of a running get is refused with 403")
     func otherUserRefused() async throws {
         try await NginxServer.withServer(slowRate: "100k") { server, out in

@@ -11,7 +11,8 @@ public import Foundation
 /// ``DownloadProgress/receivedBytes`` (a ``restarted(id:reason:)`` event starts the count anew),
 /// never above the expected size. When an attempt ends, a last progress event fires if the bytes
 /// changed since the previous one; on completion that event always fires and reports the whole
-/// file. After ``completed(id:file:)`` or ``cancelled(id:)`` nothing more is said of that id.
+/// file. After ``completed(id:file:)`` or ``cancelled(id:)`` nothing more is said of that id
+/// until ``removed(id:)``, when the download is forgotten.
 ///
 /// ``totalProgress(_:)`` comes at most once per ``DownloaderConfiguration/progressInterval``, when
 /// the total changed; and when the last download that runs or waits completes, its total (100 %
@@ -54,6 +55,10 @@ public enum DownloadEvent: Sendable {
     /// when the new URL serves the same resource (the transport's validator check, as for a
     /// resume); otherwise a ``restarted(id:reason:)`` follows.
     case urlChanged(id: String, url: URL)
+    /// The download was forgotten (``Downloader/remove(_:)``), in memory and in the store: its
+    /// id may be used again by a new download. The last event of that id, after the store
+    /// forgot it; nothing describes its state any more.
+    case removed(id: String)
     /// The number of downloads with an attempt running changed (HWIFileDownload's network
     /// activity indicator count).
     case activityCountChanged(Int)
@@ -63,7 +68,7 @@ public enum DownloadEvent: Sendable {
         switch self {
         case .stateChanged(let id, _), .progress(let id, _), .restarted(let id, _), .paused(let id, _), .resumed(let id),
              .interrupted(let id, _, _), .completed(let id, _), .failed(let id, _, _), .cancelled(let id),
-             .onHold(let id, _), .needsFreshURL(let id, _), .urlChanged(let id, _):
+             .onHold(let id, _), .needsFreshURL(let id, _), .urlChanged(let id, _), .removed(let id):
             id
         case .totalProgress, .activityCountChanged:
             nil

@@ -248,7 +248,8 @@ extension Downloader {
         }
     }
 
-    /// Forgets download `id` (also in the store), so its id can be used again. A completed file
+    /// Forgets download `id` (also in the store), so its id can be used again, and announces it
+    /// with ``DownloadEvent/removed(id:)`` once the store has forgotten it. A completed file
     /// stays where it is; the staging file of an unfinished download is deleted (that of a
     /// cancelled one was deleted when it was cancelled, and is not touched: a newer download may
     /// write there now).
@@ -272,6 +273,7 @@ extension Downloader {
         if !e.state.isTerminal, !keepingStagingFile { discardStagingFile(of: e) }  // cancel deleted it; a newer download may own it now
         entries[id] = nil
         journal.post(.remove(id: id))
+        journal.post(.publish([.removed(id: id)]))  // after the store forgot it
         removedFromMemory(id)
         answerWaitersOfRemoved(id)
         refreshRootProgress(force: true)

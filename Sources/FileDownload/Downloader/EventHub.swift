@@ -83,7 +83,7 @@ final class EventHub: Sendable {
         case .stateChanged(let id, let state): await delegate.downloadDidChangeState(id: id, state: state)
         case .progress(let id, let progress): await delegate.downloadProgressDidChange(id: id, progress: progress)
         case .totalProgress(let total): await delegate.totalProgressDidChange(total)
-        case .restarted, .needsFreshURL, .urlChanged: break  // the question is asked apart
+        case .restarted, .needsFreshURL, .urlChanged, .removed: break  // the question is asked apart; a removal is the caller's
         case .resumed(let id): await delegate.downloadWillResume(id: id)
         case .paused(let id, let data): await delegate.downloadDidPause(id: id, resumeData: data)
         case .interrupted(let id, let error, let retryIn):

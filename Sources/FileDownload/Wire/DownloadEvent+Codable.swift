@@ -4,11 +4,12 @@ import Foundation
 ///
 /// One flat object with a `type` (the case name: `stateChanged`, `progress`, `totalProgress`,
 /// `restarted`, `resumed`, `paused`, `interrupted`, `completed`, `failed`, `cancelled`,
-/// `activityCountChanged`, `onHold`, `needsFreshURL`, `urlChanged`) and the case's values: `id`,
+/// `activityCountChanged`, `onHold`, `needsFreshURL`, `urlChanged`, `removed`) and the case's values: `id`,
 /// `state`, `progress`, `total`, `reason`, `error`, `retryInSeconds`, `file` (a file path), `count`,
 /// `statusCode`, `url`. `onHold` carries `id` and `reason` (`insufficientSpace`,
 /// `waitingForNetwork` or `refreshingURL`); `needsFreshURL` carries `id`, `reason` (`refused`, with
-/// the `statusCode`, or `expiresSoon`); `urlChanged` carries `id` and `url` (without credentials).
+/// the `statusCode`, or `expiresSoon`); `urlChanged` carries `id` and `url` (without credentials); `removed` (the download was
+/// forgotten) carries `id` only.
 ///
 /// Decoding gives back an equal event with two exceptions, both deliberate: **resume data is never
 /// encoded** (it may carry the URL's credentials and secret header fields; a process that wants to
@@ -22,7 +23,7 @@ extension DownloadEvent: Codable {
 
     private enum Kind: String, Codable {
         case stateChanged, progress, totalProgress, restarted, resumed, paused, interrupted, completed, failed,
-             cancelled, activityCountChanged, onHold, needsFreshURL, urlChanged
+             cancelled, activityCountChanged, onHold, needsFreshURL, urlChanged, removed
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -72,6 +73,8 @@ extension DownloadEvent: Codable {
             case .expiresSoon:
                 try c.encode("expiresSoon", forKey: .reason)
             }
+        case .removed:
+            try c.encode(Kind.removed, forKey: .type)
         case .urlChanged(_, let url):
             try c.encode(Kind.urlChanged, forKey: .type)
             try c.encode(url.removingCredentials.absoluteString, forKey: .url)
@@ -100,6 +103,7 @@ extension DownloadEvent: Codable {
             self = .completed(id: try id(), file: URL(fileURLWithPath: try c.decode(String.self, forKey: .file)))
         case .failed: self = .failed(id: try id(), error: try c.decode(DownloadError.self, forKey: .error), resumeData: nil)
         case .cancelled: self = .cancelled(id: try id())
+        case .removed: self = .removed(id: try id())
         case .activityCountChanged: self = .activityCountChanged(try c.decode(Int.self, forKey: .count))
         case .onHold: self = .onHold(id: try id(), reason: try c.decode(WaitReason.self, forKey: .reason))
         case .needsFreshURL:

@@ -357,6 +357,11 @@ extension WebPage {
           if (type === "download") {
             const event = JSON.parse(data);
             const info = downloads.get(event.id);
+            if (event.type === "removed") {
+              drop(event.id);  // forgotten, here or by another client; a later add comes as its own events
+              summaryLater();
+              return;
+            }
             if (info && event.type === "stateChanged") { info.state = event.state; update(info); }
             if (event.id) refresh(event.id);
             summaryLater();

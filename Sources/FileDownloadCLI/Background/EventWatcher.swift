@@ -124,6 +124,7 @@ struct EventWatcher {
         case .completed: .completed
         case .failed: .failed
         case .cancelled: .cancelled
+        case .removed: .cancelled  // forgotten before it finished: it never will (exit: stopped)
         default: nil
         }
     }

@@ -111,6 +111,8 @@ public struct JSONEventLine: Sendable, Hashable, Codable {
         case .urlChanged(let id, let newURL):
             self.init(event: "urlChanged", id: id)
             url = newURL.removingCredentials.absoluteString
+        case .removed(let id):
+            self.init(event: "removed", id: id)
         case .activityCountChanged:
             return nil
         }

@@ -37,6 +37,8 @@ public enum PlainLog {
             "\(id): the link expires soon; asking for a fresh one"
         case .urlChanged(let id, let url):
             "\(id): continuing at \(url.removingCredentials.absoluteString)"
+        case .removed(let id):
+            "\(id): forgotten"
         }
     }
 

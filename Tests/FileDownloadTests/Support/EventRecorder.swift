@@ -197,6 +197,7 @@ extension DownloadEvent {
         case .onHold(_, let r): "onHold:\(r)"
         case .needsFreshURL(_, let r): "needsFreshURL:\(r)"
         case .urlChanged(_, let url): "urlChanged:\(url.absoluteString)"
+        case .removed: "removed"
         }
     }
 }
