@@ -23,9 +23,7 @@ extension AgentAPI {
         v1.put("downloads/:id/url") { request, context in
             let id = try id(context)
             let update: AgentURLUpdate = try await decodeSmallBody(request, what: #"{"url": "...", "expiresAt": "RFC 3339"}"#)
-            guard let url = URL(string: update.url), url.scheme != nil else {
-                throw AgentAPIError(.badRequest, "bad-url", "'\(update.url)' is not an absolute URL")
-            }
+            let url = try AgentDownloadRequest.checked { try InputValidation.url(update.url) }
             var expiresAt: Date?
             if let text = update.expiresAt {
                 guard let date = AgentURLUpdate.parseDate(text) else {

@@ -17,13 +17,18 @@ public struct AgentAPIError: HTTPResponseError, Sendable {
     }
 
     /// The status and code for a library error: unknown id 404, duplicate id 409, a state that
-    /// does not allow the request 409, a bad URL, scheme or destination 400, anything else 500.
+    /// does not allow the request 409, a bad URL, scheme, destination, id, header field or SHA-256
+    /// 400 (`bad-url`, `bad-destination`, `bad-id`, `bad-header`, `bad-sha256`: the input rules
+    /// of `InputValidation`, with its message), anything else 500.
     public init(_ error: DownloadError) {
         switch error.code {
         case .unknownIdentifier: self.init(.notFound, "unknown-id", error.message)
         case .duplicateIdentifier: self.init(.conflict, "duplicate-id", error.message)
         case .invalidState: self.init(.conflict, "invalid-state", error.message)
         case .invalidURL, .unsupportedScheme: self.init(.badRequest, "bad-url", error.message)
+        case .invalidIdentifier: self.init(.badRequest, "bad-id", error.message)
+        case .invalidHeader: self.init(.badRequest, "bad-header", error.message)
+        case .invalidChecksum: self.init(.badRequest, "bad-sha256", error.message)
         case .invalidDestination: self.init(.badRequest, "bad-destination", error.message)
         default: self.init(.internalServerError, error.code.rawValue, error.description)
         }

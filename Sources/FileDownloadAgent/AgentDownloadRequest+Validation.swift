@@ -4,47 +4,49 @@ import Foundation
 
 /// The checks the agent makes of a request before the downloader makes its own (the id, the URL,
 /// the destination's form, the mirrors, the digest, the size and the header fields); each failure is an
-/// ``AgentAPIError`` (400) saying what to fix.
+/// ``AgentAPIError`` (400) saying what to fix. The id, URLs, header fields and digest are checked
+/// with `InputValidation`, the rules and messages of every front end.
 extension AgentDownloadRequest {
-    /// The id, when it has 1 to 256 Unicode scalars (code points, as JSON Schema's `maxLength`
-    /// counts them, not characters: a combining mark does not hide a long id) and none of them is
-    /// `/`, a line break or NUL (each scalar is checked, so none hides in a grapheme either).
+    /// The id, when it passes `InputValidation.checkIdentifier(_:)` (1 to 256 Unicode scalars
+    /// without control characters or line breaks: the rule of every front end) and has no `/`
+    /// (the agent's own rule: an id is one segment of the API's paths).
     func validatedID() throws -> String {
-        let scalars = id.unicodeScalars
-        guard !scalars.isEmpty, scalars.count <= 256, !scalars.contains(where: Self.isRefusedInID) else {
-            throw AgentAPIError(.badRequest, "bad-id", "\"id\" must be 1 to 256 characters without \"/\", line breaks or NUL")
+        try Self.checked { try InputValidation.checkIdentifier(id) }
+        guard !id.contains("/") else {
+            throw AgentAPIError(.badRequest, "bad-id", "an id of the agent cannot contain \"/\" (it is a segment of the API's paths)")
         }
         return id
     }
 
-    /// `/`, NUL and the scalars `Character.isNewline` knows (LF, VT, FF, CR, NEL, LS, PS).
-    private static func isRefusedInID(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
-        case 0x2F, 0x00, 0x0A...0x0D, 0x85, 0x2028, 0x2029: return true
-        default: return false
-        }
-    }
-
+    /// The URL, when it passes `InputValidation.url(_:)`.
     func parsedURL() throws -> URL {
-        guard let parsed = URL(string: url), parsed.scheme != nil else {
-            throw AgentAPIError(.badRequest, "bad-url", "\"\(url)\" is not an absolute URL (like https://host/file)")
-        }
-        return parsed
+        try Self.checked { try InputValidation.url(url) }
     }
 
-    /// The mirrors as URLs: each absolute, at most ``AgentDownloadRequest/maxMirrors``. (The
-    /// downloader checks their schemes when it tries them.)
+    /// The mirrors as URLs: each passes `InputValidation.url(_:)`, at most
+    /// ``AgentDownloadRequest/maxMirrors``. (The downloader checks their schemes when it tries
+    /// them.)
     func parsedMirrors() throws -> [URL] {
         let mirrors = self.mirrors ?? []
         guard mirrors.count <= Self.maxMirrors else {
             throw AgentAPIError(.badRequest, "bad-mirror", "\(mirrors.count) mirrors given; a download may have at most \(Self.maxMirrors)")
         }
         return try mirrors.map { text in
-            guard let parsed = URL(string: text), parsed.scheme != nil, parsed.host != nil else {
-                throw AgentAPIError(.badRequest, "bad-mirror",
-                                    "the mirror \"\(URL(string: text)?.removingCredentials.absoluteString ?? "(not a URL)")\" is not an absolute URL (like https://host/file)")
+            do {
+                return try InputValidation.url(text)
+            } catch let error as DownloadError {
+                throw AgentAPIError(.badRequest, "bad-mirror", "a mirror: \(error.message)")
             }
-            return parsed
+        }
+    }
+
+    /// Runs a check of `InputValidation`, turning its error into the agent's 400 with the same
+    /// message (`AgentAPIError.init(_:)`).
+    static func checked<T>(_ check: () throws -> T) throws -> T {
+        do {
+            return try check()
+        } catch let error as DownloadError {
+            throw AgentAPIError(error)
         }
     }
 
@@ -67,9 +69,7 @@ extension AgentDownloadRequest {
     /// The download's options: what the request sets, nothing else (the downloader fills in its
     /// default transfer options for the rest).
     func options() throws -> DownloadOptions {
-        if let sha256, sha256.count != 64 || !sha256.allSatisfy(\.isHexDigit) {
-            throw AgentAPIError(.badRequest, "bad-sha256", "\"sha256\" must be 64 hexadecimal digits")
-        }
+        if let sha256 { _ = try Self.checked { try InputValidation.sha256(sha256) } }
         if let expectedSize, expectedSize < 0 {
             throw AgentAPIError(.badRequest, "bad-size", "\"expectedSize\" cannot be negative")
         }
@@ -82,11 +82,9 @@ extension AgentDownloadRequest {
         var transfer = TransferOptions()
         let secrets = Set((secretHeaders ?? []).map { $0.lowercased() })
         for (name, value) in (headers ?? [:]).sorted(by: { $0.key < $1.key }) {
-            guard !name.isEmpty, !name.contains(where: { $0 == ":" || $0.isWhitespace || $0.isNewline }),
-                  !value.contains(where: { $0.isNewline || $0 == "\0" }) else {
-                throw AgentAPIError(.badRequest, "bad-header", "the header field \"\(name)\" is not a valid field name and value")
-            }
-            transfer.headers.append(HeaderField(name: name, value: value, isSecret: secrets.contains(name.lowercased())))
+            transfer.headers.append(try Self.checked {
+                try InputValidation.header(name: name, value: value, isSecret: secrets.contains(name.lowercased()))
+            })
         }
         return DownloadOptions(transfer: transfer, expectedSize: expectedSize, sha256: sha256, priority: priority ?? 0,
                                mirrors: try parsedMirrors(), maxConnections: maxConnections)

@@ -31,7 +31,7 @@ struct AgentBadInputTests {
                 ("a destination that is a directory", ["-X", "POST", "-d", "{\"id\":\"a\",\"url\":\"http://127.0.0.1:9/f\",\"destination\":\"\(agent.downloads.path)/\"}",
                                                        "http://agent/v1/downloads"], 400, "bad-destination", "is a directory"),
                 ("an id with a slash", ["-X", "POST", "-d", "{\"id\":\"a/b\",\"url\":\"http://127.0.0.1:9/f\"}", "http://agent/v1/downloads"],
-                 400, "bad-id", "without \"/\""),
+                 400, "bad-id", "cannot contain \"/\""),
                 ("a bad digest", ["-X", "POST", "-d", "{\"id\":\"a\",\"url\":\"http://127.0.0.1:9/f\",\"sha256\":\"xyz\"}",
                                   "http://agent/v1/downloads"], 400, "bad-sha256", "64 hexadecimal"),
                 ("an unknown id", ["http://agent/v1/downloads/nobody"], 404, "unknown-id", "nobody"),

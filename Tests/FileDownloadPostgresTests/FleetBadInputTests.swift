@@ -133,10 +133,10 @@ import Testing
     @Test func aBadChecksumOrURLIsRefusedBeforeTheQueueIsReached() async throws {
         let base = ["add", "--postgres", "postgres://fdl@127.0.0.1:9/db"]
         for (arguments, says) in [
-            (["--sha256", "abc", "http://127.0.0.1:9/a.bin"], "is not a SHA-256"),
+            (["--sha256", "abc", "http://127.0.0.1:9/a.bin"], "is not 64 hexadecimal digits"),
             (["http:///a.bin"], "has no host"),
             (["ftp://127.0.0.1/a.bin"], "not an http, https or sftp URL"),
-            (["a.bin"], "is not a URL"),
+            (["a.bin"], "is not an absolute URL"),
         ] {
             let run = try await FDLProcess.run(base + arguments, environment: ["PGPASSWORD": "x"])
             #expect(run.status == 64, "\(arguments): \(run.stderr)")

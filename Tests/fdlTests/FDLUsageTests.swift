@@ -7,8 +7,8 @@ import Testing
 @Suite struct FDLUsageTests {
     @Test(arguments: [
         (["get"], "give at least one URL"),
-        (["get", "http://127.0.0.1:9/x", "--sha256", "1234"], "is not 64 hex digits"),
-        (["get", "127.0.0.1/file"], "is not a URL"),
+        (["get", "http://127.0.0.1:9/x", "--sha256", "1234"], "is not 64 hexadecimal digits"),
+        (["get", "127.0.0.1/file"], "is not an absolute URL"),
         (["get", "http://127.0.0.1:9/x", "--bogus"], "unknown option '--bogus'"),
         (["get", "gopher://127.0.0.1/x"], "no transport is registered for the scheme 'gopher'"),
         (["frobnicate"], "Unexpected argument 'frobnicate'"),

@@ -31,9 +31,9 @@ import Testing
     }
 
     @Test(arguments: [
-        (["http://h/a", "--sha256", "xyz"], "is not 64 hex digits"),
+        (["http://h/a", "--sha256", "xyz"], "is not 64 hexadecimal digits"),
         ([], "give at least one URL"),
-        (["not a url"], "is not a URL"),
+        (["not a url"], "is not an absolute URL"),
         (["http:///path"], "has no host"),
         (["http://h/a", "-j", "0"], "-j must be between 1 and 64"),
         (["http://h/a", "--max-connections-per-host", "0"], "--max-connections-per-host must be between 1 and 64"),

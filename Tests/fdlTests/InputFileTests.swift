@@ -25,7 +25,7 @@ import Testing
         ("https://a/x\n  dir=/tmp", "list.txt:2: dir= is not supported"),
         ("https://a/x\n  out=a\n  out=b", "list.txt:3: a second out="),
         ("https://a/x\n  checksum=md5=abc", "list.txt:2: checksum type 'md5' is not supported"),
-        ("https://a/x\n  checksum=sha-256=12", "list.txt:2: the SHA-256 '12' is not 64 hex digits"),
+        ("https://a/x\n  checksum=sha-256=12", "list.txt:2: the SHA-256 '12' is not 64 hexadecimal digits"),
         ("https://a/x\n  split=4", "list.txt:2: unknown option 'split='"),
         ("https://a/x\n  nonsense", "list.txt:2: 'nonsense' is not an option"),
         ("https://a/x https://b/x", "list.txt:1: 'https://a/x https://b/x' contains a space"),

@@ -3,7 +3,9 @@ public import Foundation
 extension Downloader {
     /// Registers a download without starting it (state ``DownloadState/notStarted``).
     ///
-    /// In order: checks the id (non-empty, unique), the URL (a registered scheme), resolves the
+    /// In order: checks the id, the URL, the mirrors, the header fields and the SHA-256 with
+    /// ``InputValidation/checkDownload(id:url:options:)`` (the rules every front end applies),
+    /// checks that the id is unique and the URL's scheme registered, resolves the
     /// destination (the one given, else the configured directory plus the sanitised last path
     /// component of the URL; then the delegate's ``DownloaderDelegate/destination(forID:remoteURL:proposed:)``),
     /// checks that neither the destination nor its staging file (destination plus
@@ -16,12 +18,15 @@ extension Downloader {
     /// it leaves unset takes ``DownloaderConfiguration/defaultTransferOptions``'s value.
     ///
     /// - Returns: the destination.
-    /// - Throws: ``DownloadError`` with code ``DownloadError/Code/duplicateIdentifier``,
-    ///   ``DownloadError/Code/invalidURL``, ``DownloadError/Code/unsupportedScheme`` or
-    ///   ``DownloadError/Code/invalidDestination``. Nothing changes when it throws.
+    /// - Throws: ``DownloadError`` with code ``DownloadError/Code/invalidIdentifier``,
+    ///   ``DownloadError/Code/invalidHeader``, ``DownloadError/Code/invalidChecksum``,
+    ///   ``DownloadError/Code/duplicateIdentifier``, ``DownloadError/Code/invalidURL``,
+    ///   ``DownloadError/Code/unsupportedScheme`` or ``DownloadError/Code/invalidDestination``.
+    ///   Nothing changes when it throws.
     @discardableResult
     public func add(id: String, url: URL, destination: URL? = nil, options: DownloadOptions? = nil) async throws -> URL {
         try checkAccepting()
+        try InputValidation.checkDownload(id: id, url: url, options: options)
         try checkNew(id: id)
         try await checkNotInStore(id: id)
         _ = try transports.transport(for: url)

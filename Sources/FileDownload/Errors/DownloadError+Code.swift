@@ -23,6 +23,15 @@ extension DownloadError {
         public static let invalidResumeData = Code(rawValue: "invalidResumeData")
         /// A file name or destination that would leave its directory, or is otherwise unusable.
         public static let invalidDestination = Code(rawValue: "invalidDestination")
+        /// An id that is empty, longer than 256 Unicode scalars, or has a control character or a
+        /// line break (``InputValidation/checkIdentifier(_:)``).
+        public static let invalidIdentifier = Code(rawValue: "invalidIdentifier")
+        /// A request header field whose name is not an RFC 9110 token, or whose value has a
+        /// control character other than tab (``InputValidation/checkHeader(_:)``).
+        public static let invalidHeader = Code(rawValue: "invalidHeader")
+        /// A SHA-256 that is not 64 hexadecimal digits, or a checksum type other than SHA-256
+        /// (``InputValidation/sha256(_:)``).
+        public static let invalidChecksum = Code(rawValue: "invalidChecksum")
 
         // MARK: the network and the server
 

@@ -42,9 +42,8 @@ struct FleetAddCommand: AsyncParsableCommand {
         if name != nil || id != nil || sha256 != nil, urls.count != 1 || inputFile != nil {
             throw ValidationError("-o, --id and --sha256 need exactly one URL (use out= and checksum= in an input file)")
         }
-        if let sha256, !FileDigest.isSHA256(sha256) {
-            throw ValidationError("--sha256 '\(sha256)' is not a SHA-256 (64 hex digits)")
-        }
+        if let sha256 { _ = try GetCommand.checked(option: "--sha256") { try InputValidation.sha256(sha256) } }
+        if let id { try GetCommand.checked(option: "--id") { try InputValidation.checkIdentifier(id) } }
     }
 
     func run() async throws {
@@ -56,7 +55,8 @@ struct FleetAddCommand: AsyncParsableCommand {
                 await queue.close()
             } catch let error as DownloadError {
                 await queue.close()
-                throw CLIError(error.code == .invalidDestination ? .usage : .stateUnavailable, error.message)
+                let isUsage = [.invalidDestination, .invalidIdentifier, .invalidURL, .invalidHeader, .invalidChecksum].contains(error.code)
+                throw CLIError(isUsage ? .usage : .stateUnavailable, error.message)
             }
             Terminal.write("fdl add: queued \(downloads.count) download(s) in \(queue.settings.endpoint)\n")
         } catch let error as CLIError {

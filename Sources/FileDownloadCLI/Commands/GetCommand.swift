@@ -207,9 +207,7 @@ public struct GetCommand: AsyncParsableCommand {
         guard sha256.count <= total else {
             throw ValidationError("\(sha256.count) --sha256 values for \(total) URLs: give at most one per URL, in URL order")
         }
-        for digest in sha256 where !FileDigest.isSHA256(digest) {
-            throw ValidationError("--sha256 '\(digest)' is not 64 hex digits")
-        }
+        for digest in sha256 { _ = try Self.checked(option: "--sha256") { try InputValidation.sha256(digest) } }
         var names = names
         if let output {
             names = try Self.outputName(output, urlCount: total, namesGiven: names.count, directory: state.url)
@@ -284,45 +282,38 @@ public struct GetCommand: AsyncParsableCommand {
     /// (the resource timeout, beyond which a request timeout means nothing). NaN is in no range.
     static let timeoutRange = 0.001...604_800.0
 
-    /// Parses a URL argument: it must have a scheme and a host. Messages never show a password.
+    /// Parses a URL argument with `InputValidation.url(_:)` (a scheme, a host, a port of 1 to
+    /// 65535). Messages never show a password.
     static func parseURL(_ text: String) throws -> URL {
-        guard let url = URL(string: text), let scheme = url.scheme, !scheme.isEmpty else {
-            throw ValidationError("'\(Self.redactingPassword(text))' is not a URL; write it with its scheme, e.g. https://host/path")
-        }
-        guard let host = url.host, !host.isEmpty else {
-            throw ValidationError("'\(Self.redactingPassword(text))' has no host")
-        }
-        return url
+        try checked { try InputValidation.url(text) }
     }
 
-    /// Parses `Name: value` given to `option`: the name must be an HTTP token, the value must
-    /// have no control character but tab (CR and LF would end the field and start another one).
-    /// Messages name the field, never its value.
+    /// Parses `Name: value` given to `option` and checks it with
+    /// `InputValidation.header(name:value:isSecret:)` (the name an HTTP token, the value without a
+    /// control character but tab). Messages name the field, never its value.
     static func parseHeader(_ text: String, option: String, isSecret: Bool) throws -> HeaderField {
         guard let colon = text.firstIndex(of: ":") else {
             throw ValidationError("a \(option) value must look like 'Name: value'")
         }
         let name = text[..<colon].trimmingCharacters(in: .whitespaces)
         let value = text[text.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-        guard !name.isEmpty, name.unicodeScalars.allSatisfy(Self.isTokenCharacter) else {
-            throw ValidationError("\(option) needs a field name of letters, digits and !#$%&'*+-.^_`|~ before ':'")
+        return try checked(option: option) { try InputValidation.header(name: name, value: value, isSecret: isSecret) }
+    }
+
+    /// Runs a check of `InputValidation`; its error becomes a `ValidationError` (exit 64) with
+    /// the same message, after `option` when one is given.
+    static func checked<T>(option: String? = nil, _ check: () throws -> T) throws -> T {
+        do {
+            return try check()
+        } catch let error as DownloadError {
+            throw ValidationError(option.map { "\($0): " + error.message } ?? error.message)
         }
-        guard !Self.containsControlCharacter(value) else {
-            throw ValidationError("the value of the \(option) field '\(name)' contains a line break or another control character")
-        }
-        return HeaderField(name: name, value: value, isSecret: isSecret)
     }
 
     /// Whether `text` has a control character other than tab: a CR or LF in a header value
     /// would end the field and start another one.
     static func containsControlCharacter(_ text: String) -> Bool {
         text.unicodeScalars.contains { $0 != "\t" && $0.properties.generalCategory == .control }
-    }
-
-    /// Whether `scalar` may appear in an HTTP field name (RFC 9110 `tchar`).
-    static func isTokenCharacter(_ scalar: Unicode.Scalar) -> Bool {
-        guard scalar.isASCII else { return false }
-        return scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "!#$%&'*+-.^_`|~".unicodeScalars.contains(scalar)
     }
 
     /// `text` with the password of its `user:password@host` part (after `scheme://`, or at the

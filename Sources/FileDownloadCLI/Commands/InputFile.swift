@@ -1,3 +1,4 @@
+import FileDownload
 import Foundation
 
 /// The URLs of an input file (`fdl get -i FILE`, `-i -` for standard input), in the spirit of
@@ -97,15 +98,21 @@ public struct InputFile: Sendable {
                 guard let split = value.firstIndex(of: "=") else {
                     throw fail("checksum= needs TYPE=DIGEST, e.g. checksum=sha-256=HEX")
                 }
-                let type = value[..<split].lowercased()
-                guard type == "sha-256" || type == "sha256" else {
-                    throw fail("checksum type '\(type)' is not supported; fdl checks sha-256 only")
+                do {
+                    try InputValidation.checkChecksumType(String(value[..<split]))
+                } catch {
+                    throw fail(error.message)
                 }
                 digest = String(value[value.index(after: split)...])
             }
-            guard FileDigest.isSHA256(digest) else { throw fail("the SHA-256 '\(digest)' is not 64 hex digits") }
+            let checked: String
+            do {
+                checked = try InputValidation.sha256(digest)
+            } catch {
+                throw fail(error.message)
+            }
             guard entry.sha256 == nil else { throw fail("a second checksum for the same URL") }
-            entry.sha256 = digest.lowercased()
+            entry.sha256 = checked
         case "dir":
             throw fail("dir= is not supported: one fdl run downloads into one directory (-d DIR), "
                        + "which holds its state; run fdl once per directory")

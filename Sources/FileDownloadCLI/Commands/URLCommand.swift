@@ -37,9 +37,7 @@ public struct URLCommand: AsyncParsableCommand {
     public init() {}
 
     public func validate() throws {
-        guard let url = URL(string: newURL), url.scheme != nil, url.host != nil || !url.path.isEmpty else {
-            throw ValidationError("'\(newURL)' is not an absolute URL")
-        }
+        _ = try GetCommand.checked { try InputValidation.url(newURL) }
         if let expiresAt, AgentURLUpdate.parseDate(expiresAt) == nil {
             throw ValidationError("--expires-at '\(expiresAt)' is not an RFC 3339 date such as 2026-11-23T06:00:00Z")
         }

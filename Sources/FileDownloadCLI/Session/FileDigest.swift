@@ -6,9 +6,4 @@ public enum FileDigest {
     @Sendable public static func sha256(_ path: String) -> String? {
         try? FileValidation.sha256(ofFileAt: path)
     }
-
-    /// Whether `text` is 64 hex digits.
-    public static func isSHA256(_ text: String) -> Bool {
-        text.count == 64 && text.allSatisfy(\.isHexDigit)
-    }
 }

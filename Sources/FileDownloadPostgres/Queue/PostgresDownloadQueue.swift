@@ -82,7 +82,10 @@ public actor PostgresDownloadQueue {
     /// Queues `downloads`, all or none (one statement). Each is stored with state `queued`, its
     /// priority (`DownloadOptions/priority`) and its place after everything queued before.
     ///
-    /// - Throws: `DownloadError` with code `invalidDestination` for a destination that is not a
+    /// - Throws: `DownloadError` with code `invalidIdentifier`, `invalidURL`, `invalidHeader` or
+    ///   `invalidChecksum` for an id, URL, mirror, header field or SHA-256 that
+    ///   `InputValidation.checkDownload(id:url:options:)` refuses (the rules of every front end);
+    ///   code `invalidDestination` for a destination that is not a
     ///   plain relative path, or that an unfinished download in the queue (or another in the
     ///   batch) already writes to; code `store` for a duplicate id. Nothing is queued then.
     public func add(_ downloads: [QueuedDownload]) async throws {
@@ -91,6 +94,7 @@ public actor PostgresDownloadQueue {
             if let problem = QueuedDownload.problem(destination: download.destination) {
                 throw DownloadError(.invalidDestination, "cannot queue '\(download.id)': \(problem)")
             }
+            try InputValidation.checkDownload(id: download.id, url: download.url, options: download.options)
         }
         var ids: [String] = [], urls: [String] = [], destinations: [String] = [], priorities: [Int] = [], records: [String] = []
         for download in downloads {
