@@ -4,7 +4,8 @@ extension DownloadEntry {
     /// describes.
     init(record: DownloadRecord) {
         self.init(id: record.id, url: record.url, destination: record.destination, partPath: record.partPath,
-                  options: record.options, state: record.state, queueOrder: record.queueOrder)
+                  options: record.options, lifecycle: DownloadLifecycle(id: record.id, state: record.state),
+                  queueOrder: record.queueOrder)
         validator = record.validator
         expectedLength = record.expectedLength
         segments = record.segments

@@ -8,7 +8,11 @@ struct DownloadEntry {
     var destination: URL
     var partPath: String
     var options: DownloadOptions
-    var state: DownloadState
+    /// The state and the data it carries (a retry's due time, a hold), changed only by its
+    /// triggers (docs/states.md).
+    var lifecycle: DownloadLifecycle
+    /// The state the API reports.
+    var state: DownloadState { lifecycle.state }
     var validator: Validator?
     var expectedLength: Int64?
     /// Bytes of the resource in the staging file, as last seen (with ``segments``: their sum).
@@ -31,7 +35,7 @@ struct DownloadEntry {
     /// What the file was checked against when it completed in this process.
     var checks: CompletionChecks?
     /// When the automatic retry of an interrupted download is due (downloader clock).
-    var retryAt: Duration?
+    var retryAt: Duration? { lifecycle.retryDue }
     var attempt: AttemptHandle?
     var createdAt = Date()
     /// Which of the download's URLs the next attempt uses: 0 for ``url``, n for mirror n - 1.
@@ -46,19 +50,14 @@ struct DownloadEntry {
     var passHadRetryableFailure = false
     /// The first file name a head of this download suggested (``TransferHead/suggestedFilename``).
     var suggestedFileName: String?
-    /// What an interrupted download on hold waits for (``WaitReason``); meaningful only while it
-    /// is interrupted and in ``Downloader/retrying`` without a ``retryAt``.
-    var waitReason: WaitReason?
+    /// What an interrupted download on hold waits for (``WaitReason``), while it is on hold.
+    var waitReason: WaitReason? { lifecycle.hold?.reason }
     /// When the download was put on hold (``Downloader/hold(_:_:error:now:events:)``).
-    var heldAt: Duration?
-    /// The free space of the staging file's file system when a write met a full disk (ENOSPC):
-    /// it continues only once there is more (a full disk that statvfs does not show, such as a
-    /// quota, never makes it try again and again). `nil` for a hold the free space explains
-    /// (``RoomCheck/Shortfall``): that one continues as soon as what it needs fits.
-    var freeAtHold: Int64?
-    /// What a hold the free space explains said the download still needs (a size it may know
-    /// from nothing else, when the head announcing it was refused).
-    var neededAtHold: Int64?
+    var heldAt: Duration? { lifecycle.hold?.since }
+    /// See ``DownloadHold/freeAtHold``.
+    var freeAtHold: Int64? { lifecycle.hold?.freeAtHold }
+    /// See ``DownloadHold/neededAtHold``.
+    var neededAtHold: Int64? { lifecycle.hold?.neededAtHold }
     /// When the current URL expires on the downloader's clock (from
     /// ``DownloadOptions/urlExpiresAt``), and how long it lived from when that was set.
     var urlExpiry: Duration?

@@ -139,14 +139,16 @@ extension Downloader {
         logger.debug("download '\(id)': attempt \(e.attempts) starts at byte \(e.bytesOnDisk)",
                      metadata: ["url": "\(e.currentURL.redactingPassword)"])
         let handle = AttemptHandle(startedAt: now)
+        var events: [DownloadEvent] = []
+        guard carryOut(e.lifecycle.slotFreed(activeCount: running.count + 1), on: &e, events: &events, now: now).startAttempt else {
+            return
+        }
         e.attempt = handle
-        e.state = .downloading
         e.headSeen = false
         e.checks = nil
         e.lastActivityCount = 0
         e.lastActivityAt = now
         e.lastCheckpointAt = now
-        e.retryAt = nil
         e.speed.reset()
         if let last = e.lastEmitted, e.bytesOnDisk < last.receivedBytes {
             // The bytes were discarded (validation failure, cancelled staging file): count anew.
@@ -167,9 +169,7 @@ extension Downloader {
         )
         entries[id] = e
         running.insert(id)
-        persist(e, flush: nil, events: [
-            .stateChanged(id: id, state: .downloading), .activityCountChanged(running.count),
-        ])
+        persist(e, flush: nil, events: events)
         let delegate = self.delegate
         let task = Task.detached { [weak self] in
             let outcome = await Downloader.runAttempt(context, handle: handle, transport: transport, delegate: delegate)
@@ -482,7 +482,8 @@ extension Downloader {
             e.segments = []
             e.checks = checks
             emitProgress(&e, now: now, force: true, events: &events)
-            e.state = .completed
+            var transition: [DownloadEvent] = []
+            carryOut(e.lifecycle.attemptCompleted(file: file), on: &e, events: &transition, now: now)
             e.lastError = nil
             entries[id] = e
             // The total that counts this file goes out before the file's completion: the last
@@ -493,34 +494,26 @@ extension Downloader {
             if last || totalIsDue(at: now) {
                 emitTotal(now: now, force: last, events: &events)
             }
-            events += [.stateChanged(id: id, state: .completed), .completed(id: id, file: file)]
+            events += transition
             flush = nil
         case (_, .cancel?):
-            discardStagingFile(of: e)
-            e.bytesOnDisk = 0
-            e.segments = []
-            e.validator = nil
-            e.state = .cancelled
-            events += [.stateChanged(id: id, state: .cancelled), .cancelled(id: id)]
+            carryOut(e.lifecycle.attemptStopped(.cancel, resumeData: e.resumeData()), on: &e, events: &events, now: now)
             flush = nil
         case (_, .pause?), (.held, nil):
             emitProgress(&e, now: now, force: false, events: &events)
             // Held back by the delegate before the move (no stop reason came): why is the last
             // error; no retry counted.
             if case .held(let error) = outcome { e.lastError = error }
-            e.state = .paused
-            events += [.stateChanged(id: id, state: .paused), .paused(id: id, resumeData: e.resumeData())]
+            carryOut(e.lifecycle.attemptStopped(.pause, resumeData: e.resumeData()), on: &e, events: &events, now: now)
         case (_, .shutdown?):
-            e.state = .interrupted
-            e.lastError = DownloadError(.cancelled, "the downloader shut down during the download")
-            events += [.stateChanged(id: id, state: .interrupted),
-                       .interrupted(id: id, error: e.lastError!, retryIn: nil)]
+            e.lastError = DownloadLifecycle.shutdownError
+            carryOut(e.lifecycle.attemptStopped(.shutdown, resumeData: e.resumeData()), on: &e, events: &events, now: now)
         case (_, .switchURL?):
             // Back to the queue at once, in its place: the next attempt fetches the new URL.
             emitProgress(&e, now: now, force: false, events: &events)
-            e.state = .waiting
-            queue.push(id: id, priority: e.options.priority, order: e.queueOrder)
-            events.append(.stateChanged(id: id, state: .waiting))
+            if carryOut(e.lifecycle.attemptStopped(.switchURL, resumeData: e.resumeData()), on: &e, events: &events, now: now).enqueue {
+                queue.push(id: id, priority: e.options.priority, order: e.queueOrder)
+            }
         case (_, .fail(let error)?):
             emitProgress(&e, now: now, force: false, events: &events)
             failure(&e, error, now: now, events: &events)
@@ -528,38 +521,25 @@ extension Downloader {
             emitProgress(&e, now: now, force: false, events: &events)
             failure(&e, error, now: now, events: &events)
         case (.invalid(let error), nil):
-            e.bytesOnDisk = 0
-            e.segments = []
-            e.validator = nil
-            e.state = .failed
             e.lastError = error
-            events += [.stateChanged(id: id, state: .failed), .failed(id: id, error: error, resumeData: nil)]
+            carryOut(e.lifecycle.attemptInvalid(error), on: &e, events: &events, now: now)
             flush = nil
         case (.restart(let reason), nil):
             // Never bytes of two versions in one file: everything starts over, at once. Segments
             // that disagreed under one validator: one connection from then on (it gets one
             // version, whatever the server mixes between requests).
             if reason == .segmentsDisagree { e.segmentsDisabled = true }
-            discardStagingFile(of: e)
-            e.bytesOnDisk = 0
-            e.segments = []
-            e.validator = nil
             e.lastEmitted = nil
             e.speed.reset()
             flush = nil
+            // A server whose file changes under every attempt would restart it for ever.
             let limit = max(1, (e.options.retryPolicy ?? configuration.retryPolicy).maxRetries)
-            guard e.changedFileRestarts < limit else {
-                // A server whose file changes under every attempt would restart it for ever.
-                let error = Self.changedFileError(e, restarts: e.changedFileRestarts)
-                e.state = .failed
-                e.lastError = error
-                events += [.stateChanged(id: id, state: .failed), .failed(id: id, error: error, resumeData: nil)]
-                break
+            let allowed = e.changedFileRestarts < limit
+            let error = Self.changedFileError(e, restarts: e.changedFileRestarts)
+            if allowed { e.changedFileRestarts += 1 } else { e.lastError = error }
+            if carryOut(e.lifecycle.attemptRestarts(reason, allowed: allowed, error: error), on: &e, events: &events, now: now).enqueue {
+                queue.push(id: id, priority: e.options.priority, order: e.queueOrder)
             }
-            e.changedFileRestarts += 1
-            e.state = .waiting
-            queue.push(id: id, priority: e.options.priority, order: e.queueOrder)
-            events += [.restarted(id: id, reason: reason), .stateChanged(id: id, state: .waiting)]
         case (.stopped, nil):
             failure(&e, DownloadError(.transport, "the attempt stopped without a reason", isRetryable: true),
                     now: now, events: &events)
@@ -602,8 +582,7 @@ extension Downloader {
         }
         if holdsForNetwork(&e, after: error, failureClass: failureClass, now: now, events: &events) { return }
         if error.code == .diskFull || error.code == .fileTooLarge {
-            e.state = .interrupted
-            events += [.stateChanged(id: e.id, state: .interrupted), .interrupted(id: e.id, error: error, retryIn: nil)]
+            carryOut(e.lifecycle.failureClassified(.interrupt(error)), on: &e, events: &events, now: now)
         } else if error.isRetryable || e.passHadRetryableFailure, e.retriesUsed < policy.maxRetries {
             e.passHadRetryableFailure = false
             e.retriesUsed += 1
@@ -611,27 +590,21 @@ extension Downloader {
             // A server's Retry-After wins when longer, up to the policy's longest delay: a server
             // cannot park a download for years.
             if let asked = error.retryAfter { delay = max(delay, min(asked, policy.maxDelay)) }
-            e.retryAt = now + delay
             e.waitingSince = now  // the backoff counts against the resource timeout
-            e.state = .interrupted
-            retrying.insert(e.id)
-            events += [.stateChanged(id: e.id, state: .interrupted), .interrupted(id: e.id, error: error, retryIn: delay)]
-            ensureTicking()
+            carryOut(e.lifecycle.failureClassified(.retry(error, in: delay, due: now + delay)), on: &e, events: &events, now: now)
         } else {
-            e.state = .failed
             let data: ResumeData? = e.bytesOnDisk > 0 ? e.resumeData() : nil
-            events += [.stateChanged(id: e.id, state: .failed), .failed(id: e.id, error: error, resumeData: data)]
+            carryOut(e.lifecycle.failureClassified(.fail(error, resumeData: data)), on: &e, events: &events, now: now)
         }
     }
 
     /// Fails a download that never got an attempt running.
     func fail(_ id: String, _ error: DownloadError) {
         guard var e = entries[id] else { return }
-        e.state = .failed
         e.lastError = error
+        var events: [DownloadEvent] = []
+        carryOut(e.lifecycle.failureClassified(.fail(error, resumeData: nil)), on: &e, events: &events, now: clock.now())
         entries[id] = e
-        persist(e, flush: nil, events: [
-            .stateChanged(id: id, state: .failed), .failed(id: id, error: error, resumeData: nil),
-        ])
+        persist(e, flush: nil, events: events)
     }
 }

@@ -60,14 +60,16 @@ extension Downloader {
         try await checkUnclaimedInStore(destination: path, partPath: partPath)
         try checkNew(id: id)  // the store let other calls in
         try checkUnclaimed(destination: path, partPath: partPath)
-        let entry = DownloadEntry(
+        var entry = DownloadEntry(
             id: id, url: url, destination: standardized, partPath: partPath,
             options: (options ?? DownloadOptions()).resolved(with: configuration),
-            state: .notStarted, queueOrder: takeQueueOrder()
+            lifecycle: DownloadLifecycle(id: id), queueOrder: takeQueueOrder()
         )
+        var events: [DownloadEvent] = []
+        carryOut(entry.lifecycle.added(), on: &entry, events: &events, now: clock.now())
         entries[id] = entry
         claim(entry)
-        persist(entry, flush: nil, events: [.stateChanged(id: id, state: .notStarted)])
+        persist(entry, flush: nil, events: events)
         return entry.destination
     }
 
@@ -90,11 +92,11 @@ extension Downloader {
     public func start(id: String) async throws {
         try checkAccepting()
         try await pageIn(id)
-        let e = try entry(id)
-        guard e.state == .notStarted else {
-            throw DownloadError(.invalidState, "the download '\(id)' is \(e.state), not notStarted; use resume")
-        }
-        enqueue(id, events: [])
+        var e = try entry(id)
+        var events: [DownloadEvent] = []
+        let left = carryOut(e.lifecycle.start(), on: &e, events: &events, now: clock.now())
+        if let rejection = left.rejection { throw rejection }
+        enqueue(e, events: events)
         schedule()
     }
 
@@ -132,7 +134,8 @@ extension Downloader {
         try checkUnclaimed(destination: resumeData.destination.path, partPath: resumeData.partPath)
         var entry = DownloadEntry(
             id: id, url: resumeData.url, destination: resumeData.destination, partPath: resumeData.partPath,
-            options: resumeData.options.resolved(with: configuration), state: .notStarted, queueOrder: takeQueueOrder()
+            options: resumeData.options.resolved(with: configuration), lifecycle: DownloadLifecycle(id: id),
+            queueOrder: takeQueueOrder()
         )
         if Self.segmentsFit(resumeData.segments, validator: resumeData.validator, length: resumeData.expectedLength,
                             partPath: resumeData.partPath) {
@@ -146,9 +149,11 @@ extension Downloader {
             entry.validator = entry.bytesOnDisk > 0 ? resumeData.validator : nil
         }
         entry.expectedLength = resumeData.expectedLength
+        var events: [DownloadEvent] = []
+        carryOut(entry.lifecycle.start(), on: &entry, events: &events, now: clock.now())
         entries[id] = entry
         claim(entry)
-        enqueue(id, events: [])
+        enqueue(entry, events: events)
         schedule()
     }
 
@@ -169,25 +174,21 @@ extension Downloader {
     public func pause(_ id: String) async throws -> ResumeData? {
         try await pageIn(id)
         var e = try entry(id)
-        switch e.state {
-        case .downloading:
+        var events: [DownloadEvent] = []
+        let data = e.resumeData()
+        let left = carryOut(e.lifecycle.pause(resumeData: data), on: &e, events: &events, now: clock.now())
+        if let rejection = left.rejection { throw rejection }
+        if let reason = left.stop {
             guard let handle = e.attempt else { return nil }
-            await stopAttempt(id, handle, .pause)
+            await stopAttempt(id, handle, reason)
             guard let after = entries[id], after.state == .paused else { return nil }
             return after.resumeData()
-        case .waiting, .interrupted:
-            retrying.remove(id)
-            e.retryAt = nil
-            e.state = .paused
-            entries[id] = e
-            let data = e.resumeData()
-            persist(e, flush: nil, events: [.stateChanged(id: id, state: .paused), .paused(id: id, resumeData: data)])
-            return data
-        case .paused:
-            return e.resumeData()
-        case .notStarted, .completed, .cancelled, .failed:
-            throw DownloadError(.invalidState, "the download '\(id)' is \(e.state) and cannot be paused")
         }
+        if !events.isEmpty {
+            entries[id] = e
+            persist(e, flush: nil, events: events)
+        }
+        return data
     }
 
     /// Continues a paused, interrupted or failed download from the bytes on disk: it goes back to
@@ -201,24 +202,12 @@ extension Downloader {
         try checkAccepting()
         try await pageIn(id)
         var e = try entry(id)
-        switch e.state {
-        case .paused, .interrupted, .failed:
-            retrying.remove(id)
-            e.retryAt = nil
-            e.retriesUsed = 0
-            e.networkWaitSince = nil
-            e.changedFileRestarts = 0
-            entries[id] = e
-            enqueue(id, events: [.resumed(id: id)])
-            schedule()
-        case .notStarted:
-            enqueue(id, events: [])
-            schedule()
-        case .waiting, .downloading:
-            return
-        case .completed, .cancelled:
-            throw DownloadError(.invalidState, "the download '\(id)' is \(e.state) and cannot be resumed")
-        }
+        var events: [DownloadEvent] = []
+        let left = carryOut(e.lifecycle.resume(), on: &e, events: &events, now: clock.now())
+        if let rejection = left.rejection { throw rejection }
+        guard left.enqueue else { return }  // waiting or downloading: left alone
+        enqueue(e, events: events)
+        schedule()
     }
 
     /// Cancels download `id` and discards its partial bytes. The destination is left as it was.
@@ -233,24 +222,17 @@ extension Downloader {
     public func cancel(_ id: String) async throws {
         try await pageIn(id)
         var e = try entry(id)
-        switch e.state {
-        case .downloading:
+        var events: [DownloadEvent] = []
+        let left = carryOut(e.lifecycle.cancel(), on: &e, events: &events, now: clock.now())
+        if let rejection = left.rejection { throw rejection }
+        if let reason = left.stop {
             guard let handle = e.attempt else { return }
-            await stopAttempt(id, handle, .cancel)
-        case .waiting, .paused, .interrupted, .failed, .notStarted:
-            retrying.remove(id)
-            e.retryAt = nil
-            discardStagingFile(of: e)
-            e.bytesOnDisk = 0
-            e.segments = []
-            e.validator = nil
-            e.state = .cancelled
-            entries[id] = e
-            persist(e, flush: nil, events: [.stateChanged(id: id, state: .cancelled), .cancelled(id: id)])
-            updateProgress(of: id)
-        case .completed, .cancelled:
-            throw DownloadError(.invalidState, "the download '\(id)' is already \(e.state)")
+            await stopAttempt(id, handle, reason)
+            return
         }
+        entries[id] = e
+        persist(e, flush: nil, events: events)
+        updateProgress(of: id)
     }
 
     /// Forgets download `id` (also in the store), so its id can be used again, and announces it
@@ -355,25 +337,31 @@ extension Downloader {
         return nextQueueOrder
     }
 
-    /// Moves `id` to waiting and into the queue.
-    func enqueue(_ id: String, events: [DownloadEvent]) {
-        guard var e = entries[id] else { return }
-        if e.state == .interrupted, let since = e.waitingSince {
-            e.activeTime += clock.now() - since  // a wait for a retry or the network counts
-        }
+    /// Carries out ``DownloadAction/enqueue`` of a transition of `e` to waiting (outside an
+    /// attempt's end): stores `e` with `events` and puts it in the queue (or, paging, leaves it
+    /// in the store).
+    func enqueue(_ e: DownloadEntry, events: [DownloadEvent]) {
+        var e = e
+        let id = e.id
         e.waitingSince = nil
-        e.state = .waiting
-        e.waitReason = nil
-        e.heldAt = nil
         if mayLeaveInStore(e) {
-            persist(e, flush: nil, events: events + [.stateChanged(id: id, state: .waiting)])
+            persist(e, flush: nil, events: events)
             leaveInStore(e)
             return
         }
         armExpiry(&e, now: clock.now())
         entries[id] = e
         queue.push(id: id, priority: e.options.priority, order: e.queueOrder)
-        persist(e, flush: nil, events: events + [.stateChanged(id: id, state: .waiting)])
+        persist(e, flush: nil, events: events)
+    }
+
+    /// Puts `id` back in the queue when its lifecycle allows (``DownloadLifecycle/requeued()``:
+    /// a restored download).
+    func requeue(_ id: String) {
+        guard var e = entries[id] else { return }
+        var events: [DownloadEvent] = []
+        guard carryOut(e.lifecycle.requeued(), on: &e, events: &events, now: clock.now()).enqueue else { return }
+        enqueue(e, events: events)
     }
 
     /// Starts waiting downloads while slots are free, in queue order; a download whose origin is

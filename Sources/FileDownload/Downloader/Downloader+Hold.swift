@@ -6,22 +6,17 @@ extension Downloader {
     /// `interrupted(error, nil)`, `onHold(reason)`.
     func hold(_ e: inout DownloadEntry, _ reason: WaitReason, error: DownloadError, now: Duration,
               events: inout [DownloadEvent]) {
-        e.state = .interrupted
         e.lastError = error
-        e.retryAt = nil
-        e.waitReason = reason
-        e.heldAt = now
         // Only a failed write remembers the free space: a shortfall the free space explains
         // (RoomCheck, the check before an attempt) ends as soon as what is needed fits.
         let shortfall = error.underlying as? RoomCheck.Shortfall
-        e.freeAtHold = reason == .insufficientSpace && shortfall == nil ? freeSpaceAtHold(of: e) : nil
-        e.neededAtHold = shortfall?.need
-        retrying.insert(e.id)
-        events += [.stateChanged(id: e.id, state: .interrupted), .interrupted(id: e.id, error: error, retryIn: nil),
-                   .onHold(id: e.id, reason: reason)]
+        let hold = DownloadHold(
+            reason: reason, since: now,
+            freeAtHold: reason == .insufficientSpace && shortfall == nil ? freeSpaceAtHold(of: e) : nil,
+            neededAtHold: shortfall?.need)
+        carryOut(e.lifecycle.failureClassified(.hold(hold, error)), on: &e, events: &events, now: now)
         logger.debug("download '\(e.id)': \(reason.words): \(error.messages.joined(separator: ": "))")
         if reason == .waitingForNetwork { listenToNetwork() }
-        ensureTicking()
     }
 
     /// The hook of ``failure(_:_:now:events:)`` for a full disk: holds for space when the
@@ -63,10 +58,17 @@ extension Downloader {
             case .refreshingURL?, nil:  // a fresh URL ends that wait (Downloader+Refresh)
                 continue
             }
-            retrying.remove(e.id)
             logger.debug("download '\(e.id)': no longer \(e.waitReason?.words ?? "on hold")")
-            enqueue(e.id, events: [])
+            endHold(e.id, now: now)
         }
+    }
+
+    /// The hold of `id` ended (its reason is gone): back to the queue.
+    func endHold(_ id: String, now: Duration) {
+        guard var e = entries[id] else { return }
+        var events: [DownloadEvent] = []
+        guard carryOut(e.lifecycle.holdEnded(), on: &e, events: &events, now: now).enqueue else { return }
+        enqueue(e, events: events)
     }
 
     /// The free space of `e`'s file system as it is put on hold for space; `Int64.max` when its

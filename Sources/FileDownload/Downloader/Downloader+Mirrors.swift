@@ -39,11 +39,7 @@ extension Downloader {
             e.segments = []
             e.expectedLength = nil
         }
-        e.retryAt = now
-        e.state = .interrupted
-        retrying.insert(e.id)
-        events += [.stateChanged(id: e.id, state: .interrupted), .interrupted(id: e.id, error: error, retryIn: .zero)]
-        ensureTicking()
+        carryOut(e.lifecycle.failureClassified(.retry(error, in: .zero, due: now)), on: &e, events: &events, now: now)
         return true
     }
 

@@ -137,11 +137,12 @@ extension Downloader {
         if (try? checkUnclaimed(destination: record.destination.path, partPath: record.partPath)) == nil {
             var e = DownloadEntry(record: record)
             e.bytesOnDisk = 0
-            e.state = .failed
             e.lastError = DownloadError(.invalidDestination,
                                         "another download writes to \(e.destination.path) or its staging file; no file was touched")
+            var events: [DownloadEvent] = []
+            carryOut(e.lifecycle.restoredAsFailed(), on: &e, events: &events, now: clock.now())
             entries[e.id] = e
-            persist(e, flush: nil, events: [.stateChanged(id: e.id, state: e.state)])
+            persist(e, flush: nil, events: events)
             return
         }
         var e = reconcile(record, report: &report)

@@ -37,13 +37,13 @@ extension Downloader {
         if url.host == nil, url.path.isEmpty {
             throw DownloadError(.invalidURL, "the URL \(url.redactingPassword) names no resource")
         }
-        guard !e.state.isTerminal else {
-            throw DownloadError(.invalidState, "the download '\(id)' is \(e.state); its URL cannot change")
-        }
+        let transition = e.lifecycle.updateURL()
+        if case .reject(let error)? = transition.first { throw error }  // nothing changed
         let now = clock.now()
         var events: [DownloadEvent] = []
         point(&e, at: url, expiry: .at(expiresAt), now: now, events: &events)
-        continueAtNewURL(&e, now: now, events: &events)
+        let left = carryOut(transition, on: &e, events: &events, now: now)
+        continueAtNewURL(&e, left, events: &events)
     }
 
     /// How the expiry of a new URL is set.
@@ -88,26 +88,20 @@ extension Downloader {
         logger.debug("download '\(e.id)': now fetches \(url.redactingPassword)")
     }
 
-    /// After ``point(_:at:expiry:now:events:)``: a running attempt stops and the download goes on
-    /// at once at the new URL; an interrupted one goes back to the queue; others stay. Stores the
-    /// entry and publishes `events`.
-    func continueAtNewURL(_ e: inout DownloadEntry, now: Duration, events: inout [DownloadEvent]) {
+    /// After ``point(_:at:expiry:now:events:)`` and the carried out transition
+    /// (``DownloadLifecycle/updateURL()``), what it `left`: a running attempt stops and the
+    /// download goes on at once at the new URL; an interrupted one goes back to the queue; others
+    /// stay. Stores the entry and publishes `events`.
+    func continueAtNewURL(_ e: inout DownloadEntry, _ left: ActionsLeft, events: inout [DownloadEvent]) {
         let id = e.id
-        switch e.state {
-        case .downloading:
-            entries[id] = e
-            persist(e, flush: nil, events: events)
-            if let handle = e.attempt { requestStop(id, handle, .switchURL) }
-        case .interrupted:
-            retrying.remove(id)
-            e.retryAt = nil
-            entries[id] = e
-            enqueue(id, events: events)
+        if left.enqueue {
+            enqueue(e, events: events)
             schedule()
-        default:
-            entries[id] = e
-            persist(e, flush: nil, events: events)
+            return
         }
+        entries[id] = e
+        persist(e, flush: nil, events: events)
+        if let stop = left.stop, let handle = e.attempt { requestStop(id, handle, stop) }
     }
 
     /// The longest time until a URL expires that is taken as it is, in seconds (about 31 years).
@@ -132,14 +126,13 @@ extension Downloader {
     /// byte gained, nor when the caller declined (the answer was `nil`).
     func refreshesURL(_ e: inout DownloadEntry, after error: DownloadError, now: Duration,
                       events: inout [DownloadEvent]) -> Bool {
-        guard let status = error.statusCode, URLRefreshReason.refreshStatuses.contains(status),
+        guard error.statusCode.map(URLRefreshReason.refreshStatuses.contains) == true,
               !e.declinedRefresh, e.bytesOnDisk > 0 || e.validator != nil else { return false }
         if e.bytesOnDisk > e.bytesAtRefresh { e.refreshesInARow = 0 }
         guard e.refreshesInARow < Self.refreshesWithoutBytes else { return false }
         e.refreshesInARow += 1
         e.bytesAtRefresh = e.bytesOnDisk
-        hold(&e, .refreshingURL, error: error, now: now, events: &events)
-        ask(&e, .refused(statusCode: status), error: error, events: &events)
+        hold(&e, .refreshingURL, error: error, now: now, events: &events)  // which asks (DownloadAction.askForFreshURL)
         return true
     }
 
@@ -166,8 +159,10 @@ extension Downloader {
         let now = clock.now()
         var events: [DownloadEvent] = []
         if let url, (try? transports.transport(for: url)) != nil {
+            let transition = e.lifecycle.updateURL()
             point(&e, at: url, expiry: .sameLifetime, now: now, events: &events)
-            continueAtNewURL(&e, now: now, events: &events)
+            let left = carryOut(transition, on: &e, events: &events, now: now)
+            continueAtNewURL(&e, left, events: &events)
             return
         }
         guard waiting, let error else { return }  // an expiring URL goes on as it is
@@ -179,8 +174,6 @@ extension Downloader {
     /// have made it, without asking again; a later answer is ignored.
     func goOnWithoutFreshURL(_ e: inout DownloadEntry, _ error: DownloadError, now: Duration, events: inout [DownloadEvent]) {
         e.refreshToken &+= 1
-        retrying.remove(e.id)
-        e.waitReason = nil
         e.declinedRefresh = true
         failure(&e, error, now: now, events: &events)
         e.declinedRefresh = false

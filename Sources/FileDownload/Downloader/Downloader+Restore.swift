@@ -72,7 +72,7 @@ extension Downloader {
             }
         }
         report.removedOrphans = removeOrphanStagingFiles(alsoOwned: waitingInStore)
-        for id in toQueue { enqueue(id, events: []) }
+        for id in toQueue { requeue(id) }
         for id in report.restored { updateProgress(of: id) }
         refreshRootProgress(force: true)
         // The first page is read before anything starts, so the order of priority then queue
@@ -88,12 +88,14 @@ extension Downloader {
     func reconcile(_ record: DownloadRecord, report: inout RestoreReport) -> DownloadEntry {
         var e = DownloadEntry(record: record)
         e.bytesOnDisk = 0
+        let now = clock.now()
+        var events: [DownloadEvent] = []
         if let problem = pathProblem(of: e) {
-            e.state = .failed
             e.lastError = DownloadError(.invalidDestination,
                                         "the stored download was refused and no file was touched: \(problem)")
             report.rejected.append(record.id)
-            persist(e, flush: nil, events: [.stateChanged(id: e.id, state: e.state)])
+            carryOut(e.lifecycle.restoredAsFailed(), on: &e, events: &events, now: now)
+            persist(e, flush: nil, events: events)
             return e
         }
         var changed = false
@@ -102,7 +104,7 @@ extension Downloader {
             e.bytesOnDisk = record.checkpointedBytes
             let size = FileValidation.size(ofFileAt: record.destination.path)
             if size == nil {
-                e.state = .failed
+                carryOut(e.lifecycle.restoredAsFailed(), on: &e, events: &events, now: now)
                 e.bytesOnDisk = 0
                 e.segments = []
                 e.validator = nil
@@ -132,13 +134,14 @@ extension Downloader {
                 if keep == 0 { e.validator = nil }
             }
             if record.state == .downloading {
-                e.state = .interrupted
+                carryOut(e.lifecycle.restoredAfterCrash(), on: &e, events: &events, now: now)
                 e.lastError = DownloadError(.connectionLost, "the process stopped during the download")
                 changed = true
             }
         }
         if changed {
-            persist(e, flush: nil, events: [.stateChanged(id: e.id, state: e.state)])
+            // A transition announces itself; bytes restarted from zero announce the state as it is.
+            persist(e, flush: nil, events: events.isEmpty ? [.stateChanged(id: e.id, state: e.state)] : events)
         }
         return e
     }

@@ -74,14 +74,14 @@ extension Downloader {
         }
         endOverdueWaits(now: now)
         for id in retrying {
-            if let e = entries[id], e.state == .interrupted, e.waitReason != nil { continue }  // on hold
-            guard let e = entries[id], e.state == .interrupted, let due = e.retryAt else {
+            if let e = entries[id], e.lifecycle.hold != nil { continue }  // on hold
+            guard var e = entries[id], e.lifecycle.retryDue != nil else {
                 retrying.remove(id)
                 continue
             }
-            if due <= now {
-                retrying.remove(id)
-                enqueue(id, events: [])
+            var retried: [DownloadEvent] = []
+            if carryOut(e.lifecycle.retryDue(now: now), on: &e, events: &retried, now: now).enqueue {
+                enqueue(e, events: retried)
             }
         }
         releaseHeld(now: now)

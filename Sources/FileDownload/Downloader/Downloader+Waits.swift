@@ -42,24 +42,21 @@ extension Downloader {
     /// Ends the wait of `e` (interrupted, or still in ``failure(_:_:now:events:)``) as `failed`
     /// with `error`; the bytes are kept for a resume.
     func failWait(_ e: inout DownloadEntry, _ error: DownloadError, now: Duration, events: inout [DownloadEvent]) {
-        if e.state == .interrupted, let since = e.waitingSince { e.activeTime += now - since }
-        e.waitingSince = nil
         e.networkWaitSince = nil
-        retrying.remove(e.id)
-        e.retryAt = nil
-        e.waitReason = nil
-        e.heldAt = nil
-        e.state = .failed
         e.lastError = error
         logger.debug("download '\(e.id)': \(error.message)")
         let data: ResumeData? = e.bytesOnDisk > 0 ? e.resumeData() : nil
-        events += [.stateChanged(id: e.id, state: .failed), .failed(id: e.id, error: error, resumeData: data)]
+        // Leaving a wait counts its time against the resource timeout (DownloadAction.endWait).
+        carryOut(e.lifecycle.failureClassified(.fail(error, resumeData: data)), on: &e, events: &events, now: now)
+        e.waitingSince = nil
     }
 
     /// The failure of a download that waited ``DownloaderConfiguration/maxNetworkWait`` for the
-    /// network: its last error, not retryable, under "no network for N s: giving up".
+    /// network: ``DownloadError/Code/networkUnavailable``, not retryable, with the last error's
+    /// messages under "no network for N s: giving up".
     func networkWaitError(_ e: DownloadEntry, _ last: DownloadError?) -> DownloadError {
         var error = last ?? DownloadError(.connectionFailed, "there is no way to \(Self.hostKey(of: e))")
+        error.code = .networkUnavailable
         error.isRetryable = false
         return error.adding(context: "no network for \(Self.words(configuration.maxNetworkWait)): giving up")
     }

@@ -261,8 +261,10 @@ public actor Downloader {
         networkTask = nil
         var handles: [AttemptHandle] = []
         for id in running {
-            guard let handle = entries[id]?.attempt else { continue }
-            requestStop(id, handle, .shutdown)
+            guard var e = entries[id], let handle = e.attempt else { continue }
+            var events: [DownloadEvent] = []
+            guard let reason = carryOut(e.lifecycle.shutdown(), on: &e, events: &events, now: clock.now()).stop else { continue }
+            requestStop(id, handle, reason)
             handles.append(handle)
         }
         for handle in handles { await handle.waitUntilEnded() }
