@@ -270,8 +270,7 @@ let package = Package(
                     .allowNetworkConnections(scope: .all(), reason: "Downloads the assets listed in assets.json"),
                     .writeToPackageDirectory(reason: "Puts the downloaded assets at the paths assets.json names"),
                 ]
-            ),
-            dependencies: ["fdl"]
+            )
         ),
         .testTarget(
             name: "fdlTests",

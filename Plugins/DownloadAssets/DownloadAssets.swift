@@ -17,6 +17,10 @@ import PackagePlugin
 ///
 /// SwiftPM asks for network access and for writing to the package directory; in scripts pass
 /// `--allow-network-connections all --allow-writing-to-package-directory`.
+///
+/// The plugin asks SwiftPM to build the `fdl` product (debug) when it runs, rather than naming `fdl`
+/// as a tool dependency: a tool dependency is built a second time for the host on every
+/// `swift build` of this package (all of `fdl`'s dependencies), whether or not the plugin ever runs.
 @main
 struct DownloadAssets: CommandPlugin {
     struct Manifest: Decodable {
@@ -39,7 +43,7 @@ struct DownloadAssets: CommandPlugin {
         } catch {
             throw PluginError("cannot read the asset manifest \(manifestURL.path): \(error)")
         }
-        let fdl = try context.tool(named: "fdl").url
+        let fdl = try buildFDL()
         // One fdl run per destination directory, URLs in manifest order.
         var groups: [(directory: URL, assets: [Manifest.Asset])] = []
         for asset in manifest.assets {
@@ -72,6 +76,19 @@ struct DownloadAssets: CommandPlugin {
             }
         }
         print("download-assets: \(manifest.assets.count) asset(s) in place and verified")
+    }
+}
+
+extension DownloadAssets {
+    /// Builds the `fdl` product through SwiftPM (nothing to do when it is up to date) and returns
+    /// the executable; throws with the build's log when the build fails.
+    func buildFDL() throws -> URL {
+        let result = try packageManager.build(.product("fdl"), parameters: .init(configuration: .debug, logging: .concise))
+        guard result.succeeded,
+              let fdl = result.builtArtifacts.first(where: { $0.kind == .executable && $0.url.lastPathComponent == "fdl" }) else {
+            throw PluginError("building fdl failed:\n\(result.logText)")
+        }
+        return fdl.url
     }
 }
 

@@ -6,11 +6,11 @@ import Testing
 /// what is missing or wrong, verifies it, and leaves what is right alone.
 ///
 /// The plugin runs on this package's own build directory (`.build`), where the test build has
-/// already built the `fdl` it runs (SwiftPM's plugin-tool build of it, `fdl-tool`), so SwiftPM only
-/// checks that it is up to date; the assets and the manifest live in a fresh directory under
-/// `.build/`, inside the package as the plugin requires. `--ignore-lock`: the `swift test` that runs
-/// this test holds the build directory's lock, and builds nothing while tests run. (A package that
-/// depends on this one would build its own `fdl` from scratch: minutes of both cores.)
+/// already built the `fdl` the plugin asks SwiftPM for, so SwiftPM only checks that it is up to
+/// date; the assets and the manifest live in a fresh directory under `.build/`, inside the package
+/// as the plugin requires. `--ignore-lock`: the `swift test` that runs this test holds the build
+/// directory's lock, and builds nothing while tests run. (A package that depends on this one would
+/// build its own `fdl` from scratch: minutes of both cores.)
 @Suite(.timeLimit(.minutes(20)))
 struct DownloadAssetsPluginTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
