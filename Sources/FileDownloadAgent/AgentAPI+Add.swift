@@ -13,7 +13,7 @@ extension AgentAPI {
         do {
             body = try await request.collectBody(upTo: Self.maxBatchBodySize)
         } catch {
-            throw AgentAPIError(.contentTooLarge, "body-too-large",
+            throw AgentAPIError(.contentTooLarge, .bodyTooLarge,
                                 "the request body is larger than \(Self.maxBatchBodySize) bytes, the most for a batch (one download: \(Self.maxBodySize))")
         }
         let bytes = Data(body.readableBytesView)
@@ -21,15 +21,15 @@ extension AgentAPI {
             return try await addBatch(bytes)
         }
         guard bytes.count <= Self.maxBodySize else {
-            throw AgentAPIError(.contentTooLarge, "body-too-large", "the request body is larger than \(Self.maxBodySize) bytes")
+            throw AgentAPIError(.contentTooLarge, .bodyTooLarge, "the request body is larger than \(Self.maxBodySize) bytes")
         }
         let decoded: AgentDownloadRequest
         do {
             decoded = try JSONDecoder().decode(AgentDownloadRequest.self, from: bytes)
         } catch let error as DecodingError {
-            throw AgentAPIError(.badRequest, "bad-json", "the body is not a valid download request: \(Self.describe(error))")
+            throw AgentAPIError(.badRequest, .badJSON, "the body is not a valid download request: \(Self.describe(error))")
         } catch {
-            throw AgentAPIError(.badRequest, "bad-json", "the body is not JSON: \(error)")
+            throw AgentAPIError(.badRequest, .badJSON, "the body is not JSON: \(error)")
         }
         let id = try await addOne(decoded)
         await downloader.settle()
@@ -43,10 +43,10 @@ extension AgentAPI {
         do {
             items = try JSONDecoder().decode([BatchItem].self, from: bytes)
         } catch let error as DecodingError {
-            throw AgentAPIError(.badRequest, "bad-json", "the body is not a JSON array of download requests: \(Self.describe(error))")
+            throw AgentAPIError(.badRequest, .badJSON, "the body is not a JSON array of download requests: \(Self.describe(error))")
         }
         guard items.count <= Self.maxBatchCount else {
-            throw AgentAPIError(.contentTooLarge, "batch-too-large",
+            throw AgentAPIError(.contentTooLarge, .batchTooLarge,
                                 "\(items.count) downloads in one request; send at most \(Self.maxBatchCount) at a time")
         }
         var results: [AgentBatchResult] = []
@@ -56,7 +56,7 @@ extension AgentAPI {
                 let id = try await addOne(try item.request.get())
                 results.append(AgentBatchResult(id: id, status: 201))
             } catch let error as AgentAPIError {
-                results.append(AgentBatchResult(id: item.id, status: Int(error.status.code), error: error.error, message: error.message))
+                results.append(AgentBatchResult(id: item.id, status: Int(error.status.code), error: error.code, message: error.message))
             }
         }
         await downloader.settle()
@@ -107,7 +107,7 @@ extension AgentAPI {
             do {
                 request = .success(try AgentDownloadRequest(from: decoder))
             } catch let error as DecodingError {
-                request = .failure(AgentAPIError(.badRequest, "bad-json", "not a valid download request: \(AgentAPI.describe(error))"))
+                request = .failure(AgentAPIError(.badRequest, .badJSON, "not a valid download request: \(AgentAPI.describe(error))"))
             }
         }
     }

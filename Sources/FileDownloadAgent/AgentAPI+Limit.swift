@@ -14,7 +14,7 @@ extension AgentAPI {
         v1.put("limit") { request, _ in
             let limit: LimitBody = try await decodeSmallBody(request, what: #"{"bytesPerSecond": N or null}"#)
             if let value = limit.bytesPerSecond, !(1...AgentLimit.maxBytesPerSecond).contains(value) {
-                throw AgentAPIError(.badRequest, "bad-limit",
+                throw AgentAPIError(.badRequest, .badLimit,
                                     "bytesPerSecond \(value) is not between 1 and \(AgentLimit.maxBytesPerSecond); send null for no limit")
             }
             await downloader.setBandwidthLimit(limit.bytesPerSecond)
@@ -27,7 +27,7 @@ extension AgentAPI {
             var expiresAt: Date?
             if let text = update.expiresAt {
                 guard let date = AgentURLUpdate.parseDate(text) else {
-                    throw AgentAPIError(.badRequest, "bad-expires-at", "expiresAt '\(text)' is not an RFC 3339 date such as 2026-11-23T06:00:00Z")
+                    throw AgentAPIError(.badRequest, .badExpiresAt, "expiresAt '\(text)' is not an RFC 3339 date such as 2026-11-23T06:00:00Z")
                 }
                 expiresAt = date
             }
@@ -67,12 +67,12 @@ extension AgentAPI {
         do {
             body = try await request.collectBody(upTo: Self.maxBodySize)
         } catch {
-            throw AgentAPIError(.contentTooLarge, "body-too-large", "the request body is larger than \(Self.maxBodySize) bytes")
+            throw AgentAPIError(.contentTooLarge, .bodyTooLarge, "the request body is larger than \(Self.maxBodySize) bytes")
         }
         do {
             return try JSONDecoder().decode(T.self, from: Data(body.readableBytesView))
         } catch let error as DecodingError {
-            throw AgentAPIError(.badRequest, "bad-json", "the body is not \(what): \(Self.describe(error))")
+            throw AgentAPIError(.badRequest, .badJSON, "the body is not \(what): \(Self.describe(error))")
         }
     }
 }

@@ -10,14 +10,14 @@ extension AgentAPI {
         var limit = Self.defaultPageSize
         if let given = query["limit"] {
             guard let value = Int(given), (1...Self.maxPageSize).contains(value) else {
-                throw AgentAPIError(.badRequest, "bad-limit", "\"limit\" must be a whole number from 1 to \(Self.maxPageSize), not \"\(given)\"")
+                throw AgentAPIError(.badRequest, .badLimit, "\"limit\" must be a whole number from 1 to \(Self.maxPageSize), not \"\(given)\"")
             }
             limit = value
         }
         var after: Int64?
         if let given = query["after"] {
             guard let value = Int64(given) else {
-                throw AgentAPIError(.badRequest, "bad-after", "\"after\" must be the \"next\" of the page before (a whole number), not \"\(given)\"")
+                throw AgentAPIError(.badRequest, .badAfter, "\"after\" must be the \"next\" of the page before (a whole number), not \"\(given)\"")
             }
             after = value
         }
@@ -26,7 +26,7 @@ extension AgentAPI {
             // Empty: no state, so no download; an empty name among others ("paused,,failed") is refused.
             states = try Set((given.isEmpty ? [] : given.split(separator: ",", omittingEmptySubsequences: false)).map { name in
                 guard let state = DownloadState(rawValue: String(name)) else {
-                    throw AgentAPIError(.badRequest, "bad-state", "\"\(name)\" is not a state; the states are "
+                    throw AgentAPIError(.badRequest, .badState, "\"\(name)\" is not a state; the states are "
                                         + DownloadState.allCases.map(\.rawValue).joined(separator: ", "))
                 }
                 return state

@@ -98,7 +98,7 @@ struct AgentAPI: Sendable {
         func sequence(_ given: String?) throws -> Int64? {
             guard let given else { return nil }
             guard let value = Int64(given.trimmingCharacters(in: .whitespaces)), value >= 0 else {
-                throw AgentAPIError(.badRequest, "bad-since",
+                throw AgentAPIError(.badRequest, .badSince,
                                     "the event sequence number \"\(given)\" (Last-Event-ID or ?since=) is not a whole number ≥ 0")
             }
             return value
@@ -114,7 +114,7 @@ struct AgentAPI: Sendable {
         var progress = true
         if let given = query["progress"] {
             guard given == "true" || given == "false" else {
-                throw AgentAPIError(.badRequest, "bad-progress", "\"progress\" must be true or false, not \"\(given)\"")
+                throw AgentAPIError(.badRequest, .badProgress, "\"progress\" must be true or false, not \"\(given)\"")
             }
             progress = given == "true"
         }
@@ -133,7 +133,7 @@ struct AgentAPI: Sendable {
     func id(_ context: AgentRequestContext) throws -> String {
         let segment = try context.parameters.require("id")
         guard let id = segment.removingPercentEncoding else {
-            throw AgentAPIError(.badRequest, "bad-id",
+            throw AgentAPIError(.badRequest, .badID,
                                 "the id in the path \"\(segment)\" has a malformed %-escape; escape an id as one path segment (UTF-8, %XX)")
         }
         return id
@@ -141,7 +141,7 @@ struct AgentAPI: Sendable {
 
     func info(of id: String) async throws -> DownloadInfo {
         guard let info = await downloader.info(of: id) else {
-            throw AgentAPIError(.notFound, "unknown-id", "no download has the id '\(id)'")
+            throw AgentAPIError(.notFound, .unknownID, "no download has the id '\(id)'")
         }
         return info
     }

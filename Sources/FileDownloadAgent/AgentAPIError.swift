@@ -3,16 +3,21 @@ public import Hummingbird
 public import FileDownload
 
 /// An error the agent answers a request with: an HTTP status and a JSON body
-/// `{"error": "<short code>", "message": "<a sentence a person can act on>"}`.
+/// `{"error": "<short code>", "message": "<a sentence a person can act on>"}`, the code one of
+/// `AgentErrorCode`'s, which the agent's clients match on.
 public struct AgentAPIError: HTTPResponseError, Sendable {
     public var status: HTTPResponse.Status
-    /// A short machine-readable code (`bad-json`, `unknown-id`, `duplicate-id`, ...).
-    public var error: String
+    /// The short machine-readable code (`bad-json`, `unknown-id`, `duplicate-id`, ...).
+    public var code: AgentErrorCode
+    /// What to do about it, in words.
     public var message: String
 
-    public init(_ status: HTTPResponse.Status, _ error: String, _ message: String) {
+    /// The code as it goes on the wire (the JSON body's `error`).
+    public var error: String { code.rawValue }
+
+    public init(_ status: HTTPResponse.Status, _ code: AgentErrorCode, _ message: String) {
         self.status = status
-        self.error = error
+        self.code = code
         self.message = message
     }
 
@@ -22,15 +27,15 @@ public struct AgentAPIError: HTTPResponseError, Sendable {
     /// of `InputValidation`, with its message), anything else 500.
     public init(_ error: DownloadError) {
         switch error.code {
-        case .unknownIdentifier: self.init(.notFound, "unknown-id", error.message)
-        case .duplicateIdentifier: self.init(.conflict, "duplicate-id", error.message)
-        case .invalidState: self.init(.conflict, "invalid-state", error.message)
-        case .invalidURL, .unsupportedScheme: self.init(.badRequest, "bad-url", error.message)
-        case .invalidIdentifier: self.init(.badRequest, "bad-id", error.message)
-        case .invalidHeader: self.init(.badRequest, "bad-header", error.message)
-        case .invalidChecksum: self.init(.badRequest, "bad-sha256", error.message)
-        case .invalidDestination: self.init(.badRequest, "bad-destination", error.message)
-        default: self.init(.internalServerError, error.code.rawValue, error.description)
+        case .unknownIdentifier: self.init(.notFound, .unknownID, error.message)
+        case .duplicateIdentifier: self.init(.conflict, .duplicateID, error.message)
+        case .invalidState: self.init(.conflict, .invalidState, error.message)
+        case .invalidURL, .unsupportedScheme: self.init(.badRequest, .badURL, error.message)
+        case .invalidIdentifier: self.init(.badRequest, .badID, error.message)
+        case .invalidHeader: self.init(.badRequest, .badHeader, error.message)
+        case .invalidChecksum: self.init(.badRequest, .badSHA256, error.message)
+        case .invalidDestination: self.init(.badRequest, .badDestination, error.message)
+        default: self.init(.internalServerError, .download(error.code), error.description)
         }
     }
 

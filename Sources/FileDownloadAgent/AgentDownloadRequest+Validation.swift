@@ -13,7 +13,7 @@ extension AgentDownloadRequest {
     func validatedID() throws -> String {
         try Self.checked { try InputValidation.checkIdentifier(id) }
         guard !id.contains("/") else {
-            throw AgentAPIError(.badRequest, "bad-id", "an id of the agent cannot contain \"/\" (it is a segment of the API's paths)")
+            throw AgentAPIError(.badRequest, .badID, "an id of the agent cannot contain \"/\" (it is a segment of the API's paths)")
         }
         return id
     }
@@ -29,13 +29,13 @@ extension AgentDownloadRequest {
     func parsedMirrors() throws -> [URL] {
         let mirrors = self.mirrors ?? []
         guard mirrors.count <= Self.maxMirrors else {
-            throw AgentAPIError(.badRequest, "bad-mirror", "\(mirrors.count) mirrors given; a download may have at most \(Self.maxMirrors)")
+            throw AgentAPIError(.badRequest, .badMirror, "\(mirrors.count) mirrors given; a download may have at most \(Self.maxMirrors)")
         }
         return try mirrors.map { text in
             do {
                 return try InputValidation.url(text)
             } catch let error as DownloadError {
-                throw AgentAPIError(.badRequest, "bad-mirror", "a mirror: \(error.message)")
+                throw AgentAPIError(.badRequest, .badMirror, "a mirror: \(error.message)")
             }
         }
     }
@@ -55,12 +55,12 @@ extension AgentDownloadRequest {
     func parsedDestination() throws -> URL? {
         guard let destination else { return nil }
         guard destination.hasPrefix("/"), !destination.contains("\0") else {
-            throw AgentAPIError(.badRequest, "bad-destination",
+            throw AgentAPIError(.badRequest, .badDestination,
                                 "the destination \"\(destination)\" is not an absolute path; give the full path of the file")
         }
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: destination, isDirectory: &isDirectory), isDirectory.boolValue {
-            throw AgentAPIError(.badRequest, "bad-destination",
+            throw AgentAPIError(.badRequest, .badDestination,
                                 "the destination \"\(destination)\" is a directory; give the path of the file to create in it")
         }
         return URL(fileURLWithPath: destination, isDirectory: false)
@@ -71,10 +71,10 @@ extension AgentDownloadRequest {
     func options() throws -> DownloadOptions {
         if let sha256 { _ = try Self.checked { try InputValidation.sha256(sha256) } }
         if let expectedSize, expectedSize < 0 {
-            throw AgentAPIError(.badRequest, "bad-size", "\"expectedSize\" cannot be negative")
+            throw AgentAPIError(.badRequest, .badSize, "\"expectedSize\" cannot be negative")
         }
         if let maxConnections, !(1...Self.maxConnectionsLimit).contains(maxConnections) {
-            throw AgentAPIError(.badRequest, "bad-connections",
+            throw AgentAPIError(.badRequest, .badConnections,
                                 "\"maxConnections\" must be between 1 and \(Self.maxConnectionsLimit)")
         }
         // Only what the request sets: the downloader lays it over its defaults

@@ -1,3 +1,4 @@
+import FileDownload
 import Hummingbird
 
 /// Turns every error a route throws into a JSON answer `{"error", "message"}`: the agent's own
@@ -17,11 +18,11 @@ struct AgentErrorMiddleware: RouterMiddleware {
             return try error.response(from: request, context: context)
         } catch let error as HTTPError where error.status == .notFound && error.body == nil {
             guard let methods = allowed.methods(for: request.uri.path) else {
-                return AgentAPIError.jsonResponse(status: .notFound, body: ["error": "http-404", "message":
+                return AgentAPIError.jsonResponse(status: .notFound, body: ["error": AgentErrorCode.http(404).rawValue, "message":
                     "no such endpoint: \(request.method) \(request.uri.path) (the API is under /v1; see docs/agent-api.md)"])
             }
             let names = methods.map(\.rawValue).joined(separator: ", ")
-            var response = AgentAPIError.jsonResponse(status: .methodNotAllowed, body: ["error": "http-405", "message":
+            var response = AgentAPIError.jsonResponse(status: .methodNotAllowed, body: ["error": AgentErrorCode.http(405).rawValue, "message":
                 "\(request.uri.path) answers \(names), not \(request.method) (see docs/agent-api.md)"])
             response.headers[.allow] = names
             return response
@@ -29,11 +30,11 @@ struct AgentErrorMiddleware: RouterMiddleware {
             let message = error.body ?? (error.status == .notFound
                 ? "no such endpoint: \(request.method) \(request.uri.path) (the API is under /v1; see docs/agent-api.md)"
                 : error.status.reasonPhrase)
-            return AgentAPIError.jsonResponse(status: error.status, body: ["error": "http-\(error.status.code)", "message": message])
+            return AgentAPIError.jsonResponse(status: error.status, body: ["error": AgentErrorCode.http(error.status.code).rawValue, "message": message])
         } catch {
             context.logger.error("request \(request.method) \(request.uri.path) failed: \(error)")
             return AgentAPIError.jsonResponse(status: .internalServerError,
-                                              body: ["error": "internal", "message": "\(error)"])
+                                              body: ["error": AgentErrorCode.internal.rawValue, "message": "\(error)"])
         }
     }
 }

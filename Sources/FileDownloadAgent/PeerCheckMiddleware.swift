@@ -17,7 +17,7 @@ struct PeerCheckMiddleware: RouterMiddleware {
         let peer = try await PeerCredentials.of(context.channel)
         guard peer.uid == ownUID else {
             context.logger.warning("refused a request from uid \(peer.uid) (pid \(peer.pid)): the agent serves uid \(ownUID) only")
-            throw AgentAPIError(.forbidden, "forbidden",
+            throw AgentAPIError(.forbidden, .forbidden,
                                 "this download agent serves only its own user (uid \(ownUID)); your uid is \(peer.uid)")
         }
         return try await next(request, context)

@@ -15,7 +15,7 @@ struct PeerCredentials: Sendable, Hashable {
     /// - Throws: when the channel is not a socket or the kernel refuses the query.
     static func of(_ channel: any Channel) async throws -> PeerCredentials {
         guard let provider = channel as? any SocketOptionProvider else {
-            throw AgentAPIError(.forbidden, "peer", "the connection is not a socket; its user cannot be checked")
+            throw AgentAPIError(.forbidden, .peer, "the connection is not a socket; its user cannot be checked")
         }
         // The kernel fills a `struct ucred` (pid_t, uid_t, gid_t), which has this type's layout;
         // Glibc shows `struct ucred` to Swift only under _GNU_SOURCE.

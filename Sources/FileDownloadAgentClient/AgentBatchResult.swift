@@ -10,11 +10,11 @@ public struct AgentBatchResult: Codable, Sendable, Hashable {
     /// The download as the agent describes it (its destination chosen), when added.
     public var download: DownloadInfo?
     /// The error code (`duplicate-id`, `bad-url`, ...), when refused.
-    public var error: String?
+    public var error: AgentErrorCode?
     /// What to fix, in words, when refused.
     public var message: String?
 
-    public init(id: String, status: Int, download: DownloadInfo? = nil, error: String? = nil, message: String? = nil) {
+    public init(id: String, status: Int, download: DownloadInfo? = nil, error: AgentErrorCode? = nil, message: String? = nil) {
         self.id = id
         self.status = status
         self.download = download

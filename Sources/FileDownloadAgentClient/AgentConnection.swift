@@ -28,13 +28,13 @@ struct AgentConnection: Sendable {
                     case .end: return (status, Data(collected.readableBytesView))
                     }
                 }
-                throw DownloadAgentClientError(status: 0, error: "unreachable",
+                throw DownloadAgentClientError(status: 0, code: .unreachable,
                                                message: "the agent at \(socketPath) closed the connection before it answered")
             }
         } catch let error as DownloadAgentClientError {
             throw error
         } catch {
-            throw DownloadAgentClientError(status: 0, error: "unreachable", message: "the connection to the agent at \(socketPath) broke: \(error)")
+            throw DownloadAgentClientError(status: 0, code: .unreachable, message: "the connection to the agent at \(socketPath) broke: \(error)")
         }
     }
 
@@ -50,7 +50,7 @@ struct AgentConnection: Sendable {
                     }
                 }
         } catch {
-            throw DownloadAgentClientError(status: 0, error: "unreachable",
+            throw DownloadAgentClientError(status: 0, code: .unreachable,
                                            message: "no download agent accepts connections at \(socketPath) (\(error)); start one with `fdl agent`")
         }
     }

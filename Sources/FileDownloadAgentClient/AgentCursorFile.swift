@@ -20,7 +20,7 @@ public struct AgentCursorFile: Sendable {
         guard FileManager.default.fileExists(atPath: path) else { return nil }
         let text = try String(contentsOfFile: path, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
         guard let value = Int64(text), value >= 0 else {
-            throw DownloadAgentClientError(status: 0, error: "bad-cursor", message: "\(path) does not hold an event sequence number")
+            throw DownloadAgentClientError(status: 0, code: .badCursor, message: "\(path) does not hold an event sequence number")
         }
         return value
     }
@@ -30,10 +30,10 @@ public struct AgentCursorFile: Sendable {
         let temporary = path + ".new"
         guard FileManager.default.createFile(atPath: temporary, contents: Data("\(sequence)\n".utf8),
                                              attributes: [.posixPermissions: 0o600]) else {
-            throw DownloadAgentClientError(status: 0, error: "bad-cursor", message: "cannot write \(temporary)")
+            throw DownloadAgentClientError(status: 0, code: .badCursor, message: "cannot write \(temporary)")
         }
         if rename(temporary, path) != 0 {
-            throw DownloadAgentClientError(status: 0, error: "bad-cursor", message: "cannot rename \(temporary) to \(path)")
+            throw DownloadAgentClientError(status: 0, code: .badCursor, message: "cannot rename \(temporary) to \(path)")
         }
     }
 }

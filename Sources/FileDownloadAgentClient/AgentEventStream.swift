@@ -42,7 +42,7 @@ public struct AgentEventStream: AsyncSequence, Sendable {
             do {
                 try await stream(from: &cursor, continuation) { delay = .milliseconds(100) }
             } catch let error as DownloadAgentClientError
-                        where ["events-missed", "bad-response"].contains(error.error) || (400..<500).contains(error.status) {
+                        where [.eventsMissed, .badResponse].contains(error.code) || (400..<500).contains(error.status) {
                 throw error
             } catch {
                 // The connection broke or no agent listens: try again.
@@ -82,7 +82,7 @@ public struct AgentEventStream: AsyncSequence, Sendable {
                     for message in parser.feed(chunk.readableBytesView) {
                         switch message.event {
                         case "gap":
-                            throw DownloadAgentClientError(status: 0, error: "events-missed", message:
+                            throw DownloadAgentClientError(status: 0, code: .eventsMissed, message:
                                 "events after \(newCursor ?? 0) are no longer in the agent's journal (\(message.data)); "
                                 + "list the downloads, then follow the events from the present")
                         case "ready":
@@ -95,7 +95,7 @@ public struct AgentEventStream: AsyncSequence, Sendable {
                                 event = try decoder.decode(DownloadEvent.self, from: Data(message.data.utf8))
                             } catch {
                                 // Final: a reconnect would get the same event again, for ever.
-                                throw DownloadAgentClientError(status: status, error: "bad-response", message:
+                                throw DownloadAgentClientError(status: status, code: .badResponse, message:
                                     "the agent's event \(message.id ?? "(progress)") is not what this client understands: \(error)")
                             }
                             let sequence = message.event == "download" ? message.id.flatMap { Int64($0) } : nil

@@ -11,7 +11,7 @@ extension DownloadAgentClient {
         do {
             return try JSONDecoder().decode(AgentStatus.self, from: body)
         } catch {
-            throw DownloadAgentClientError(status: status, error: "bad-response",
+            throw DownloadAgentClientError(status: status, code: .badResponse,
                                            message: "the agent's answer to GET /v1/health is not what this client understands: \(error)")
         }
     }

@@ -147,7 +147,7 @@ public struct DownloadAgentClient: Sendable {
     public func info(of id: String) async throws -> DownloadInfo? {
         do {
             return try await call(.GET, "/v1/downloads/\(Self.escape(id))")
-        } catch let error as DownloadAgentClientError where error.status == 404 && error.error == "unknown-id" {
+        } catch let error as DownloadAgentClientError where error.status == 404 && error.code == .unknownID {
             return nil
         }
     }
@@ -215,7 +215,7 @@ public struct DownloadAgentClient: Sendable {
         do {
             return try JSONDecoder().decode(T.self, from: data)
         } catch {
-            throw DownloadAgentClientError(status: status, error: "bad-response",
+            throw DownloadAgentClientError(status: status, code: .badResponse,
                                            message: "the agent's answer to \(method) \(path) is not what this client understands: \(error)")
         }
     }
@@ -223,13 +223,13 @@ public struct DownloadAgentClient: Sendable {
     /// The agent's error body `{"error", "message"}` as an error.
     static func refusal(_ status: Int, _ body: Data) -> DownloadAgentClientError {
         struct Body: Decodable {
-            var error: String
+            var error: AgentErrorCode
             var message: String
         }
         if let decoded = try? JSONDecoder().decode(Body.self, from: body) {
-            return DownloadAgentClientError(status: status, error: decoded.error, message: decoded.message)
+            return DownloadAgentClientError(status: status, code: decoded.error, message: decoded.message)
         }
-        return DownloadAgentClientError(status: status, error: "http-\(status)",
+        return DownloadAgentClientError(status: status, code: .http(status),
                                         message: String(decoding: body.prefix(500), as: UTF8.self))
     }
 

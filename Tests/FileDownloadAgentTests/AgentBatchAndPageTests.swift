@@ -20,8 +20,8 @@ struct AgentBatchAndPageTests {
             let results = try await agent.client.submit(requests)
             #expect(results.count == 252)
             #expect(results.filter { $0.status == 201 }.count == 250)
-            #expect(results[10].status == 409 && results[10].error == "duplicate-id" && results[10].id == "b007")
-            #expect(results[20].status == 400 && results[20].error == "bad-url" && results[20].id == "bad")
+            #expect(results[10].status == 409 && results[10].error == .duplicateID && results[10].id == "b007")
+            #expect(results[20].status == 400 && results[20].error == .badURL && results[20].id == "bad")
             #expect(results[0].download?.destination.path == "\(out)/b0" && results[0].download?.state == .notStarted)
 
             // Pages of 7: every download once, in queue order.

@@ -116,7 +116,7 @@ struct FailurePolicyTests {
         h.clock.advance(by: .milliseconds(1))
         await h.downloader.refresh()
         let (error, _) = await h.recorder.failure(of: "a")
-        #expect(error.code == .connectionFailed)
+        #expect(error.code == .networkUnavailable)
         #expect(error.message == "no network for 100 s: giving up", "\(error.messages)")
         #expect(h.mock.requests(for: h.url("a")).count == 4, "the first attempt and three probes")
         // The caller's resume starts a new stretch: the next probe (the fifth failure) waits again.

@@ -107,7 +107,7 @@ struct FDLFailureTests {
         let status = await status(fdl)
         #expect(status == 1, "\(fdl.stdout) \(fdl.stderr)")
         #expect(fdl.stdout.contains("x: waiting for the network"), "\(fdl.stdout)")
-        #expect(fdl.stdout.contains("x: FAILED (connectionFailed): no network for 2 s: giving up"), "\(fdl.stdout)")
+        #expect(fdl.stdout.contains("x: FAILED (networkUnavailable): no network for 2 s: giving up"), "\(fdl.stdout)")
         #expect(fdl.stdout.contains("run the same command (fdl get -c URL) to continue once the network is back"), "\(fdl.stdout)")
         #expect(retries(fdl.stdout) == 0, "\(fdl.stdout)")
     }

@@ -43,6 +43,10 @@ extension DownloadError {
         public static let timedOut = Code(rawValue: "timedOut")
         /// The download was active for longer than its resource timeout. Not retryable.
         public static let resourceTimedOut = Code(rawValue: "resourceTimedOut")
+        /// The download waited ``DownloaderConfiguration/maxNetworkWait`` for the network (no
+        /// route to the host) and gave up, under "no network for N s: giving up" and the last
+        /// connection's error. Its bytes are kept: a resume starts a new wait. Not retryable.
+        public static let networkUnavailable = Code(rawValue: "networkUnavailable")
         /// The server answered with a status that is not a success (see ``DownloadError/statusCode``).
         /// Retryable for 408, 429 and 5xx.
         public static let badStatus = Code(rawValue: "badStatus")

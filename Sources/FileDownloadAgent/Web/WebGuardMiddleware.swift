@@ -32,13 +32,13 @@ struct WebGuardMiddleware: RouterMiddleware {
         let hosts = ["127.0.0.1:\(port)", "localhost:\(port)"]
         guard port != 0, let host = request.head.authority?.lowercased(), hosts.contains(host) else {
             context.logger.warning("refused a TCP request for host \(request.head.authority ?? "(none)"): only \(hosts.joined(separator: " or ")) is served")
-            throw AgentAPIError(.forbidden, "bad-host",
+            throw AgentAPIError(.forbidden, .badHost,
                                 "the agent answers only requests for \(hosts.joined(separator: " or ")) (Host header)")
         }
         if let origin = request.headers[.origin] {
             guard hosts.map({ "http://" + $0 }).contains(origin.lowercased()) else {
                 context.logger.warning("refused a TCP request \(request.method) \(request.uri.path) from the origin \(origin)")
-                throw AgentAPIError(.forbidden, "foreign-origin",
+                throw AgentAPIError(.forbidden, .foreignOrigin,
                                     "requests from pages of other origins (\(origin)) are refused")
             }
         }
@@ -47,7 +47,7 @@ struct WebGuardMiddleware: RouterMiddleware {
         }
         guard isAuthorized(request) else {
             context.logger.warning("refused a TCP request \(request.method) \(request.uri.path) without a valid token")
-            throw AgentAPIError(.unauthorized, "unauthorized",
+            throw AgentAPIError(.unauthorized, .unauthorized,
                                 "send \"Authorization: Bearer TOKEN\" (TOKEN is in STATE/agent.token), or open the URL `fdl ui` prints")
         }
         return try await next(request, context)

@@ -122,7 +122,7 @@ struct BackgroundSubmission {
             if let download = result.download, result.status == 201 {
                 outcome[index] = .success(download)
             } else if result.status != 409 {
-                outcome[index] = .failure(DownloadAgentClientError(status: result.status, error: result.error ?? "http-\(result.status)",
+                outcome[index] = .failure(DownloadAgentClientError(status: result.status, code: result.error ?? .http(result.status),
                                                                    message: result.message ?? "refused"))
             }
         }
@@ -151,6 +151,6 @@ struct BackgroundSubmission {
                 continue
             }
         }
-        throw DownloadAgentClientError(status: 409, error: "duplicate-id", message: "every name from \(base) to 999 is taken in the agent")
+        throw DownloadAgentClientError(status: 409, code: .duplicateID, message: "every name from \(base) to 999 is taken in the agent")
     }
 }

@@ -89,10 +89,10 @@ enum ControlCommandRunner {
         do {
             info = try await send(action, id: id, to: DownloadAgentClient(socketPath: state.socketPath))
         } catch let error as DownloadAgentClientError {
-            switch (error.status, error.error) {
+            switch (error.status, error.code) {
             case (0, _):
                 return false
-            case (404, "unknown-id"):
+            case (404, .unknownID):
                 throw fail(.usage, "the fdl running on \(state.outputDirectory.path) (\(holder)) has no download '\(id)' in its run; "
                            + "\(action.rawValue) it after that run ends (`fdl list -d \(state.outputDirectory.path)` shows the stored ones)")
             case (403, _):

@@ -49,7 +49,7 @@ final class EventPrinter {
         case .redirectRefused: "to follow redirects from https to http, pass --insecure-allow-http-downgrade"
         case .validationFailed: "the file was discarded; check the --sha256 value or the source"
         case .resourceTimedOut: "the time of --max-time ran out; the bytes are kept: run the same command (fdl get -c URL) to continue"
-        case .connectionFailed where error.message.hasPrefix("no network for"):
+        case .networkUnavailable:
             "the bytes are kept: run the same command (fdl get -c URL) to continue once the network is back, "
                 + "or pass --max-network-wait S to wait longer"
         default: nil
