@@ -94,7 +94,7 @@ import Testing
         let run = try await FDLProcess.run(["add", "--postgres", postgres.url, "-o", "z.bin", "http://127.0.0.1:9/d"],
                                            environment: ["PGPASSWORD": postgres.password])
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(try postgres.psql("SELECT version FROM fdl_schema_version") == "2")
+        #expect(try postgres.psql("SELECT version FROM fdl_schema_version") == "3")
         #expect(try postgres.psql("SELECT string_agg(id || ':' || state, ',' ORDER BY id) FROM downloads")
                 == "first:queued,own:queued,second:failed,z.bin:queued")
         #expect(try postgres.psql("SELECT record->>'errorCode' FROM downloads WHERE id = 'second'") == "invalidDestination")

@@ -5,7 +5,7 @@ import Testing
 @Suite struct QueueInputTests {
     @Test func theWorkersLockFileIsNotADestination() {
         #expect(QueuedDownload.problem(destination: DirectoryLock.fileName)?.contains("lock file") == true)
-        #expect(QueuedDownload.problem(destination: "sub/\(DirectoryLock.fileName)") == nil)
+        #expect(QueuedDownload.problem(destination: "sub/\(DirectoryLock.fileName)")?.contains("starts with a dot") == true)
         #expect(QueuedDownload.problem(destination: "data.bin") == nil)
     }
 

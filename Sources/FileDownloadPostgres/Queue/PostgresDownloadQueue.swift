@@ -87,14 +87,27 @@ public actor PostgresDownloadQueue {
     ///   `InputValidation.checkDownload(id:url:options:)` refuses (the rules of every front end);
     ///   code `invalidDestination` for a destination that is not a
     ///   plain relative path, or that an unfinished download in the queue (or another in the
-    ///   batch) already writes to; code `store` for a duplicate id. Nothing is queued then.
+    ///   batch) already writes to, itself or through its staging file (`a` and `a.part`: one
+    ///   staging family, `DestinationPolicy.stagingFamily(of:stagingSuffix:)`, a rule of the
+    ///   queue's schema that holds across workers); code `store` for a duplicate id. Nothing is
+    ///   queued then.
     public func add(_ downloads: [QueuedDownload]) async throws {
         guard !downloads.isEmpty else { return }
         for download in downloads {
             if let problem = QueuedDownload.problem(destination: download.destination) {
-                throw DownloadError(.invalidDestination, "cannot queue '\(download.id)': \(problem)")
+                // The problem names the destination (control characters escaped); the id is only
+                // added when it is another (the default id is the destination).
+                let id = download.id == download.destination ? "" : " (id '\(download.id)')"
+                throw DownloadError(.invalidDestination, "cannot queue\(id): \(problem)")
             }
             try InputValidation.checkDownload(id: download.id, url: download.url, options: download.options)
+        }
+        var families: [String: String] = [:]
+        for download in downloads {
+            let family = DestinationPolicy.stagingFamily(of: download.destination)
+            if let other = families.updateValue(download.destination, forKey: family), other != download.destination {
+                throw DownloadError(.invalidDestination, Self.familyClash(" (\(other) and \(download.destination) in one batch)"))
+            }
         }
         var ids: [String] = [], urls: [String] = [], destinations: [String] = [], priorities: [Int] = [], records: [String] = []
         for download in downloads {
@@ -121,8 +134,17 @@ public actor PostgresDownloadQueue {
                 let detail = error.serverInfo?[.detail].map { " (\($0))" } ?? ""
                 throw DownloadError(.invalidDestination,
                                     "cannot queue: an unfinished download already writes to that destination\(detail); nothing was queued")
+            } catch let error as PSQLError where error.serverInfo?[.constraintName] == QueueSchema.unfinishedFamilyIndex {
+                let detail = error.serverInfo?[.detail].map { " (\($0))" } ?? ""
+                throw DownloadError(.invalidDestination, Self.familyClash(detail))
             }
         }
+    }
+
+    /// The message for two destinations of one staging family; `detail` names them.
+    static func familyClash(_ detail: String) -> String {
+        "cannot queue: an unfinished download writes to that destination's staging file, or that destination is its staging file"
+            + "\(detail): the two would overwrite each other; nothing was queued"
     }
 
     /// How many downloads are in each queue state. A claim whose lease lapsed counts as queued.

@@ -4,18 +4,30 @@
 /// Version 2: at most one unfinished (`queued` or `claimed`) download per destination, so two
 /// workers never write the same file; of older duplicates the first queued is kept and the
 /// others are marked failed (`invalidDestination`) before the index is made.
+/// Version 3: at most one unfinished download per staging family
+/// (`DestinationPolicy.stagingFamily(of:stagingSuffix:)`: the destination without its trailing
+/// `.part` suffixes), so that `a` and `a.part` (`a`'s staging file is the other's destination)
+/// are never written at once, by one worker or by two; older clashes are marked failed the same
+/// way first.
 /// Each step runs in the transaction that checks the version, under an advisory lock, so workers
 /// that start together migrate once. A database of a newer version is refused before anything
 /// is written.
 enum QueueSchema {
     /// The version this build writes and understands.
-    static let currentVersion = 2
+    static let currentVersion = 3
     /// The key of the advisory lock migrations hold (ASCII "FDLQ").
     static let migrationLock: Int64 = 0x4644_4C51
 
     /// The unique index of version 2; ``PostgresDownloadQueue/add(_:)`` names the clash when it
     /// refuses a download.
     static let unfinishedDestinationIndex = "downloads_unfinished_destination"
+
+    /// The unique index of version 3, over each unfinished download's staging family.
+    static let unfinishedFamilyIndex = "downloads_unfinished_staging_family"
+
+    /// The staging family of `downloads.destination` in SQL: the same key as
+    /// `DestinationPolicy.stagingFamily(of:stagingSuffix:)` with the workers' suffix `.part`.
+    static let stagingFamily = #"regexp_replace(destination, '(.)(\.part)+$', '\1')"#
 
     /// `steps[n]` brings version `n` to `n + 1`.
     static let steps: [[String]] = [
@@ -58,6 +70,23 @@ enum QueueSchema {
             """,
             """
             CREATE UNIQUE INDEX \(unfinishedDestinationIndex) ON downloads (destination)
+                WHERE state IN ('queued', 'claimed')
+            """,
+        ],
+        [
+            """
+            UPDATE downloads d SET state = 'failed', lease_owner = NULL, lease_expires_at = NULL, updated_at = now(),
+                   record = d.record || jsonb_build_object('state', 'failed', 'errorCode', 'invalidDestination',
+                       'errorMessages', jsonb_build_array('another download queued before writes to ' || d.destination
+                           || ' or to its staging file'))
+            WHERE d.state IN ('queued', 'claimed') AND EXISTS (
+                SELECT 1 FROM downloads o
+                WHERE \(stagingFamily.replacingOccurrences(of: "destination", with: "o.destination"))
+                      = \(stagingFamily.replacingOccurrences(of: "destination", with: "d.destination"))
+                  AND o.state IN ('queued', 'claimed') AND o.queue_order < d.queue_order)
+            """,
+            """
+            CREATE UNIQUE INDEX \(unfinishedFamilyIndex) ON downloads ((\(stagingFamily)))
                 WHERE state IN ('queued', 'claimed')
             """,
         ],
