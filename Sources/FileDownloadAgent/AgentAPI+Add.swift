@@ -71,7 +71,8 @@ extension AgentAPI {
     private func addOne(_ decoded: AgentDownloadRequest) async throws -> String {
         let id = try decoded.validatedID()
         let url = try decoded.parsedURL()
-        let destination = try decoded.parsedDestination()
+        let destination = try await chosenDestination(try decoded.parsedDestination(), url: url,
+                                                      overwrite: decoded.overwrite ?? false)
         let options = try decoded.options()
         try await library(settles: false) {
             if decoded.start ?? true {
@@ -81,6 +82,18 @@ extension AgentAPI {
             }
         }
         return id
+    }
+
+    /// Where the download goes (the library's `DestinationPolicy`, ``destinations``): `given`, or
+    /// the downloads directory plus the URL's file name when absent; a reserved path is a 400
+    /// `bad-destination`; a file already there, or at its staging name, is kept and the download
+    /// takes the next free name (`NAME.1.EXT`, ...) unless `overwrite`.
+    private func chosenDestination(_ given: URL?, url: URL, overwrite: Bool) async throws -> URL {
+        let proposed = given ?? downloader.configuration.downloadsDirectory
+            .appending(component: FileNameSanitizer.fileName(for: url), directoryHint: .notDirectory)
+        var policy = destinations
+        if overwrite { policy.existingFiles = .replace }
+        return try await library(settles: false) { try policy.destination(for: proposed) }
     }
 
     /// One element of a batch: the request, or why it is not one (with the id, when it has one).

@@ -23,6 +23,10 @@ struct AgentAPI: Sendable {
     /// Takes the URLs of `PUT /v1/downloads/{id}/url` for downloads that wait for one (the
     /// agent's); `nil` (a running `fdl get`): such a URL goes to `Downloader.updateURL` only.
     var refresher: AgentURLRefresher? = nil
+    /// Where an added download may write (`DestinationPolicy`): a file already at the destination
+    /// is kept (the download gets `NAME.1.EXT`) unless the request says `overwrite`, and the
+    /// paths the front end keeps for itself (its socket, its state) are refused.
+    var destinations = DestinationPolicy()
 
     /// The routes for the Unix socket: every request's peer is checked with `SO_PEERCRED`.
     func router() -> Router<AgentRequestContext> {

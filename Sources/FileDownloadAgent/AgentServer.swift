@@ -54,7 +54,9 @@ public struct AgentServer: Service, Sendable {
         let feed = AgentEventFeed()
         downloader.observe { feed.post(.event($0)) }
         let pump = Task { [downloader, logger] in await DownloadAgent.pump(feed, into: log, downloader: downloader, logger: logger) }
-        let api = AgentAPI(downloader: downloader, log: log, refresher: refresher)
+        let api = AgentAPI(downloader: downloader, log: log, refresher: refresher,
+                           destinations: DestinationPolicy(stagingSuffix: downloader.configuration.stagingSuffix,
+                                                           reservedPaths: [socketPath]))
         let app = DownloadAgent.application(router: api.router(), socketPath: socketPath, logger: logger, onListening: onListening)
         let outcome: Result<Void, any Error>
         do {

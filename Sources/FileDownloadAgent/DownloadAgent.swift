@@ -164,7 +164,11 @@ public final class DownloadAgent: Service, Sendable {
         feed.post(.reconcile(after: nil))
         logger.info("restored \(report.restored.count) downloads (\(report.resumed.count) continue) from \(configuration.storePath)")
 
-        let api = AgentAPI(downloader: downloader, log: log, refresher: refresher)
+        // Its own files are never a download's: a download at agent.sock left the agent unreachable,
+        // one at agent.lock let a second agent start on the same state.
+        let destinations = DestinationPolicy(stagingSuffix: downloaderConfiguration.stagingSuffix,
+                                             reservedPaths: [socketPath, configuration.stateDirectory, configuration.storePath])
+        let api = AgentAPI(downloader: downloader, log: log, refresher: refresher, destinations: destinations)
         let app = Self.application(router: api.router(), socketPath: socketPath, logger: logger, limits: limits,
                                    onListening: onListening)
         var web: AgentWebServer?

@@ -17,6 +17,12 @@ public import Foundation
 /// same file, tried in turn when an attempt fails (`DownloadOptions.mirrors`; at most
 /// ``maxMirrors``). `maxConnections` is `DownloadOptions.maxConnections` (1 to
 /// ``maxConnectionsLimit``; absent: automatic).
+///
+/// A file already at the destination (or at its staging name, `NAME.part`) is kept: the download
+/// is saved as `NAME.1.EXT` (then `NAME.2.EXT`, ...), as aria2c's `--auto-file-renaming` does,
+/// and the answer's `destination` says where. `overwrite: true` replaces it instead when the
+/// download completes. Paths the agent keeps for itself (its socket and its state directory)
+/// are refused (400 `bad-destination`).
 public struct AgentDownloadRequest: Codable, Sendable, Hashable {
     public var id: String
     public var url: String
@@ -29,6 +35,9 @@ public struct AgentDownloadRequest: Codable, Sendable, Hashable {
     public var mirrors: [String]?
     public var maxConnections: Int?
     public var start: Bool?
+    /// Whether a file already at the destination is replaced (`true`) instead of kept with the
+    /// download saved under the next free name (absent or `false`).
+    public var overwrite: Bool?
 
     /// The most connections one download may ask for (more is a 400 `bad-connections`).
     public static let maxConnectionsLimit = 16
@@ -38,7 +47,8 @@ public struct AgentDownloadRequest: Codable, Sendable, Hashable {
 
     public init(id: String, url: String, destination: String? = nil, headers: [String: String]? = nil,
                 secretHeaders: [String]? = nil, sha256: String? = nil, expectedSize: Int64? = nil,
-                priority: Int? = nil, mirrors: [String]? = nil, maxConnections: Int? = nil, start: Bool? = nil) {
+                priority: Int? = nil, mirrors: [String]? = nil, maxConnections: Int? = nil, start: Bool? = nil,
+                overwrite: Bool? = nil) {
         self.id = id
         self.url = url
         self.destination = destination
@@ -50,6 +60,7 @@ public struct AgentDownloadRequest: Codable, Sendable, Hashable {
         self.mirrors = mirrors
         self.maxConnections = maxConnections
         self.start = start
+        self.overwrite = overwrite
     }
 
     /// The request for a download as `Downloader.start(id:url:destination:options:)`

@@ -114,8 +114,10 @@ struct BackgroundSubmission {
             let destination = settings.outputDirectory.appendingPathComponent(name)
             guard !FileManager.default.fileExists(atPath: destination.path), names.insert(name).inserted else { continue }
             indices.append(index)
-            requests.append(AgentDownloadRequest(id: name, url: settings.urls[index], destination: destination,
-                                                 options: options(index), start: true))
+            var request = AgentDownloadRequest(id: name, url: settings.urls[index], destination: destination,
+                                               options: options(index), start: true)
+            request.overwrite = settings.allowOverwrite ? true : nil
+            requests.append(request)
         }
         guard requests.count > 1 else { return outcome }
         for (index, result) in zip(indices, try await client.submit(requests)) {
@@ -134,7 +136,7 @@ struct BackgroundSubmission {
     private func submit(_ url: URL, index: Int, client: DownloadAgentClient) async throws -> (DownloadInfo, Bool) {
         let options = options(index)
         let base = baseName(index)
-        for candidate in DownloadPlanner.candidates(base).prefix(1000) {
+        for candidate in DestinationPolicy.candidates(base).prefix(1000) {
             let destination = settings.outputDirectory.appendingPathComponent(candidate)
             if FileManager.default.fileExists(atPath: destination.path) {
                 if let known = try await client.info(of: candidate), known.url == url, known.destination == destination {
@@ -143,7 +145,10 @@ struct BackgroundSubmission {
                 if !settings.allowOverwrite { continue }
             }
             do {
-                return (try await client.start(id: candidate, url: url, destination: destination, options: options), true)
+                // The agent keeps a file already there (the download gets NAME.1.EXT) unless asked to replace it.
+                var request = AgentDownloadRequest(id: candidate, url: url, destination: destination, options: options, start: true)
+                request.overwrite = settings.allowOverwrite ? true : nil
+                return (try await client.submit(request), true)
             } catch let error as DownloadAgentClientError where error.status == 409 {
                 if let known = try await client.info(of: candidate), known.url == url, known.destination == destination {
                     return (known, false)
