@@ -1,5 +1,5 @@
 // An "app" that uses the download agent through DownloadAgentClient and exits, for the tests of
-// Tests/fdlTests/Agent:
+// Tests/FileDownloadAgentTests:
 //
 //   fdl-agent-app SOCKET CURSOR start ID URL DEST [ID URL DEST ...]
 //       starts each download, follows the events after the sequence number saved in CURSOR (0 when
