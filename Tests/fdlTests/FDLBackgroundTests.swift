@@ -45,7 +45,7 @@ import Glibc
                 #expect(rows.contains { $0.hasPrefix("b.bin") && $0.contains("completed") }, "\(list.stdout)")
                 // Watching finished downloads reports them and ends.
                 let again = try await FDLProcess.run(["watch", "--agent", "a.bin", "--json"], environment: home.environment)
-                #expect(again.status == 0 && again.stdout.contains("\"event\":\"completed\""), "\(again.stdout)")
+                #expect(again.status == 0 && again.stdout.contains("\"type\":\"completed\""), "\(again.stdout)")
                 // A download that failed (404): watched by name it is reported at once (exit 1);
                 // a watch of everything unfinished leaves it out and ends.
                 let gone = try await FDLProcess.run(["get", "--background", server.url("missing.bin"), "-d", out.path],

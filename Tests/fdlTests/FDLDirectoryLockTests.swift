@@ -24,7 +24,7 @@ import Glibc
         #expect(earlier.status == 0, "stderr: \(earlier.stderr)")
 
         let first = try FDLProcess(["get", server.url("slow/held.bin"), "-d", out.path, "--state", states.path("one"), "--json"])
-        try await first.waitForOutput(containing: #""event":"progress""#)
+        try await first.waitForOutput(containing: #""type":"progress""#)
         let second = try await FDLProcess.run(["get", server.url("third.bin"), "-d", out.path, "--state", states.path("two")])
         #expect(second.status == 74, "stdout: \(second.stdout) stderr: \(second.stderr)")
         #expect(second.stderr.contains("another fdl is working in \(out.path)"), "stderr: \(second.stderr)")

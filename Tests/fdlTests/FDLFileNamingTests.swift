@@ -24,7 +24,7 @@ import Testing
 
             let again = try FDLProcess(arguments + ["--json"])
             #expect(await again.exitStatus() == 0, "stderr: \(again.stderr)")
-            let done = again.jsonLines.filter { $0["event"] as? String == "completed" }
+            let done = again.jsonLines.filter { $0["type"] as? String == "completed" }
             #expect(done.compactMap { $0["state"] as? String } == ["alreadyComplete", "alreadyComplete"], "\(again.stdout)")
             #expect(done.compactMap { $0["file"] as? String } == [out.file("report.2.pdf").path, out.file("README.1").path])
             #expect(!FileManager.default.fileExists(atPath: out.file("report.3.pdf").path))
@@ -46,7 +46,7 @@ import Testing
             let result = try FDLProcess(["get"] + urls + ["-d", out.path, "--json"])
             #expect(await result.exitStatus() == 0, "stdout: \(result.stdout) stderr: \(result.stderr)")
             let files = Dictionary(uniqueKeysWithValues: result.jsonLines
-                .filter { $0["event"] as? String == "completed" }
+                .filter { $0["type"] as? String == "completed" }
                 .compactMap { line in (line["id"] as? String).flatMap { id in (line["file"] as? String).map { (id, $0) } } })
             #expect(files.count == 2, "\(result.stdout)")
             let contents = try files.values.map { try Data(contentsOf: URL(fileURLWithPath: $0)) }

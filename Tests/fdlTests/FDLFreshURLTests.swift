@@ -13,8 +13,8 @@ struct FDLFreshURLTests {
             // The 1-second link expires on the way; the server refuses it (403).
             let fdl = try FDLProcess(["get", try await fault.sign("signed.bin", ttl: 1, "rate=200000").absoluteString,
                                       "-d", out.path, "--json", "--fresh-url-timeout", "120"])
-            try await fdl.waitForOutput(containing: #""event":"needsFreshURL""#)
-            let asked = try #require(fdl.jsonLines.first { $0["event"] as? String == "needsFreshURL" })
+            try await fdl.waitForOutput(containing: #""type":"needsFreshURL""#)
+            let asked = try #require(fdl.jsonLines.first { $0["type"] as? String == "needsFreshURL" })
             let id = try #require(asked["id"] as? String)
             #expect(asked["statusCode"] as? Int == 403)
             let fresh = try await fault.sign("signed.bin", ttl: 120, "rate=200000")
@@ -23,7 +23,7 @@ struct FDLFreshURLTests {
             let status = await fdl.exitStatus()
             #expect(status == 0, "stdout: \(fdl.stdout) stderr: \(fdl.stderr)")
             #expect(try Data(contentsOf: out.file("signed.bin")) == data)
-            #expect(fdl.jsonLines.contains { $0["event"] as? String == "urlChanged" }, "\(fdl.stdout)")
+            #expect(fdl.jsonLines.contains { $0["type"] as? String == "urlChanged" }, "\(fdl.stdout)")
         }
     }
 

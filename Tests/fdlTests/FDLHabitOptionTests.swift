@@ -57,7 +57,7 @@ import Glibc
         defer { dir.remove() }
         let fdl = try FDLProcess(["get", "http://127.0.0.1:9/x", "-d", dir.path, "--json", "--retry", "1", "--retry-wait", "0.25"])
         #expect(await fdl.exitStatus() == 1, "stderr: \(fdl.stderr)")
-        let waits = fdl.jsonLines.filter { $0["event"] as? String == "interrupted" }.compactMap { $0["retryInSeconds"] as? Double }
+        let waits = fdl.jsonLines.filter { $0["type"] as? String == "interrupted" }.compactMap { $0["retryInSeconds"] as? Double }
         #expect(waits.count == 1 && (0.2...0.3).contains(waits[0]), "0.25 s ± 20 %: \(fdl.stdout)")
     }
 

@@ -72,7 +72,7 @@ import Testing
             let status = await fdl.exitStatus()
             #expect(status == 0, "stdout: \(fdl.stdout) stderr: \(fdl.stderr)")
             #expect(try Data(contentsOf: out.file("file.bin")) == second, "the mirror's file, whole: nothing spliced")
-            let restarted = fdl.jsonLines.filter { $0["event"] as? String == "restarted" }
+            let restarted = fdl.jsonLines.filter { $0["type"] as? String == "restarted" }
             #expect(restarted.first?["reason"] as? String == "validatorChanged", "events: \(fdl.stdout)")
             #expect(server.accessLog.contains { $0.contains("range=\"bytes=100000-\"") }, "the mirror was asked to continue first")
         }
@@ -92,7 +92,7 @@ import Testing
         let status = await fdl.exitStatus()
         #expect(status == 0, "stdout: \(fdl.stdout) stderr: \(fdl.stderr)")
         #expect(try Data(contentsOf: out.file("file.bin")) == data)
-        #expect(!fdl.jsonLines.contains { $0["event"] as? String == "restarted" }, "events: \(fdl.stdout)")
+        #expect(!fdl.jsonLines.contains { $0["type"] as? String == "restarted" }, "events: \(fdl.stdout)")
     }
 
     @Test func mirrorNeedsOneURL() async throws {

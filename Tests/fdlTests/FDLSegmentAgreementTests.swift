@@ -30,7 +30,7 @@ import Testing
                                       "-x", "4", "-d", out.path, "--json"])
             #expect(await fdl.exitStatus() == 0, "stdout: \(fdl.stdout) stderr: \(fdl.stderr)")
             #expect(try Data(contentsOf: out.file("big.bin")) == newer)
-            let restarted = fdl.jsonLines.filter { $0["event"] as? String == "restarted" }
+            let restarted = fdl.jsonLines.filter { $0["type"] as? String == "restarted" }
             #expect(restarted.map { $0["reason"] as? String } == ["segmentsDisagree"], "\(fdl.stdout)")
         }
     }
@@ -46,7 +46,7 @@ import Testing
                     "\(plain.stdout)")
             let json = try FDLProcess(["get", server.address("j.bin", "digest=legacy"), "-d", out.path, "--json"])
             #expect(await json.exitStatus() == 0, "stderr: \(json.stderr)")
-            let completed = try #require(json.jsonLines.first { $0["event"] as? String == "completed" })
+            let completed = try #require(json.jsonLines.first { $0["type"] as? String == "completed" })
             #expect(completed["verified"] as? Bool == true && completed["verifiedBy"] as? String == "serverDigest", "\(completed)")
             #expect(try Data(contentsOf: out.file("j.bin")) == data)
         }

@@ -18,7 +18,7 @@ import Glibc
             let first = try FDLProcess(arguments)
             try await poll("three of the four segments are done", limit: .seconds(120), interval: .milliseconds(50)) {
                 first.stdout.split(separator: "\n").contains { line in
-                    line.contains(#""event":"progress""#) && (Self.received(line) ?? 0) >= Int64(size) * 7 / 10
+                    line.contains(#""type":"progress""#) && (Self.received(line) ?? 0) >= Int64(size) * 7 / 10
                 }
             }
             first.send(SIGINT)

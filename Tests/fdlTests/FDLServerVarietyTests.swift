@@ -60,15 +60,15 @@ import Testing
             defer { apache.stop() }
             let arguments = ["get", apache.url("k.tar.gz").absoluteString, "-d", out.path, "--json", "-x", "1"]
             let first = try FDLProcess(arguments)
-            first.whenOutput(contains: #""event":"checkpoint""#) { first.send(SIGKILL) }
+            first.whenOutput(contains: #""type":"checkpoint""#) { first.send(SIGKILL) }
             #expect(await first.exitStatus() == 128 + SIGKILL, "stdout: \(first.stdout.suffix(3_000)) stderr: \(first.stderr)")
 
             let second = try FDLProcess(arguments)
             #expect(await second.exitStatus() == 0, "stdout: \(second.stdout.suffix(3_000)) stderr: \(second.stderr)")
-            let added = try #require(second.jsonLines.first { $0["event"] as? String == "added" })
+            let added = try #require(second.jsonLines.first { $0["type"] as? String == "added" })
             let resumedFrom = try #require(added["resumeFrom"] as? Int)
             #expect(resumedFrom > 0 && resumedFrom < data.count)
-            #expect(!second.stdout.contains(#""event":"restarted""#), "resumed, not started again: \(second.stdout.suffix(3_000))")
+            #expect(!second.stdout.contains(#""type":"restarted""#), "resumed, not started again: \(second.stdout.suffix(3_000))")
             #expect(try Data(contentsOf: out.file("k.tar.gz")) == data)
             // Apache logs a request when it ends: the killed first one may come after the resume.
             let lines = try requests(apache, "k.tar.gz")

@@ -34,7 +34,7 @@ import Testing
                                    "--name", "checked.bin", "--name", "open.bin", "--sha256", sha256Hex(data),
                                    "-d", out.path, "--json"])
         #expect(await json.exitStatus() == 0, "stderr: \(json.stderr)")
-        let completed = json.jsonLines.filter { $0["event"] as? String == "completed" }
+        let completed = json.jsonLines.filter { $0["type"] as? String == "completed" }
         let verified = Dictionary(uniqueKeysWithValues: completed.compactMap { line in
             (line["id"] as? String).flatMap { id in (line["verified"] as? Bool).map { (id, $0) } }
         })

@@ -6,7 +6,7 @@ import Foundation
 /// `restarted`, `resumed`, `paused`, `interrupted`, `completed`, `failed`, `cancelled`,
 /// `activityCountChanged`, `onHold`, `needsFreshURL`, `urlChanged`, `removed`) and the case's values: `id`,
 /// `state`, `progress`, `total`, `reason`, `error`, `retryInSeconds`, `file` (a file path), `count`,
-/// `statusCode`, `url`. `onHold` carries `id` and `reason` (`insufficientSpace`,
+/// `statusCode`, `url`, `receivedBytes` (`paused`: the bytes kept, when known). `onHold` carries `id` and `reason` (`insufficientSpace`,
 /// `waitingForNetwork` or `refreshingURL`); `needsFreshURL` carries `id`, `reason` (`refused`, with
 /// the `statusCode`, or `expiresSoon`); `urlChanged` carries `id` and `url` (without credentials); `removed` (the download was
 /// forgotten) carries `id` only.
@@ -18,7 +18,7 @@ import Foundation
 /// An unknown `type` is a `DecodingError.dataCorrupted` naming it.
 extension DownloadEvent: Codable {
     private enum Key: String, CodingKey {
-        case type, id, state, progress, total, reason, error, retryInSeconds, file, count, statusCode, url
+        case type, id, state, progress, total, reason, error, retryInSeconds, file, count, statusCode, url, receivedBytes
     }
 
     private enum Kind: String, Codable {
@@ -44,8 +44,9 @@ extension DownloadEvent: Codable {
             try c.encode(reason, forKey: .reason)
         case .resumed:
             try c.encode(Kind.resumed, forKey: .type)
-        case .paused:
+        case .paused(_, let data):
             try c.encode(Kind.paused, forKey: .type)
+            try c.encodeIfPresent(data?.bytesOnDisk, forKey: .receivedBytes)
         case .interrupted(_, let error, let retryIn):
             try c.encode(Kind.interrupted, forKey: .type)
             try c.encode(error, forKey: .error)
@@ -80,6 +81,30 @@ extension DownloadEvent: Codable {
             try c.encode(url.removingCredentials.absoluteString, forKey: .url)
         }
     }
+
+    /// The `type` of the event's JSON form: its case name (`stateChanged`, `progress`, ...).
+    public var wireType: String {
+        switch self {
+        case .stateChanged: Kind.stateChanged.rawValue
+        case .progress: Kind.progress.rawValue
+        case .totalProgress: Kind.totalProgress.rawValue
+        case .restarted: Kind.restarted.rawValue
+        case .resumed: Kind.resumed.rawValue
+        case .paused: Kind.paused.rawValue
+        case .interrupted: Kind.interrupted.rawValue
+        case .completed: Kind.completed.rawValue
+        case .failed: Kind.failed.rawValue
+        case .cancelled: Kind.cancelled.rawValue
+        case .activityCountChanged: Kind.activityCountChanged.rawValue
+        case .onHold: Kind.onHold.rawValue
+        case .needsFreshURL: Kind.needsFreshURL.rawValue
+        case .urlChanged: Kind.urlChanged.rawValue
+        case .removed: Kind.removed.rawValue
+        }
+    }
+
+    /// Whether `type` names a case of the JSON form (as ``wireType`` gives it).
+    public static func isWireType(_ type: String) -> Bool { Kind(rawValue: type) != nil }
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: Key.self)

@@ -45,7 +45,7 @@ struct BackgroundSubmission {
         let client = DownloadAgentClient(socketPath: socketPath)
         let json = settings.output == .json
         if let started {
-            var line = JSONEventLine(event: "agentStarted")
+            var line = JSONEventLine(type: "agentStarted")
             line.file = started.logPath
             say(json ? line.encoded() : "started the download agent (pid \(started.pid), socket \(socketPath), log \(started.logPath))",
                 quiet: false)
@@ -63,7 +63,7 @@ struct BackgroundSubmission {
                 case nil:
                     (info, isNew) = try await submit(url, index: index, client: client)
                 }
-                var line = JSONEventLine(event: isNew ? "added" : "known", id: info.id)
+                var line = JSONEventLine(type: isNew ? "added" : "known", id: info.id)
                 line.url = info.url.redactingPassword
                 line.destination = info.destination.path
                 line.state = info.state.rawValue

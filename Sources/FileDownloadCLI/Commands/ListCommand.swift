@@ -32,7 +32,7 @@ public struct ListCommand: AsyncParsableCommand {
     func show(_ rows: [Row], empty: String) {
         if json {
             for r in rows {
-                var line = JSONEventLine(event: "download", id: r.id)
+                var line = JSONEventLine(type: "download", id: r.id)
                 line.state = r.state.rawValue
                 line.url = r.url.redactingPassword
                 line.destination = r.destination.path

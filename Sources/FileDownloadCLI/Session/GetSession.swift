@@ -98,7 +98,7 @@ public actor GetSession {
             throw CLIError(.stateUnavailable, StoredRecords.refusal(id: id, problem: problem))
         }
         let store = CheckpointReportingStore(base: sqlite) { id, bytes in
-            var line = JSONEventLine(event: "checkpoint", id: id)
+            var line = JSONEventLine(type: "checkpoint", id: id)
             line.bytes = bytes
             // Checkpoints arrive on the store's executor; JSON lines are whole writes.
             if jsonCheckpoints { Terminal.write(line.encoded() + "\n") }
@@ -177,7 +177,7 @@ public actor GetSession {
         let options = netOptions(options, for: plan)
         ids.append(plan.id)
         outcomes.register(plan.id)
-        var added = JSONEventLine(event: "added", id: plan.id)
+        var added = JSONEventLine(type: "added", id: plan.id)
         added.url = plan.url.redactingPassword
         added.destination = plan.destination.path
         added.resumeFrom = plan.resume?.bytesOnDisk ?? 0
@@ -195,7 +195,7 @@ public actor GetSession {
         if plan.alreadyComplete {
             outcomes[plan.id] = .completed
             printer.emit(added)
-            var done = JSONEventLine(event: "completed", id: plan.id)
+            var done = JSONEventLine(type: "completed", id: plan.id)
             done.file = plan.destination.path
             done.state = "alreadyComplete"
             done.verified = plan.sha256 == nil ? nil : true
@@ -273,7 +273,7 @@ public actor GetSession {
     /// The last words: a summary line (or JSON `summary` event).
     func summarize(_ status: ExitStatus) {
         let finals = self.finals
-        var line = JSONEventLine(event: "summary")
+        var line = JSONEventLine(type: "summary")
         line.completed = finals.count(where: { $0 == .completed })
         line.failed = finals.count(where: \.isFailure)
         line.stopped = finals.count(where: { $0 == .stopped })
