@@ -31,7 +31,9 @@ extension FleetWorker {
         /// runs for at least half of it). Tests set `.zero` to make every move ask.
         var moveConfirmationAge: Duration?
         /// The local downloader's settings; ``capacity`` and ``directory`` override its
-        /// `maxConcurrentDownloads` and `downloadsDirectory`.
+        /// `maxConcurrentDownloads` and `downloadsDirectory`. Keep its `stagingSuffix` at `.part`:
+        /// the queue's schema keeps `a` and `a.part` from being unfinished together (one staging
+        /// family, `DestinationPolicy.stagingFamily(of:stagingSuffix:)`) with that suffix only.
         public var downloader: DownloaderConfiguration
 
         /// Creates a configuration.
