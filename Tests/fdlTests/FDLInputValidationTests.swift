@@ -29,6 +29,8 @@ import Testing
         // (A NUL cannot be passed in an argument: the agent's test sends one.)
         ("a secret header value with ESC", ["http://127.0.0.1:9/x", "--header-secret", "X-Token: s3cr3t\u{1B}[2J"],
          message { _ = try InputValidation.header(name: "X-Token", value: "s3cr3t\u{1B}[2J") }),
+        ("a user agent with LF", ["http://127.0.0.1:9/x", "-U", "fdl\nInjected: 1"],
+         message { _ = try InputValidation.header(name: "User-Agent", value: "fdl\nInjected: 1") }),
         ("a header name that is no token", ["http://127.0.0.1:9/x", "--header", "Bad Name: v"],
          message { _ = try InputValidation.header(name: "Bad Name", value: "v") }),
         ("a bad SHA-256", ["http://127.0.0.1:9/x", "--sha256", "xyz"],
@@ -37,12 +39,19 @@ import Testing
 
     @Test("fdl get and fdl add: exit 64 with InputValidation's message", arguments: ["get", "add"])
     func badInputExits64WithTheLibrarysMessage(command: String) async throws {
+        // `fdl add` checks before it looks for an agent; one a wrongly accepted input starts
+        // lives in a home of its own and is stopped.
+        let home = try BackgroundAgentHome()
+        defer { home.directory.remove() }
         for item in Self.cases {
             let dir = try TemporaryDirectory()
             defer { dir.remove() }
-            // `fdl add` checks before it looks for an agent: the socket named is never reached.
-            let socket = command == "add" ? ["--socket", dir.path("no-agent.sock")] : []
-            let run = try await FDLProcess.run([command] + item.arguments + ["-d", dir.path] + socket)
+            let run = try await FDLProcess.run([command] + item.arguments + ["-d", dir.path], environment: home.environment)
+            if let started = BackgroundAgentHome.startedPID(in: run.stdout) {
+                await home.stopAgent(pid: started)
+                Issue.record("\(item.what): fdl add started an agent")
+                return
+            }
             #expect(run.status == 64, "\(item.what): \(run.stderr)")
             #expect(run.stderr.contains(item.message), "\(item.what): \(run.stderr)")
             #expect(!run.stderr.contains("hunter2") && !run.stderr.contains("s3cr3t"), "\(item.what): \(run.stderr)")

@@ -1,4 +1,5 @@
 import ArgumentParser
+import FileDownload
 import Foundation
 
 extension GetCommand {
@@ -48,10 +49,10 @@ extension GetCommand {
             settings.retryWait = try Self.duration(retryWait, option: "--retry-wait", range: Self.retryWaitRange)
         }
         if let userAgent {
-            guard !Self.containsControlCharacter(userAgent) else {
-                throw ValidationError("the -U/--user-agent value contains a line break or another control character")
-            }
-            settings.userAgent = userAgent
+            // The rule of every header field's value (InputValidation): no control character but tab.
+            settings.userAgent = try Self.checked(option: "-U/--user-agent") {
+                try InputValidation.header(name: "User-Agent", value: userAgent)
+            }.value
         }
         guard !(quiet && verbose) else { throw ValidationError("-q (print nothing but errors) and -v contradict each other; give one") }
         guard !(quiet && json) else { throw ValidationError("-q and --json contradict each other; give one") }

@@ -310,12 +310,6 @@ public struct GetCommand: AsyncParsableCommand {
         }
     }
 
-    /// Whether `text` has a control character other than tab: a CR or LF in a header value
-    /// would end the field and start another one.
-    static func containsControlCharacter(_ text: String) -> Bool {
-        text.unicodeScalars.contains { $0 != "\t" && $0.properties.generalCategory == .control }
-    }
-
     /// `text` with the password of its `user:password@host` part (after `scheme://`, or at the
     /// start) replaced by `***`: for text that is not a well-formed URL.
     static func redactingPassword(_ text: String) -> String {
