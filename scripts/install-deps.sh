@@ -17,6 +17,7 @@ packages=(
   nginx-light            # HTTP/HTTPS test server
   apache2                # HTTP test server (Apache httpd: 416 without Content-Range, AddEncoding gzip)
   lighttpd               # HTTP test server (lighttpd: 416 without Content-Range)
+  vsftpd                 # FTP/FTPS test server
   openssh-server         # sshd for the SFTP tests
   openssh-client         # ssh-keygen, sftp (tests, benchmarks)
   openssl                # throwaway CA for the HTTPS tests

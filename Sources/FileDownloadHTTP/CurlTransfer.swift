@@ -68,6 +68,9 @@ final class CurlTransfer: @unchecked Sendable {
     /// secret fields (``Context/withholdsSecretsFromOtherOrigins``) or the other scheme has
     /// another proxy (``Context/reissuesSchemeChanges``): where it pointed.
     private(set) var crossOriginRedirect: URL?
+    /// Set for an FTP exchange: it reads the server's replies and plans the head instead of the
+    /// HTTP response (``FTPTransport``).
+    var ftp: FTPExchange?
     /// The I/O thread's gatherer of fast body pieces, set when the thread takes the transfer.
     var gatherer: BodyGatherer?
     /// The I/O thread's list of transfers paused for the downloader's overall limit, set when the
@@ -180,6 +183,7 @@ final class CurlTransfer: @unchecked Sendable {
     // MARK: callbacks (I/O thread)
 
     private func receiveHeader(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        if let ftp { return ftp.consume(line: bytes, of: self) }
         if began { return true }  // trailers
         response.consume(line: bytes)
         if response.isComplete, context.followsRedirects, response.isFollowableRedirect {
@@ -266,10 +270,16 @@ final class CurlTransfer: @unchecked Sendable {
     /// - Returns: `false` when the exchange must stop (``failure``, ``restartNextAttempt`` or
     ///   ``challengeFromProxy`` says why).
     func beginHead() -> Bool {
-        let effective = effectiveURL.flatMap { $0 == context.initialURL ? nil : URL(string: $0) }
-        let plan = ResponsePlan.decide(
-            response: response, offset: context.offset, end: context.end, validator: context.validator,
-            expectedLength: context.expectedLength, sentRange: context.sentRange, restartReason: context.restartReason, effectiveURL: effective)
+        let plan: ResponsePlan
+        if let ftp {
+            plan = ftp.plan(self)
+        } else {
+            let effective = effectiveURL.flatMap { $0 == context.initialURL ? nil : URL(string: $0) }
+            plan = ResponsePlan.decide(
+                response: response, offset: context.offset, end: context.end, validator: context.validator,
+                expectedLength: context.expectedLength, sentRange: context.sentRange, restartReason: context.restartReason,
+                effectiveURL: effective)
+        }
         switch plan {
         case .deliver(let head):
             do {

@@ -55,6 +55,14 @@ extension DownloadError {
             return make(.protocolViolation, "the server broke the protocol for", retryable: true)
         case CURLE_LOGIN_DENIED, CURLE_AUTH_ERROR:
             return make(.authenticationFailed, "authentication failed for", retryable: false)
+        case CURLE_REMOTE_FILE_NOT_FOUND:
+            return make(.notFound, "no such file:", retryable: false)
+        case CURLE_REMOTE_ACCESS_DENIED:
+            return make(.permissionDenied, "access denied to", retryable: false)
+        case CURLE_FTP_WEIRD_PASS_REPLY, CURLE_FTP_WEIRD_PASV_REPLY,
+             CURLE_FTP_WEIRD_227_FORMAT, CURLE_FTP_CANT_GET_HOST, CURLE_FTP_COULDNT_SET_TYPE,
+             CURLE_FTP_PORT_FAILED, CURLE_FTP_ACCEPT_FAILED, CURLE_FTP_ACCEPT_TIMEOUT:
+            return make(.connectionLost, "the FTP exchange failed for", retryable: true)
         case CURLE_ABORTED_BY_CALLBACK:
             return make(.cancelled, "the transfer was cancelled:", retryable: false)
         default:

@@ -1,0 +1,42 @@
+extension FTPTransport {
+    /// Settings shared by every transfer of one ``FTPTransport``.
+    ///
+    /// Every property has a strict default: passive mode, TLS (when used) verified against the
+    /// system's trust store, and `ftp://` without TLS unless ``requiresTLS`` asks for it.
+    public struct Configuration: Sendable {
+        /// Whether the server connects back for the data (active mode, `EPRT`/`PORT` from the
+        /// address of the control connection). Default `false`: passive (`EPSV`, then `PASV`),
+        /// which crosses NAT and firewalls.
+        public var usesActiveMode: Bool
+        /// Whether an `ftp://` URL must switch to TLS with `AUTH TLS` (explicit FTPS) for the login
+        /// and the data: a server that refuses fails the attempt with
+        /// `DownloadError.Code.tlsFailure` (not retryable). Default `false`: plain FTP. An
+        /// `ftps://` URL always uses implicit TLS from the first byte.
+        public var requiresTLS: Bool
+        /// A PEM file of CA certificates to verify servers with, instead of the system's bundle.
+        public var caBundlePath: String?
+        /// A directory of hashed CA certificates (`c_rehash`) to verify servers with.
+        public var caDirectoryPath: String?
+        /// libcurl's receive buffer per transfer in bytes. Default 512 KiB.
+        public var receiveBufferSize: Int
+        /// How many I/O threads run the transfers. Default 1.
+        public var ioThreads: Int
+
+        /// Creates a configuration; every argument has the default described on its property.
+        public init(
+            usesActiveMode: Bool = false,
+            requiresTLS: Bool = false,
+            caBundlePath: String? = nil,
+            caDirectoryPath: String? = nil,
+            receiveBufferSize: Int = 512 * 1024,
+            ioThreads: Int = 1
+        ) {
+            self.usesActiveMode = usesActiveMode
+            self.requiresTLS = requiresTLS
+            self.caBundlePath = caBundlePath
+            self.caDirectoryPath = caDirectoryPath
+            self.receiveBufferSize = receiveBufferSize
+            self.ioThreads = max(1, ioThreads)
+        }
+    }
+}

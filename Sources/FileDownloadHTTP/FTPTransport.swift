@@ -1,0 +1,207 @@
+internal import CCurl
+public import FileDownload
+import Foundation
+
+/// Downloads `ftp` and `ftps` URLs with libcurl, on the same I/O threads, body path and pacing as
+/// `HTTPTransport`.
+///
+/// ```swift
+/// var transports = TransportRegistry()
+/// transports.register(try FTPTransport(), for: "ftp", "ftps")
+/// ```
+///
+/// ## An attempt, in order
+/// 1. The login: the URL's `user:password@` when it has both; otherwise the auth door is asked
+///    once with `AuthChallenge.Kind.password(user:)`, naming the URL's user or `anonymous`
+///    (`fdl` answers from `--user` or the netrc file). `AuthDisposition.performDefaultHandling`
+///    logs in as the URL's user with an empty password, or anonymously when the URL names none.
+///    A refused login fails with `DownloadError.Code.authenticationFailed`, not retryable, and a
+///    message naming the user and the server's reply.
+/// 2. `ftps://` speaks TLS from the first byte (implicit FTPS); `ftp://` switches with `AUTH TLS`
+///    when ``Configuration/requiresTLS`` (explicit FTPS; a server that refuses fails with
+///    `DownloadError.Code.tlsFailure`). TLS is verified as for HTTPS: the certificate chain against
+///    ``Configuration/caBundlePath`` (or the system's bundle) and the host name.
+/// 3. libcurl asks `MDTM` and `SIZE`, then, at an offset above zero, `REST OFFSET`. When the server
+///    accepts `REST`, and before `RETR` is sent, the remote file's validator (size and `MDTM` time,
+///    or the size alone on a server without `MDTM`: `Validator.Kind.ftpSize`) is compared with the
+///    remembered one and the size with `TransferRequest.expectedLength`. A difference stops the
+///    exchange, and the attempt starts again from zero: the head says
+///    `ResumeDisposition.restarted(_:)` with `RestartReason.validatorChanged`
+///    (`RestartReason.resumeUnsupported` when the server answers no `SIZE`). A file shorter than
+///    the offset restarts the same way. Bytes of a changed file are never appended to old ones.
+/// 4. The head: `ResumeDisposition.resumed(at:)` with the size as `TransferHead.expectedLength`
+///    and the validator; `ResumeDisposition.complete` when the offset is the file's size and it
+///    still matches. `TransferHead.statusCode` is `nil`.
+/// 5. A ranged request (`TransferRequest.end`) reads `offset ..< end` (`REST`, then the data
+///    connection is closed at the end); the validator is checked at every offset, a range at or
+///    past the end fails with `DownloadError.Code.rangeNotSatisfiable`.
+///
+/// A missing file fails with `DownloadError.Code.notFound`, a refused one with
+/// `DownloadError.Code.permissionDenied` (neither retryable); broken connections and timeouts are
+/// retryable, as for HTTP. Cancelling the task removes the transfer from its I/O thread within
+/// one wake-up.
+public final class FTPTransport: Transport {
+    /// The settings of this transport.
+    public let configuration: Configuration
+    private let multis: [CurlMulti]
+
+    /// Creates a transport and starts its I/O threads.
+    ///
+    /// - Throws: `DownloadError` with code `DownloadError.Code.transport` when libcurl cannot be
+    ///   initialised.
+    public init(configuration: Configuration = Configuration()) throws {
+        self.configuration = configuration
+        self.multis = try (0..<configuration.ioThreads).map { _ in try CurlMulti() }
+    }
+
+    deinit {
+        for multi in multis { multi.requestStop() }
+    }
+
+    /// Resume, validators, authentication, rate limit, expected length and ranges.
+    public var capabilities: TransportCapabilities {
+        [.resume, .validators, .authentication, .rateLimit, .expectedLength, .ranges]
+    }
+
+    /// Cancels running transfers and stops the I/O threads. The transport must not be used after.
+    public func shutdown() async {
+        for multi in multis { await multi.shutdown() }
+    }
+
+    /// Performs one attempt; see the type's documentation for the order of events.
+    public func transfer(_ request: TransferRequest, into writer: TransferWriter) async throws {
+        let plainURL = try Self.plainURL(of: request.url)
+        let login = try await login(for: request)
+        var restart: RestartReason?
+        while true {
+            try Task.checkCancellation()
+            let exchange = FTPExchange(FTPExchange.Context(
+                offset: restart == nil ? request.offset : 0,
+                end: restart == nil ? request.end : nil,
+                validator: request.validator,
+                expectedLength: request.expectedLength,
+                restartReason: restart))
+            let transfer = try makeTransfer(request, url: plainURL, login: login, exchange: exchange, writer: writer)
+            let outcome = await multis.min { $0.load < $1.load }!.perform(transfer)
+            guard case .completed(let code) = outcome else {
+                throw DownloadError(.cancelled, "the transfer of \(request.url.redactingPassword) was cancelled")
+            }
+            if code == CURLE_OK, !transfer.began, transfer.failure == nil {
+                _ = transfer.beginHead()
+            }
+            if restart == nil, !transfer.began {
+                if let reason = exchange.restart {
+                    restart = reason
+                    continue
+                }
+                if code == CURLE_BAD_DOWNLOAD_RESUME {
+                    // The file is shorter than the offset.
+                    if request.end != nil {
+                        throw DownloadError(.rangeNotSatisfiable, "the range from \(request.offset) of \(request.url.redactingPassword) starts past the end of the file",
+                                            isRetryable: false)
+                    }
+                    restart = .validatorChanged
+                    continue
+                }
+            }
+            if let failure = transfer.failure { throw failure }
+            if code == CURLE_LOGIN_DENIED {
+                let who = login.map { "the login of \($0.user)" } ?? "the anonymous login"
+                throw DownloadError(.authenticationFailed,
+                                    "the FTP server of \(request.url.removingCredentials.redactingPassword) refused \(who): \(exchange.lastReply)",
+                                    isRetryable: false)
+            }
+            guard code == CURLE_OK else {
+                throw DownloadError.curl(code, detail: transfer.errorDetail, url: request.url.redactingPassword,
+                                         osErrno: transfer.osErrno, connected: transfer.connected)
+            }
+            return
+        }
+    }
+
+    // MARK: helpers
+
+    /// The URL without user information, checked to name a file on an FTP server.
+    private static func plainURL(of url: URL) throws -> String {
+        guard let scheme = url.scheme?.lowercased(), scheme == "ftp" || scheme == "ftps",
+              let host = url.host, !host.isEmpty,
+              var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
+            throw DownloadError(.invalidURL, "\(url.redactingPassword) is not an ftp or ftps URL with a host", isRetryable: false)
+        }
+        guard !components.path.isEmpty, !components.path.hasSuffix("/") else {
+            throw DownloadError(.invalidURL, "\(url.redactingPassword) names a directory, not a file", isRetryable: false)
+        }
+        components.user = nil
+        components.password = nil
+        guard let plain = components.string else {
+            throw DownloadError(.invalidURL, "\(url.redactingPassword) cannot be sent", isRetryable: false)
+        }
+        return plain
+    }
+
+    /// The user and password to log in with, `nil` for an anonymous login.
+    private func login(for request: TransferRequest) async throws -> (user: String, password: String)? {
+        let user = request.url.user(percentEncoded: false).flatMap { $0.isEmpty ? nil : $0 }
+        if let user, let password = request.url.password(percentEncoded: false) { return (user, password) }
+        let challenge = AuthChallenge(kind: .password(user: user ?? "anonymous"), url: request.url.removingCredentials)
+        let answer = await request.authenticate(challenge)
+        try Task.checkCancellation()
+        switch answer {
+        case .useCredential(.password(let user, let password)):
+            return (user, password)
+        case .useCredential(let other):
+            throw DownloadError(.authenticationFailed, "a \(other) cannot log in to an FTP server", isRetryable: false)
+        case .performDefaultHandling:
+            return user.map { ($0, "") }
+        case .reject, .trust:
+            throw DownloadError(.authenticationFailed,
+                                "the login to \(request.url.removingCredentials.redactingPassword) was declined", isRetryable: false)
+        }
+    }
+
+    /// Builds the easy handle of one exchange.
+    private func makeTransfer(
+        _ request: TransferRequest, url: String, login: (user: String, password: String)?,
+        exchange: FTPExchange, writer: TransferWriter
+    ) throws -> CurlTransfer {
+        let context = exchange.context
+        let t = try CurlTransfer(writer: writer, context: CurlTransfer.Context(
+            offset: context.offset, end: context.end, validator: context.validator,
+            expectedLength: context.expectedLength, sentRange: false, restartReason: .resumeUnsupported,
+            requestURL: url, initialURL: url, allowsHTTPSToHTTPRedirects: false, followsRedirects: false,
+            withholdsSecretsFromOtherOrigins: false))
+        t.ftp = exchange
+        let options = request.options
+        try t.set(CURLOPT_URL, url)
+        try t.set(CURLOPT_PROTOCOLS_STR, "ftp,ftps")
+        t.set(CURLOPT_NOSIGNAL, 1)
+        t.set(CURLOPT_FILETIME, 1)
+        t.set(CURLOPT_BUFFERSIZE, min(max(configuration.receiveBufferSize, Int(ccurl_max_write_size())), Int(ccurl_max_read_size())))
+        t.set(CURLOPT_CONNECTTIMEOUT_MS, max(1, Self.milliseconds(options.connectTimeout)))
+        t.set(CURLOPT_LOW_SPEED_LIMIT, 1)
+        t.set(CURLOPT_LOW_SPEED_TIME, max(1, (Self.milliseconds(options.requestTimeout) + 999) / 1000))
+        t.set(CURLOPT_SSL_VERIFYPEER, 1)
+        t.set(CURLOPT_SSL_VERIFYHOST, 2)
+        if configuration.requiresTLS { t.set(CURLOPT_USE_SSL, Int(CURLUSESSL_ALL.rawValue)) }
+        if let path = configuration.caBundlePath { try t.set(CURLOPT_CAINFO, path) }
+        if let path = configuration.caDirectoryPath { try t.set(CURLOPT_CAPATH, path) }
+        if configuration.usesActiveMode { try t.set(CURLOPT_FTPPORT, "-") }
+        try t.set(CURLOPT_PROXY, "")
+        if let login {
+            try t.set(CURLOPT_USERNAME, login.user)
+            try t.set(CURLOPT_PASSWORD, login.password)
+        }
+        if let rate = options.maxBytesPerSecond, rate > 0 { t.set(CURLOPT_MAX_RECV_SPEED_LARGE, offset: rate) }
+        if let end = context.end {
+            try t.set(CURLOPT_RANGE, "\(context.offset)-\(end - 1)")
+        } else if context.offset > 0 {
+            t.set(CURLOPT_RESUME_FROM_LARGE, offset: context.offset)
+        }
+        return t
+    }
+
+    private static func milliseconds(_ duration: Duration) -> Int {
+        let (seconds, attoseconds) = duration.components
+        return Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000)
+    }
+}

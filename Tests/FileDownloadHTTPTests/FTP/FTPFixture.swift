@@ -1,0 +1,82 @@
+import FileDownload
+import FileDownloadHTTP
+import FileDownloadTestSupport
+import Foundation
+
+/// A vsftpd server, a scratch directory and the ways the FTP tests drive ``FTPTransport``: one
+/// attempt into a staging file, or a whole download through a ``Downloader``.
+struct FTPFixture: Sendable {
+    let server: VsftpdServer
+    let directory: TemporaryDirectory
+
+    /// Runs `body` with a fresh server and directory, stopped and removed after.
+    static func with<T>(tls: VsftpdServer.TLS = .none, _ body: (FTPFixture) async throws -> T) async throws -> T {
+        let fixture = FTPFixture(server: try VsftpdServer(tls: tls), directory: try TemporaryDirectory("ftp-out"))
+        defer {
+            fixture.server.stop()
+            fixture.directory.remove()
+        }
+        return try await body(fixture)
+    }
+
+    /// Serves `size` bytes of a fixed pattern as `name`, modified at `modified`.
+    @discardableResult
+    func serve(_ name: String, size: Int, seed: UInt8, modified: Date = Date(timeIntervalSince1970: 1_700_000_000)) throws -> Data {
+        let data = Data((0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ Int(seed) &+ $0 >> 9) })
+        return try server.serve(name, data, modified: modified)
+    }
+
+    /// One attempt of `transport` into `staging`, from the staging file's length.
+    ///
+    /// - Returns: the sink, sealed, to inspect its head.
+    @discardableResult
+    func attempt(
+        _ transport: FTPTransport, _ url: URL, into staging: URL, validator: Validator? = nil, end: Int64? = nil,
+        authenticate: @escaping @Sendable (AuthChallenge) async -> AuthDisposition = { _ in .performDefaultHandling }
+    ) async throws -> TransferSink {
+        let offset = (try? FileManager.default.attributesOfItem(atPath: staging.path)[.size] as? Int64) ?? 0
+        let sink = try TransferSink(path: staging.path, requestedOffset: offset ?? 0, end: end)
+        defer { sink.seal() }
+        let request = TransferRequest(downloadID: "ftp", url: url, offset: offset ?? 0, end: end, validator: validator,
+                                      authenticate: authenticate)
+        try await transport.transfer(request, into: sink)
+        return sink
+    }
+
+    /// Downloads `url` with a ``Downloader`` on `transport` and returns the file or the error.
+    func download(
+        _ url: URL, transport: FTPTransport, delegate: (any DownloaderDelegate)? = nil
+    ) async throws -> (file: URL?, error: DownloadError?, events: [DownloadEvent]) {
+        var transports = TransportRegistry()
+        transports.register(transport, for: "ftp", "ftps")
+        let downloader = Downloader(
+            configuration: DownloaderConfiguration(
+                retryPolicy: RetryPolicy(maxRetries: 2, initialDelay: .milliseconds(20), maxDelay: .milliseconds(100), jitter: 0),
+                downloadsDirectory: directory.url),
+            transports: transports, delegate: delegate)
+        let events = downloader.events()
+        try await downloader.start(id: "ftp", url: url, destination: directory.file("out-\(UUID().uuidString.prefix(8)).bin"))
+        let watchdog = Task {
+            try await Task.sleep(for: .seconds(60))
+            await downloader.shutdown()
+        }
+        var seen: [DownloadEvent] = []
+        var result: (file: URL?, error: DownloadError?) = (nil, nil)
+        loop: for await event in events {
+            seen.append(event)
+            switch event {
+            case .completed(_, let file):
+                result.file = file
+                break loop
+            case .failed(_, let error, _):
+                result.error = error
+                break loop
+            default:
+                continue
+            }
+        }
+        watchdog.cancel()
+        await downloader.shutdown()
+        return (result.file, result.error, seen)
+    }
+}
