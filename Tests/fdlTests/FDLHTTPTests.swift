@@ -221,7 +221,7 @@ import Glibc
             #expect(list.stdout.range(of: "b.bin +cancelled", options: .regularExpression) != nil, "\(list.stdout)")
             let again = try await FDLProcess.run(["cancel", "b.bin", "-d", out.path])
             #expect(again.status == 1)
-            #expect(again.stderr.contains("is cancelled and cannot be cancelled"))
+            #expect(again.stderr.contains("cannot cancel 'b.bin': the download 'b.bin' is already cancelled"), "\(again.stderr)")
         }
     }
 }

@@ -1,11 +1,13 @@
 import ArgumentParser
 import FileDownload
 import FileDownloadAgentClient
+import FileDownloadSQLite
 import Foundation
 
 /// What `fdl pause|resume|cancel ID` share: ask the `fdl get` that holds the state directory
-/// over its socket (`StateDirectory/socketPath`, the agent's API), or, when none runs, act on the
-/// stored state directly; with `--agent`, ask the download agent instead.
+/// over its socket (`StateDirectory/socketPath`, the agent's API), or, when none runs, apply the
+/// library's rule to the stored download (`DownloadStore.apply(_:toStored:)`: the state machine
+/// a running `fdl` applies, not an edit of the row); with `--agent`, ask the download agent instead.
 enum ControlCommandRunner {
     /// Applies `action` to download `id` in `state`.
     ///
@@ -39,30 +41,42 @@ enum ControlCommandRunner {
             return nil
         }
         defer { lock.release() }
-        switch (action, record.state) {
-        case (_, .completed), (_, .cancelled):
-            throw fail(.failure, "the download '\(id)' is \(record.state) and cannot be \(action.pastTense)")
-        case (.resume, _):
-            return record
-        case (.pause, _):
-            var paused = record
-            paused.state = .paused
-            try await save(paused, state: state)
-            Terminal.write("\(id): paused at \(Formatting.bytes(record.checkpointedBytes)); `fdl resume \(id)` continues it\n")
-        case (.cancel, _):
-            do {
-                try StagingFile.removeFile(record.partPath)
-            } catch let error as DownloadError {
-                throw fail(.failure, "cannot cancel '\(id)': \(error.message)")
+        switch action {
+        case .resume:
+            if record.state == .completed || record.state == .cancelled {
+                throw fail(.failure, "the download '\(id)' is \(record.state) and cannot be resumed")
             }
-            var cancelled = record
-            cancelled.state = .cancelled
-            cancelled.checkpointedBytes = 0
-            cancelled.validator = nil
-            try await save(cancelled, state: state)
+            return record
+        case .pause:
+            let paused = try await applyStored(.pause, id: id, state: state)
+            Terminal.write("\(id): paused at \(Formatting.bytes(paused.checkpointedBytes)); `fdl resume \(id)` continues it\n")
+        case .cancel:
+            _ = try await applyStored(.cancel, id: id, state: state)
             Terminal.write("\(id): cancelled; its partial bytes were deleted\n")
         }
         return nil
+    }
+
+    /// Pauses or cancels stored download `id` with the library's rule (the state machine a
+    /// running `fdl` applies: `DownloadStore.apply(_:toStored:)`), the state lock held.
+    private static func applyStored(_ control: StoredControl, id: String, state: StateDirectory) async throws -> DownloadRecord {
+        let store: SQLiteDownloadStore
+        do {
+            store = try await state.openStore()
+        } catch let error as DownloadError {
+            throw fail(.stateUnavailable, error.message)
+        }
+        do {
+            let record = try await store.apply(control, toStored: id)
+            await store.close()
+            return record
+        } catch let error as DownloadError {
+            await store.close()
+            if error.code == .invalidState || error.code == .fileSystem {
+                throw fail(.failure, "cannot \(control == .pause ? "pause" : "cancel") '\(id)': \(error.message)")
+            }
+            throw fail(.stateUnavailable, error.message)
+        }
     }
 
     /// Asks the `fdl` that holds `state` over its socket, waiting (at most 10 s) for a run that
@@ -130,16 +144,6 @@ enum ControlCommandRunner {
         case .pause: try await client.pause(id)
         case .resume: try await client.resume(id)
         case .cancel: try await client.cancel(id)
-        }
-    }
-
-    static func save(_ record: DownloadRecord, state: StateDirectory) async throws {
-        do {
-            let store = try await state.openStore()
-            try await store.save(record)
-            await store.close()
-        } catch let error as DownloadError {
-            throw fail(.stateUnavailable, error.message)
         }
     }
 
