@@ -182,8 +182,7 @@ let package = Package(
         ),
         .testTarget(
             name: "FileDownloadPostgresTests",
-            dependencies: ["FileDownloadTestSupport", "FileDownload", "FileDownloadPostgres", "FileDownloadAgentClient",
-                           "FileDownloadMock", "fdl", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["FileDownloadTestSupport", "FileDownload", "FileDownloadPostgres", "FileDownloadMock", "fdl"],
             swiftSettings: strictSwift
         ),
 
@@ -221,6 +220,7 @@ let package = Package(
                            .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "HummingbirdTesting", package: "hummingbird"),
                            .product(name: "HTTPTypes", package: "swift-http-types"),
+                           .product(name: "NIOCore", package: "swift-nio"),
                            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                            .product(name: "Logging", package: "swift-log")],
             exclude: ["Web/drive_page.py", "Web/attack_page.py"],
@@ -274,11 +274,9 @@ let package = Package(
         ),
         .testTarget(
             name: "fdlTests",
-            dependencies: ["FileDownloadTestSupport", "FileDownloadCLI", "FileDownload", "FileDownloadAgentClient",
-                           "FileDownloadAgent", "FileDownloadSQLite", "FileDownloadPostgres", "FileDownloadMock", "fdl",
-                           .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                           .product(name: "Logging", package: "swift-log"),
-                           "fdl-agent-app"],
+            dependencies: ["FileDownloadTestSupport", "FileDownloadCLI", "FileDownload", "fdl",
+                           .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                           .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strictSwift
         ),
 
