@@ -8,12 +8,30 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-bash scripts/install-deps.sh
-for setup in scripts/setup-*.sh; do
-  [ -e "$setup" ] && bash "$setup"
-done
+# What the build needs first; the servers and tools only the tests use (nginx, Apache, chromium,
+# PostgreSQL, ...) install, and the test set-up runs, while the build compiles (on a fresh machine
+# both take minutes, and one waits on the network and the disk, the other on the CPU).
+bash scripts/install-deps.sh pkg-config libcurl4-openssl-dev libssh2-1-dev libsqlite3-dev
+setup_log=$(mktemp)
+(
+  bash scripts/install-deps.sh
+  for setup in scripts/setup-*.sh; do
+    [ -e "$setup" ] && bash "$setup"
+  done
+) >"$setup_log" 2>&1 &
+setup_pid=$!
 
-swift build --build-tests
+build_status=0
+swift build --build-tests || build_status=$?
+setup_status=0
+wait "$setup_pid" || setup_status=$?
+cat "$setup_log"
+rm -f "$setup_log"
+if [ "$setup_status" != 0 ]; then
+  echo "installing the test dependencies or the test set-up failed (status $setup_status)"
+  exit "$setup_status"
+fi
+[ "$build_status" = 0 ] || exit "$build_status"
 
 # Swift Testing starts every test at once unless told otherwise: some 700 tests, each with its own
 # servers, on 2 cores. Twelve at a time finish sooner (225 s against 300 s and more) and without the
