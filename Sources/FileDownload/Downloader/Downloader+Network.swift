@@ -1,9 +1,9 @@
 import Foundation
 
 extension Downloader {
-    /// How long after a network change the downloads waiting for it are let go: a link coming up
-    /// brings its addresses and routes in a burst of changes, and the burst is one retry.
-    static let networkSettleTime: Duration = .seconds(1)
+    /// How long after a network change the downloads waiting for it are let go
+    /// (``NetworkWaits/settleTime``).
+    static var networkSettleTime: Duration { NetworkWaits.settleTime }
 
     /// The hook of ``failure(_:_:now:events:)`` for a failure that ``FailurePolicy`` classes
     /// ``FailureClass/waitForNetwork`` (the machine has no way out): the download waits for the
@@ -20,8 +20,7 @@ extension Downloader {
         e.networkWaitSince = since
         e.waitingSince = now
         e.passHadRetryableFailure = false
-        let host = Self.hostKey(of: e)
-        if (networkProbeAt[host] ?? now) <= now { networkProbeAt[host] = now + configuration.networkProbeInterval }
+        networkWaits.holdStarted(host: Self.hostKey(of: e), now: now)
         hold(&e, .waitingForNetwork, error: error, now: now, events: &events)
         return true
     }
@@ -47,49 +46,29 @@ extension Downloader {
     /// the first tick ``networkSettleTime`` after the first change of a burst.
     func networkMayHaveChanged() {
         guard !isShutDown else { return }
-        if networkChangedAt == nil { networkChangedAt = clock.now() }
+        networkWaits.mayHaveChanged(now: clock.now())
         logger.trace("the network may have changed")
     }
 
     /// Which of the downloads waiting for the network (`held`, in queue order) go back to the
-    /// queue now. Per server (scheme, host and port): all of them once an attempt to that server
-    /// got an answer (a head) after they were put on hold; else one, the first in queue order, as
-    /// a probe, when the network changed or the server's slow probe is due, and none while a
-    /// probe of that server still runs without an answer. So a lost server costs one attempt per change burst and per
-    /// ``DownloaderConfiguration/networkProbeInterval``, however many downloads wait for it.
+    /// queue now (``NetworkWaits/releases(_:probing:now:)``: per server, all once it answered,
+    /// else one probe per change burst and per ``DownloaderConfiguration/networkProbeInterval``).
     func networkReleases(_ held: [DownloadEntry], now: Duration) -> [String] {
-        let networkChanged = networkChangedAt.map { now - $0 >= Self.networkSettleTime } ?? false
         // Servers being probed: an attempt runs that has no answer yet.
         var probing: Set<String> = []
         for id in running {
             guard let e = entries[id], !e.headSeen else { continue }
             probing.insert(Self.hostKey(of: e))
         }
-        var released: [String] = []
-        var waitingHosts: Set<String> = []
-        for e in held {
-            let host = Self.hostKey(of: e)
-            waitingHosts.insert(host)
-            if let answered = serverAnsweredAt[host], answered >= e.heldAt ?? now {
-                released.append(e.id)
-            } else if !probing.contains(host), networkChanged || (networkProbeAt[host] ?? now) <= now {
-                probing.insert(host)
-                networkProbeAt[host] = now + configuration.networkProbeInterval
-                released.append(e.id)
-            }
-        }
-        if networkChanged || held.isEmpty { networkChangedAt = nil }
-        networkProbeAt = networkProbeAt.filter { waitingHosts.contains($0.key) }
-        serverAnsweredAt = serverAnsweredAt.filter { waitingHosts.contains($0.key) }
-        return released
+        let waiting = held.map { NetworkWaits.Held(id: $0.id, host: Self.hostKey(of: $0), since: $0.heldAt) }
+        return networkWaits.releases(waiting, probing: probing, now: now)
     }
 
     /// An attempt of `e` got its head: when downloads wait for the network to that server, the
     /// way works again and they go back to the queue on the next tick.
     func serverAnswered(_ e: DownloadEntry) {
-        guard !networkProbeAt.isEmpty else { return }
-        let host = Self.hostKey(of: e)
-        if networkProbeAt[host] != nil { serverAnsweredAt[host] = clock.now() }
+        guard networkWaits.isWaiting else { return }
+        networkWaits.serverAnswered(host: Self.hostKey(of: e), now: clock.now())
     }
 
     /// The server a download's next attempt goes to: scheme, host and port of its current URL.
@@ -102,5 +81,5 @@ extension Downloader {
 extension Downloader {
     /// Whether a network change was signalled and the downloads waiting for it were not let go
     /// yet (for tests that drive a monitor).
-    package var isNetworkChangePending: Bool { networkChangedAt != nil }
+    package var isNetworkChangePending: Bool { networkWaits.isChangePending }
 }

@@ -70,13 +70,8 @@ public actor Downloader {
     var lastRootUpdate: Duration?
     /// Listens to the network monitor once a download waits for the network.
     var networkTask: Task<Void, Never>?
-    /// When the monitor last said the network may have changed, until the downloads waiting for
-    /// it were let go (after ``networkSettleTime``, so a burst of changes is one retry).
-    var networkChangedAt: Duration?
-    /// When each server (``hostKey(of:)``) that downloads wait for is probed next at the latest.
-    var networkProbeAt: [String: Duration] = [:]
-    /// When a server that downloads wait for last answered an attempt (sent a head).
-    var serverAnsweredAt: [String: Duration] = [:]
+    /// The waits for the network: when it changed, when each server is probed, when it answered.
+    var networkWaits: NetworkWaits
     /// Downloads whose URL expires (``DownloadOptions/urlExpiresAt``), looked at on every tick.
     var expiringURLs: Set<String> = []
     /// The file system (`statvfs` `f_fsid`) of each staging directory asked about, so the space
@@ -123,6 +118,7 @@ public actor Downloader {
         self.clock = ClockBox(clock)
         self.bandwidth = BandwidthLimiter(bytesPerSecond: nil, clock: clock)
         self.hosts = HostConnections(cap: configuration.maxConnectionsPerHost)
+        self.networkWaits = NetworkWaits(probeInterval: configuration.networkProbeInterval)
         let hub = EventHub(delegate: delegate)
         self.hub = hub
         self.journal = Journal(store: store, hub: hub, logger: configuration.logger)
