@@ -183,6 +183,7 @@ public final class FTPTransport: Transport {
         t.set(CURLOPT_SSL_VERIFYPEER, 1)
         t.set(CURLOPT_SSL_VERIFYHOST, 2)
         if configuration.requiresTLS { t.set(CURLOPT_USE_SSL, Int(CURLUSESSL_ALL.rawValue)) }
+        t.set(CURLOPT_FTPSSLAUTH, Int(CURLFTPAUTH_TLS.rawValue))  // AUTH TLS first, not AUTH SSL
         if let path = configuration.caBundlePath { try t.set(CURLOPT_CAINFO, path) }
         if let path = configuration.caDirectoryPath { try t.set(CURLOPT_CAPATH, path) }
         if configuration.usesActiveMode { try t.set(CURLOPT_FTPPORT, "-") }
