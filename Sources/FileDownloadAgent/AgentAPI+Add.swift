@@ -85,10 +85,14 @@ extension AgentAPI {
     }
 
     /// Where the download goes (the library's `DestinationPolicy`, ``destinations``): `given`, or
-    /// the downloads directory plus the URL's file name when absent; a reserved path is a 400
-    /// `bad-destination`; a file already there, or at its staging name, is kept and the download
-    /// takes the next free name (`NAME.1.EXT`, ...) unless `overwrite`.
+    /// the downloads directory plus the URL's file name when absent; a given file name with a
+    /// control character or a leading dot (`DestinationPolicy.problem(withAbsolutePath:)`) and a
+    /// reserved path are a 400 `bad-destination`; a file already there, or at its staging name,
+    /// is kept and the download takes the next free name (`NAME.1.EXT`, ...) unless `overwrite`.
     private func chosenDestination(_ given: URL?, url: URL, overwrite: Bool) async throws -> URL {
+        if let given, let problem = DestinationPolicy.problem(withAbsolutePath: given.path) {
+            throw AgentAPIError(DownloadError(.invalidDestination, problem))
+        }
         let proposed = given ?? downloader.configuration.downloadsDirectory
             .appending(component: FileNameSanitizer.fileName(for: url), directoryHint: .notDirectory)
         var policy = destinations

@@ -76,4 +76,21 @@ struct AgentDestinationTests {
             #expect(!FileManager.default.fileExists(atPath: agent.state + "/new.bin.part"))
         }
     }
+
+    @Test("a destination whose file name has a newline, TAB, ESC or a leading dot is refused (400 bad-destination), as fdl refuses such a name")
+    func controlCharacterNamesRefused() async throws {
+        try await AgentFixture.with { agent in
+            for name in ["a\nb.bin", "a\tb.bin", "\u{1B}[2Jx.bin", ".hidden"] {
+                let path = agent.downloads.appending(path: name).path
+                let refused = await #expect(throws: DownloadAgentClientError.self, "\(name.debugDescription)") {
+                    try await agent.client.submit(AgentDownloadRequest(id: "n", url: "http://127.0.0.1:9/x", destination: path,
+                                                                       start: false))
+                }
+                #expect(refused?.status == 400 && refused?.error == "bad-destination", "\(String(describing: refused))")
+                #expect(refused?.message.contains("\u{1B}") == false)
+            }
+            let status = try await agent.client.status()
+            #expect(status.downloads == 0)
+        }
+    }
 }

@@ -30,6 +30,15 @@ struct DestinationPolicyTests {
         }
     }
 
+    @Test("an absolute path the user gives: its file name is a plain name, its directories hold no control character")
+    func absolutePaths() {
+        #expect(DestinationPolicy.problem(withAbsolutePath: "/home/me/.cache/file.bin") == nil, "a dot directory is fine")
+        #expect(DestinationPolicy.problem(withAbsolutePath: "/home/me/é t.bin") == nil)
+        for bad in ["/home/me/.bashrc", "/home/me/a\nb", "/home/a\u{1B}x/file", "relative/file", "/"] {
+            #expect(DestinationPolicy.problem(withAbsolutePath: bad) != nil, "\(bad.debugDescription)")
+        }
+    }
+
     @Test("candidates put the number before the extension, as aria2c does")
     func candidates() {
         #expect(Array(DestinationPolicy.candidates("file.iso").prefix(3)) == ["file.iso", "file.1.iso", "file.2.iso"])

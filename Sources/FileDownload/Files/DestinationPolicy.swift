@@ -83,6 +83,20 @@ public struct DestinationPolicy: Sendable, Hashable {
         return nil
     }
 
+    /// Why `path`, an absolute path the user gave (the agent's `destination`), cannot be used, or
+    /// `nil` when it can: its file name (the last component) must pass ``problem(withName:)``,
+    /// and no directory on the way may hold a control character. Directories may start with a
+    /// dot (`~/.cache/file` is a plain destination).
+    public static func problem(withAbsolutePath path: String) -> String? {
+        guard path.hasPrefix("/") else { return "the destination \(printable(path)) is not an absolute path" }
+        let components = path.split(separator: "/")
+        guard let name = components.last else { return "the destination / names no file" }
+        if components.dropLast().contains(where: { $0.unicodeScalars.contains { $0.properties.generalCategory == .control } }) {
+            return "the destination \(printable(path)) holds a control character (a newline, TAB, ESC, ...)"
+        }
+        return problem(withName: String(name))
+    }
+
     /// `name`, then `stem.1.ext`, `stem.2.ext`, ... (`name.1`, ... without an extension): the
     /// names a download walks when the one before is taken.
     public static func candidates(_ name: String) -> LazyMapSequence<Range<Int>, String> {
