@@ -9,7 +9,7 @@ import Testing
 @Suite("fdl agent: documentation", .serialized)
 struct AgentDocumentationTests {
     private static let docs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().appending(path: "docs")
+        .deletingLastPathComponent().appending(path: "docs")  // Tests/FileDownloadAgentTests/this file
 
     /// The `sh` blocks of the section "## Examples".
     private static func examples() throws -> [String] {

@@ -17,7 +17,7 @@ import Testing
 @Suite("fdl agent: the API against its OpenAPI document (schemathesis)", .serialized)
 struct AgentSchemathesisTests {
     private static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()  // Tests/FileDownloadAgentTests/this file
 
     /// The operations of the document (method and path).
     private static func operations() throws -> Int {
