@@ -16,9 +16,13 @@ import Testing
 @Suite("fdl agent: the web page in headless Chromium", .serialized)
 struct AgentWebPageTests {
     static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("drive_page.py").path
+    /// The id the page gives the slow download: a space, an accent, `?`, `#`, `%` and `+`, which
+    /// its requests escape.
+    static let escapedID = "slow é?#%+ 1"
 
-    @Test("add a slow download in the page, watch it move, pause, resume, complete; the file is byte-exact; the overall limit set through the API is shown, and set and cleared with the keyboard")
+    @Test("add a slow download in the page (its id with a space, an accent, ?, #, % and +), watch it move, pause, resume, complete; the file is byte-exact; the overall limit set through the API is shown, and set and cleared with the keyboard")
     func drivePage() async throws {
+        // The page pauses and resumes it by this id: the agent decodes what encodeURIComponent sent.
         try WebAgent.requireChromium()
         try await NginxServer.withServer(slowRate: "256k") { server, _ in
             let content = try server.serve("slow/big.bin", sampleBytes(3_000_000, seed: 15))
@@ -29,7 +33,7 @@ struct AgentWebPageTests {
                 try await agent.client.setLimit(64 << 20)
                 let (status, output, errors) = try await CommandRun.run([
                     "/usr/bin/timeout", "300", "/usr/bin/env", "python3", Self.script,
-                    "--login", agent.loginURL, "--url", server.url("slow/big.bin"), "--id", "slow",
+                    "--login", agent.loginURL, "--url", server.url("slow/big.bin"), "--id", Self.escapedID,
                     "--missing", server.url("missing.bin"), "--shots", shots, "--limit", String(64 << 20),
                 ])
                 #expect(status == 0, "drive_page.py: \(output) \(errors)")
