@@ -119,12 +119,14 @@ public final class DownloadAgent: Service, Sendable {
         self.onListening = onListening
     }
 
-    /// HTTP and HTTPS on libcurl and SFTP on libssh2, as the library configures them by default.
+    /// HTTP, HTTPS, FTP and FTPS on libcurl and SFTP on libssh2, as the library configures them
+    /// by default.
     @Sendable
     public static func defaultTransports() throws -> TransportRegistry {
         var registry = TransportRegistry()
         registry.register(try HTTPTransport(), for: "http", "https")
         registry.register(SFTPTransport(), for: "sftp")
+        registry.register(try FTPTransport(), for: "ftp", "ftps")
         return registry
     }
 

@@ -4,8 +4,8 @@ import FileDownloadSFTP
 
 /// The transports `fdl` registers, configured from the command line.
 enum TransportFactory {
-    /// A registry with every transport this build of `fdl` has: HTTP(S) on libcurl and SFTP on
-    /// libssh2, with the command line's redirect, proxy and SSH settings.
+    /// A registry with every transport this build of `fdl` has: HTTP(S) and FTP(S) on libcurl and
+    /// SFTP on libssh2, with the command line's redirect, proxy and SSH settings.
     ///
     /// - Throws: ``CLIError`` with ``ExitStatus/failure`` when libcurl cannot start.
     static func make(_ settings: GetSettings) throws -> TransportRegistry {
@@ -23,6 +23,11 @@ enum TransportFactory {
         if !settings.identityFiles.isEmpty { ssh.identityFiles = settings.identityFiles }
         ssh.hostKeyPolicy = settings.acceptNewHostKeys ? .acceptNew : .strict
         registry.register(SFTPTransport(configuration: ssh), for: "sftp")
+        do {
+            registry.register(try FTPTransport(), for: "ftp", "ftps")
+        } catch {
+            throw CLIError(.failure, "cannot start the FTP transport: \(DownloadError.wrapping(error).message)")
+        }
         return registry
     }
 }
