@@ -1,0 +1,54 @@
+import FileDownloadTestSupport
+import Foundation
+import Testing
+
+/// `fdl get ftp://...` run as a process against vsftpd on 127.0.0.1: anonymous by default, a netrc
+/// entry used before an anonymous login, a refused login said plainly.
+@Suite struct FDLFTPTests {
+    func withServer(_ body: (VsftpdServer, TemporaryDirectory) async throws -> Void) async throws {
+        let server = try VsftpdServer()
+        let out = try TemporaryDirectory("fdl-ftp-out")
+        defer {
+            server.stop()
+            out.remove()
+        }
+        try await body(server, out)
+    }
+
+    @Test func anAnonymousDownloadIsByteExact() async throws {
+        try await withServer { server, out in
+            let data = try server.serve("remote.bin", sampleBytes(700_000, seed: 41))
+            let result = try await FDLProcess.run(["get", server.url("remote.bin").absoluteString, "-d", out.path])
+            #expect(result.status == 0, "stdout: \(result.stdout) stderr: \(result.stderr)")
+            #expect(try Data(contentsOf: out.file("remote.bin")) == data)
+            #expect(server.commands.contains("USER anonymous"))
+        }
+    }
+
+    @Test func aNetrcEntryForTheHostIsTheLogin() async throws {
+        try await withServer { server, out in
+            let data = try server.serve("n.bin", sampleBytes(50_000, seed: 42))
+            let netrc = out.file("netrc").path
+            try "machine 127.0.0.1 login ftp password tester@example.org\n".write(toFile: netrc, atomically: true, encoding: .utf8)
+            _ = chmod(netrc, 0o600)
+            let result = try await FDLProcess.run(["get", server.url("n.bin").absoluteString, "-d", out.path, "--netrc-file", netrc])
+            #expect(result.status == 0, "stdout: \(result.stdout) stderr: \(result.stderr)")
+            #expect(try Data(contentsOf: out.file("n.bin")) == data)
+            #expect(server.commands.contains("USER ftp"))
+            #expect(!server.commands.contains("USER anonymous"))
+        }
+    }
+
+    @Test func aRefusedLoginFailsOnceWithTheServersReply() async throws {
+        try await withServer { server, out in
+            try server.serve("secret.bin", sampleBytes(1000, seed: 43))
+            let url = "ftp://alice:wrong-secret@127.0.0.1:\(server.port)/secret.bin"
+            let result = try await FDLProcess.run(["get", url, "-d", out.path])
+            #expect(result.status == 1, "stdout: \(result.stdout)")
+            #expect(result.stdout.contains("FAILED (authenticationFailed)"), "\(result.stdout)")
+            #expect(result.stdout.contains("refused the login of alice: 530"), "\(result.stdout)")
+            #expect(!result.stdout.contains("wrong-secret") && !result.stderr.contains("wrong-secret"))
+            #expect(server.commands.filter { $0 == "USER alice" }.count == 1, "not retried")
+        }
+    }
+}
