@@ -1,3 +1,4 @@
+import FileDownload
 @testable import FileDownloadPostgres
 import Testing
 
@@ -7,6 +8,15 @@ import Testing
         #expect(QueuedDownload.problem(destination: DirectoryLock.fileName)?.contains("lock file") == true)
         #expect(QueuedDownload.problem(destination: "sub/\(DirectoryLock.fileName)")?.contains("starts with a dot") == true)
         #expect(QueuedDownload.problem(destination: "data.bin") == nil)
+    }
+
+    @Test func aQueuedIdLeavesRoomForTheClaimNumberAWorkerAdds() throws {
+        let longest = String(repeating: "x", count: QueuedDownload.maximumIdentifierLength)
+        try QueuedDownload.checkIdentifierRoom(longest)
+        // The worker's local id for the longest id and the largest claim number passes the rule
+        // every Downloader applies, so a claim of it cannot fail at add.
+        try InputValidation.checkIdentifier(LocalID(queueID: longest, claim: Int.max).rawValue)
+        #expect(throws: DownloadError.self) { try QueuedDownload.checkIdentifierRoom(longest + "x") }
     }
 
     @Test func settingsPrintWithoutThePassword() {

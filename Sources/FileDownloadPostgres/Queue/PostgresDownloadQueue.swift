@@ -84,7 +84,8 @@ public actor PostgresDownloadQueue {
     ///
     /// - Throws: `DownloadError` with code `invalidIdentifier`, `invalidURL`, `invalidHeader` or
     ///   `invalidChecksum` for an id, URL, mirror, header field or SHA-256 that
-    ///   `InputValidation.checkDownload(id:url:options:)` refuses (the rules of every front end);
+    ///   `InputValidation.checkDownload(id:url:options:)` refuses (the rules of every front end;
+    ///   a queued id has 20 characters less room, for the worker's claim number);
     ///   code `invalidDestination` for a destination that is not a
     ///   plain relative path, or that an unfinished download in the queue (or another in the
     ///   batch) already writes to, itself or through its staging file (`a` and `a.part`: one
@@ -94,13 +95,14 @@ public actor PostgresDownloadQueue {
     public func add(_ downloads: [QueuedDownload]) async throws {
         guard !downloads.isEmpty else { return }
         for download in downloads {
+            try InputValidation.checkDownload(id: download.id, url: download.url, options: download.options)
+            try QueuedDownload.checkIdentifierRoom(download.id)
             if let problem = QueuedDownload.problem(destination: download.destination) {
                 // The problem names the destination (control characters escaped); the id is only
                 // added when it is another (the default id is the destination).
                 let id = download.id == download.destination ? "" : " (id '\(download.id)')"
                 throw DownloadError(.invalidDestination, "cannot queue\(id): \(problem)")
             }
-            try InputValidation.checkDownload(id: download.id, url: download.url, options: download.options)
         }
         var families: [String: String] = [:]
         for download in downloads {

@@ -23,6 +23,20 @@ public struct QueuedDownload: Sendable, Hashable {
         self.options = options
     }
 
+    /// The most characters a queued id may have: a worker knows a claim as `CLAIM:ID`
+    /// (`LocalID`), which must itself pass `InputValidation.checkIdentifier(_:)`.
+    static let maximumIdentifierLength = InputValidation.maximumIdentifierLength - LocalID.claimPrefixRoom
+
+    /// Refuses an id longer than ``maximumIdentifierLength`` (after `InputValidation` accepted it).
+    ///
+    /// - Throws: `DownloadError` with code `invalidIdentifier`.
+    static func checkIdentifierRoom(_ id: String) throws(DownloadError) {
+        let count = id.unicodeScalars.count
+        guard count > maximumIdentifierLength else { return }
+        throw DownloadError(.invalidIdentifier,
+                            "a queued download's id must be 1 to \(maximumIdentifierLength) characters (a worker adds its claim number to it); this one has \(count)")
+    }
+
     /// Why `destination` cannot be used under a worker's directory, or `nil` when it can: it
     /// must pass `DestinationPolicy.problem(withRelativePath:)` (relative; each component a plain
     /// name without control characters or a leading dot) and not be the worker's lock file.

@@ -8,6 +8,10 @@ struct LocalID: Hashable, Sendable {
 
     var rawValue: String { "\(claim):\(queueID)" }
 
+    /// The most characters the claim number and its colon take (an `Int` has at most 19 digits):
+    /// the queue keeps this much of the id's maximum length free.
+    static let claimPrefixRoom = 20
+
     init(queueID: String, claim: Int) {
         self.queueID = queueID
         self.claim = claim
