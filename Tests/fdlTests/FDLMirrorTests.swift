@@ -102,8 +102,9 @@ import Testing
                                                "http://127.0.0.1:9/c", "-d", out.path])
         #expect(result.status == 64)
         #expect(result.stderr.contains("--mirror"), "stderr: \(result.stderr)")
-        let ftp = try await FDLProcess.run(["get", "http://127.0.0.1:9/a", "--mirror", "ftp://127.0.0.1/a", "-d", out.path])
-        #expect(ftp.status == 64, "a mirror fdl cannot fetch is refused before anything starts: \(ftp.stderr)")
-        #expect(ftp.stderr.contains("ftp://127.0.0.1/a"), "stderr: \(ftp.stderr)")
+        // ftp:// is a transport now; gopher:// is not.
+        let gopher = try await FDLProcess.run(["get", "http://127.0.0.1:9/a", "--mirror", "gopher://127.0.0.1/a", "-d", out.path])
+        #expect(gopher.status == 64, "a mirror fdl cannot fetch is refused before anything starts: \(gopher.stderr)")
+        #expect(gopher.stderr.contains("gopher://127.0.0.1/a"), "stderr: \(gopher.stderr)")
     }
 }
