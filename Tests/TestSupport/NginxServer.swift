@@ -256,7 +256,9 @@ public final class NginxServer: Sendable {
                 uwsgi_temp_path \(p)/tmp/uwsgi;
                 scgi_temp_path \(p)/tmp/scgi;
                 default_type application/octet-stream;
-                sendfile on;
+                # With sendfile, limit_rate sends bursts of up to 2 MiB (sendfile_max_chunk) and
+                # then waits: a rate per response is only smooth through output_buffers.
+                sendfile \(settings.bytesPerSecond == 0 ? "on" : "off");
             \(servers)
             }
             """
