@@ -17,6 +17,9 @@ extension FTPTransport {
         public var caBundlePath: String?
         /// A directory of hashed CA certificates (`c_rehash`) to verify servers with.
         public var caDirectoryPath: String?
+        /// Insecure: whether TLS (FTPS) skips verifying the server's certificate chain and name, as
+        /// `HTTPTransport.Configuration.skipsTLSVerification` and curl's `-k`. Default `false`.
+        public var skipsTLSVerification: Bool
         /// libcurl's receive buffer per transfer in bytes. Default 512 KiB.
         public var receiveBufferSize: Int
         /// How many I/O threads run the transfers. Default 1.
@@ -28,6 +31,7 @@ extension FTPTransport {
             requiresTLS: Bool = false,
             caBundlePath: String? = nil,
             caDirectoryPath: String? = nil,
+            skipsTLSVerification: Bool = false,
             receiveBufferSize: Int = 512 * 1024,
             ioThreads: Int = 1
         ) {
@@ -35,6 +39,7 @@ extension FTPTransport {
             self.requiresTLS = requiresTLS
             self.caBundlePath = caBundlePath
             self.caDirectoryPath = caDirectoryPath
+            self.skipsTLSVerification = skipsTLSVerification
             self.receiveBufferSize = receiveBufferSize
             self.ioThreads = max(1, ioThreads)
         }

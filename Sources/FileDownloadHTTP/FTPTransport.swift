@@ -180,8 +180,8 @@ public final class FTPTransport: Transport {
         t.set(CURLOPT_CONNECTTIMEOUT_MS, max(1, Self.milliseconds(options.connectTimeout)))
         t.set(CURLOPT_LOW_SPEED_LIMIT, 1)
         t.set(CURLOPT_LOW_SPEED_TIME, max(1, (Self.milliseconds(options.requestTimeout) + 999) / 1000))
-        t.set(CURLOPT_SSL_VERIFYPEER, 1)
-        t.set(CURLOPT_SSL_VERIFYHOST, 2)
+        t.set(CURLOPT_SSL_VERIFYPEER, configuration.skipsTLSVerification ? 0 : 1)
+        t.set(CURLOPT_SSL_VERIFYHOST, configuration.skipsTLSVerification ? 0 : 2)
         if configuration.requiresTLS { t.set(CURLOPT_USE_SSL, Int(CURLUSESSL_ALL.rawValue)) }
         t.set(CURLOPT_FTPSSLAUTH, Int(CURLFTPAUTH_TLS.rawValue))  // AUTH TLS first, not AUTH SSL
         if let path = configuration.caBundlePath { try t.set(CURLOPT_CAINFO, path) }

@@ -18,8 +18,16 @@ extension HTTPTransport {
         public var allowsHTTPSToHTTPRedirects: Bool
         /// A PEM file of CA certificates to verify servers with, instead of the system's bundle.
         public var caBundlePath: String?
-        /// A directory of hashed CA certificates (`c_rehash`) to verify servers with.
+        /// A directory of hashed CA certificates (`c_rehash`, `openssl rehash`) to verify servers
+        /// with, beside ``caBundlePath`` (or the system's bundle when that is `nil`).
         public var caDirectoryPath: String?
+        /// Insecure: whether TLS transfers skip verifying the server (its certificate chain and its
+        /// name), as curl's `-k`. Anyone between the program and the server can then read and change
+        /// the bytes; the transfer is still encrypted. Default `false`. With `true` no
+        /// `AuthChallenge.Kind.serverTrust(host:port:reason:)` is asked, as nothing is verified.
+        /// For testing against a server with a self-signed certificate; to trust a private CA, give
+        /// ``caBundlePath`` or ``caDirectoryPath`` instead.
+        public var skipsTLSVerification: Bool
         /// A TLS client certificate (PEM) presented to servers that ask for one.
         public var clientCertificatePath: String?
         /// The private key (PEM) of ``clientCertificatePath``.
@@ -58,6 +66,7 @@ extension HTTPTransport {
             allowsHTTPSToHTTPRedirects: Bool = false,
             caBundlePath: String? = nil,
             caDirectoryPath: String? = nil,
+            skipsTLSVerification: Bool = false,
             clientCertificatePath: String? = nil,
             clientKeyPath: String? = nil,
             clientKeyPassphrase: String? = nil,
@@ -73,6 +82,7 @@ extension HTTPTransport {
             self.allowsHTTPSToHTTPRedirects = allowsHTTPSToHTTPRedirects
             self.caBundlePath = caBundlePath
             self.caDirectoryPath = caDirectoryPath
+            self.skipsTLSVerification = skipsTLSVerification
             self.clientCertificatePath = clientCertificatePath
             self.clientKeyPath = clientKeyPath
             self.clientKeyPassphrase = clientKeyPassphrase

@@ -256,8 +256,9 @@ public final class HTTPTransport: Transport {
         t.set(CURLOPT_CONNECTTIMEOUT_MS, max(1, Self.milliseconds(options.connectTimeout)))
         t.set(CURLOPT_LOW_SPEED_LIMIT, 1)
         t.set(CURLOPT_LOW_SPEED_TIME, max(1, (Self.milliseconds(options.requestTimeout) + 999) / 1000))
-        t.set(CURLOPT_SSL_VERIFYPEER, trustsServer ? 0 : 1)
-        t.set(CURLOPT_SSL_VERIFYHOST, trustsServer ? 0 : 2)
+        let verifies = !trustsServer && !configuration.skipsTLSVerification
+        t.set(CURLOPT_SSL_VERIFYPEER, verifies ? 1 : 0)
+        t.set(CURLOPT_SSL_VERIFYHOST, verifies ? 2 : 0)
         if let path = configuration.caBundlePath { try t.set(CURLOPT_CAINFO, path) }
         if let path = configuration.caDirectoryPath { try t.set(CURLOPT_CAPATH, path) }
         if let path = configuration.clientCertificatePath { try t.set(CURLOPT_SSLCERT, path) }

@@ -35,6 +35,10 @@ struct BackgroundSubmission {
             refused.append("--identity/--known-hosts/--accept-new-host-keys")
         }
         if settings.allowHTTPSDowngrade { refused.append("--insecure-allow-http-downgrade") }
+        if settings.trust != TLSTrust.resolve(caBundle: nil, caDirectory: nil, insecure: false,
+                                              environment: ProcessInfo.processInfo.environment) {
+            refused.append("--cacert/--capath/-k")
+        }
         if settings.maxTime != nil { refused.append("--max-time") }
         if settings.maxNetworkWait != nil { refused.append("--max-network-wait") }
         return refused

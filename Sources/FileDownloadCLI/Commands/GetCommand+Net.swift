@@ -7,7 +7,7 @@ extension GetCommand {
     /// The proxy schemes `--proxy` accepts (libcurl's).
     static let proxySchemes: Set<String> = ["http", "https", "socks4", "socks4a", "socks5", "socks5h"]
 
-    /// `settings` with `--proxy`, `--noproxy`, `--content-disposition`, `--mirror` and `-N` applied.
+    /// `settings` with `--proxy`, `--noproxy`, `--cacert`, `--capath`, `-k`, `--content-disposition`, `--mirror` and `-N` applied.
     ///
     /// - Throws: `ValidationError` for a proxy that is not a URL with a host and a scheme libcurl
     ///   speaks, a `--mirror` with several URLs or one that is not a URL. Messages never show a
@@ -23,6 +23,7 @@ extension GetCommand {
         }
         settings.proxy = proxy
         settings.noProxy = noProxy
+        settings.trust = try tlsTrust(environment: ProcessInfo.processInfo.environment)
         settings.usesServerFileName = contentDisposition
         settings.timestamping = timestamping
         if !mirrorURLs.isEmpty {

@@ -160,6 +160,22 @@ public struct GetCommand: AsyncParsableCommand {
         "Hosts reached without the proxy, comma-separated ('*' for all), instead of no_proxy.", valueName: "LIST"))
     public var noProxy: String?
 
+    @Option(name: .customLong("cacert"), help: ArgumentHelp(
+        "Verify HTTPS and FTPS servers with the CA certificates (PEM) in FILE instead of the system's "
+        + "(as curl --cacert; default from CURL_CA_BUNDLE, else SSL_CERT_FILE).", valueName: "FILE"))
+    public var caCertificate: String?
+
+    @Option(name: .customLong("capath"), help: ArgumentHelp(
+        "Also verify HTTPS and FTPS servers with the hashed CA certificates in DIR (openssl rehash; "
+        + "as curl --capath; default from SSL_CERT_DIR).", valueName: "DIR"))
+    public var caDirectory: String?
+
+    @Flag(name: [.customShort("k"), .customLong("insecure")], help: ArgumentHelp(
+        "Do not verify HTTPS and FTPS servers (certificate and name), for a test server with a self-signed "
+        + "certificate: anyone on the way can read and change the bytes. Warned about on every run; "
+        + "to trust a private CA use --cacert instead."))
+    public var insecure = false
+
     @Flag(help: "Save each file under the name of the server's Content-Disposition (sanitised, kept in DIR, never over another file).")
     public var contentDisposition = false
 
@@ -322,6 +338,7 @@ public struct GetCommand: AsyncParsableCommand {
     public func run() async throws {
         try await Self.finish {
             var settings = try settings()
+            if settings.trust.skipsVerification { Terminal.writeError(TLSTrust.insecureWarning) }
             if background { return try await runInBackground(settings) }
             if dryRun { return try await DryRun(settings: settings).run() }
             try settings.credentials.askForMissingPassword()

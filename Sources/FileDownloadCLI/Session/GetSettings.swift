@@ -49,6 +49,9 @@ public struct GetSettings: Sendable {
     /// `--noproxy LIST`: hosts reached directly, comma-separated (`*` for all), instead of
     /// `no_proxy`; `nil` follows the environment.
     public var noProxy: String? = nil
+    /// How HTTPS and FTPS servers are verified: `--cacert`, `--capath` (or the environment as
+    /// curl reads it) and `-k/--insecure`.
+    public var trust = TLSTrust()
     /// `--content-disposition`: save each file under the name the server's `Content-Disposition`
     /// suggests (sanitised, never outside the directory, never over a file that is there).
     public var usesServerFileName = false

@@ -5,7 +5,8 @@ import FileDownloadSFTP
 /// The transports `fdl` registers, configured from the command line.
 enum TransportFactory {
     /// A registry with every transport this build of `fdl` has: HTTP(S) and FTP(S) on libcurl and
-    /// SFTP on libssh2, with the command line's redirect, proxy and SSH settings.
+    /// SFTP on libssh2, with the command line's redirect, proxy, TLS trust (`--cacert`, `--capath`, `-k`) and SSH
+    /// settings.
     ///
     /// - Throws: ``CLIError`` with ``ExitStatus/failure`` when libcurl cannot start.
     static func make(_ settings: GetSettings) throws -> TransportRegistry {
@@ -13,6 +14,9 @@ enum TransportFactory {
         var http = HTTPTransport.Configuration()
         http.allowsHTTPSToHTTPRedirects = settings.allowHTTPSDowngrade
         http.proxy = settings.proxySettings()
+        http.caBundlePath = settings.trust.caBundlePath
+        http.caDirectoryPath = settings.trust.caDirectoryPath
+        http.skipsTLSVerification = settings.trust.skipsVerification
         do {
             registry.register(try HTTPTransport(configuration: http), for: "http", "https")
         } catch {
@@ -24,7 +28,10 @@ enum TransportFactory {
         ssh.hostKeyPolicy = settings.acceptNewHostKeys ? .acceptNew : .strict
         registry.register(SFTPTransport(configuration: ssh), for: "sftp")
         do {
-            registry.register(try FTPTransport(), for: "ftp", "ftps")
+            let ftp = FTPTransport.Configuration(caBundlePath: settings.trust.caBundlePath,
+                                                 caDirectoryPath: settings.trust.caDirectoryPath,
+                                                 skipsTLSVerification: settings.trust.skipsVerification)
+            registry.register(try FTPTransport(configuration: ftp), for: "ftp", "ftps")
         } catch {
             throw CLIError(.failure, "cannot start the FTP transport: \(DownloadError.wrapping(error).message)")
         }
