@@ -123,6 +123,24 @@ struct InputValidationTests {
         }
         #expect(await h.downloader.downloads().isEmpty)
         try await h.downloader.add(id: "a", url: h.url("a"))
+        // An opaque URL (no `//`) of a registered scheme is a custom transport's business.
+        try await h.downloader.add(id: "opaque", url: URL(string: "mock:opaque-name")!)
         await h.cleanUp()
+    }
+
+    @Test("an opaque URL needs no host where the caller allows it (the Downloader, for custom transports); front ends refuse it")
+    func opaqueURLs() throws {
+        for text in ["magnet:?xt=urn:btih:0123456789abcdef", "urn:isbn:0451450523", "data:text/plain,see%20http://h:99999/x"] {
+            let url = try #require(URL(string: text))
+            try InputValidation.checkURL(url, allowsOpaque: true)
+            let refused = refusal { try InputValidation.checkURL(url) }
+            #expect(refused?.code == .invalidURL && refused?.message.contains("has no host") == true, "\(text)")
+        }
+        // The network schemes name a host however they are written; an authority needs a host.
+        for text in ["http:path/f", "sftp:f", "ftp:/f", "custom:///f"] {
+            let url = try #require(URL(string: text))
+            let refused = refusal { try InputValidation.checkURL(url, allowsOpaque: true) }
+            #expect(refused?.code == .invalidURL, "\(text)")
+        }
     }
 }

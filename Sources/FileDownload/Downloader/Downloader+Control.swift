@@ -26,7 +26,7 @@ extension Downloader {
     @discardableResult
     public func add(id: String, url: URL, destination: URL? = nil, options: DownloadOptions? = nil) async throws -> URL {
         try checkAccepting()
-        try InputValidation.checkDownload(id: id, url: url, options: options)
+        try InputValidation.checkDownload(id: id, url: url, options: options, allowsOpaque: true)
         try checkNew(id: id)
         try await checkNotInStore(id: id)
         _ = try transports.transport(for: url)

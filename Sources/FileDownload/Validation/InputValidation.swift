@@ -54,26 +54,42 @@ public enum InputValidation {
     }
 
     /// Checks a URL: it has a scheme; it has a host (a `file` URL, which has none, a path); a
-    /// port given in it is 1 to 65535 (`:` with no digits means the scheme's default).
+    /// port given in its authority is 1 to 65535 (`:` with no digits means the scheme's default).
+    ///
+    /// - Parameter allowsOpaque: when `true` (the `Downloader`'s own check, which serves custom
+    ///   transports), a URL written without an authority (`data:...`, `magnet:?...`, `urn:...`)
+    ///   needs no host unless its scheme is one of ``hostSchemes``. Front ends leave it `false`:
+    ///   there, `user:password@host/x` is a mistyped URL, not an opaque one.
     ///
     /// - Throws: ``DownloadError`` with code ``DownloadError/Code/invalidURL``; the message shows
     ///   the URL without its password.
-    public static func checkURL(_ url: URL) throws(DownloadError) {
+    public static func checkURL(_ url: URL, allowsOpaque: Bool = false) throws(DownloadError) {
         guard let scheme = url.scheme, !scheme.isEmpty else {
             throw DownloadError(.invalidURL, "'\(shown(url: url))' is not an absolute URL; write it with its scheme, like https://host/file")
         }
+        let text = url.absoluteString
         if scheme.lowercased() == "file" {
             guard !url.path.isEmpty else { throw DownloadError(.invalidURL, "the URL \(shown(url: url)) names no file") }
-        } else {
+        } else if !allowsOpaque || hostSchemes.contains(scheme.lowercased()) || hasAuthority(text, scheme: scheme) {
             guard let host = url.host, !host.isEmpty else {
                 throw DownloadError(.invalidURL, "the URL \(shown(url: url)) has no host")
             }
         }
-        if let port = portText(of: url.absoluteString) {
+        if hasAuthority(text, scheme: scheme), let port = portText(of: text) {
             guard port.isEmpty || (port.allSatisfy { $0.isASCII && $0.isWholeNumber } && Int(port).map(validPorts.contains) == true) else {
                 throw DownloadError(.invalidURL, "the URL \(shown(url: url)) has port \(shown(port)); a port is 1 to 65535")
             }
         }
+    }
+
+    /// The schemes whose URLs always name a host, even when written without `//`.
+    public static let hostSchemes: Set<String> = ["http", "https", "ftp", "ftps", "sftp"]
+
+    /// Whether `text` continues its scheme with `://`: the URL has an authority (a host, maybe
+    /// a user and a port).
+    static func hasAuthority(_ text: String, scheme: String) -> Bool {
+        text.utf8.count > scheme.utf8.count + 2
+            && text.utf8.dropFirst(scheme.utf8.count).starts(with: "://".utf8)
     }
 
     /// The ports a URL may name.
@@ -132,11 +148,12 @@ public enum InputValidation {
     /// the id, the URL, the mirrors, the header fields (in their order), the SHA-256.
     ///
     /// - Throws: the first ``DownloadError`` one of the checks above throws.
-    public static func checkDownload(id: String, url: URL, options: DownloadOptions?) throws(DownloadError) {
+    public static func checkDownload(id: String, url: URL, options: DownloadOptions?,
+                                     allowsOpaque: Bool = false) throws(DownloadError) {
         try checkIdentifier(id)
-        try checkURL(url)
+        try checkURL(url, allowsOpaque: allowsOpaque)
         guard let options else { return }
-        for mirror in options.mirrors { try checkURL(mirror) }
+        for mirror in options.mirrors { try checkURL(mirror, allowsOpaque: allowsOpaque) }
         for field in options.transfer.headers { try checkHeader(field) }
         if let sha256 = options.sha256 { _ = try Self.sha256(sha256) }
     }
