@@ -2,7 +2,7 @@ public import FileDownload
 
 extension Validator.Kind {
     /// An FTP file's size alone (`"<size>"`), from a server that does not answer `MDTM`: weaker
-    /// than ``Validator/Kind/sizeAndModificationTime``, because a file rewritten with the same
+    /// than `Validator.Kind.sizeAndModificationTime`, because a file rewritten with the same
     /// size under the same name keeps it. See docs/ftp.md.
     public static let ftpSize = Validator.Kind(rawValue: "ftp-size")
 }
