@@ -43,7 +43,7 @@ struct DownloadLifecycleTests {
             case .wakeUp: ["wakeUp"]
             case .discardBytes: ["discardBytes"]
             case .countRetriesAnew: ["countRetriesAnew"]
-            case .askForFreshURL(let reason, _): ["ask:\(reason)"]
+            case .askForFreshURL(let request, _): ["ask:\(request.reason)"]
             case .reject(let error): ["reject:\(error.code.rawValue)"]
             }
         }
@@ -390,6 +390,31 @@ struct DownloadLifecycleTests {
         #expect(names(l.failureClassified(.hold(hold, DownloadError(.connectionFailed, "no route"))))
             == ["watch", "state:interrupted", "interrupted", "onHold:waitingForNetwork", "wakeUp"])
         #expect(l.hold?.since == .seconds(2))
+        #expect(l.networkWaitSince == .seconds(2))
+    }
+
+    @Test("rows 37/38/46: the stretch of waiting for the network outlives a probe, ends when the server answers or the caller resumes")
+    func networkWaitStretch() {
+        var l = at(.downloading)
+        _ = l.failureClassified(.hold(DownloadHold(reason: .waitingForNetwork, since: .seconds(2)), Self.lost))
+        _ = l.holdEnded()
+        _ = l.slotFreed(activeCount: 0)
+        _ = l.failureClassified(.hold(DownloadHold(reason: .waitingForNetwork, since: .seconds(9)), Self.lost))
+        #expect(l.hold?.since == .seconds(9))
+        #expect(l.networkWaitSince == .seconds(2), "a probe that fails again continues the stretch")
+        _ = l.resume()
+        #expect(l.networkWaitSince == nil, "the caller's resume starts a new stretch")
+        _ = l.slotFreed(activeCount: 0)
+        _ = l.failureClassified(.hold(DownloadHold(reason: .waitingForNetwork, since: .seconds(20)), Self.lost))
+        #expect(l.networkWaitSince == .seconds(20))
+        _ = l.holdEnded()
+        _ = l.slotFreed(activeCount: 0)
+        l.serverAnswered()
+        #expect(l.networkWaitSince == nil, "the server answered: the way works")
+        var other = held(.insufficientSpace)
+        #expect(other.networkWaitSince == nil, "only a hold for the network starts a stretch")
+        _ = other.holdEnded()
+        #expect(other.networkWaitSince == nil)
     }
 
     @Test("row 38: the network came back: the download on hold for it goes back to the queue")
@@ -407,19 +432,45 @@ struct DownloadLifecycleTests {
         #expect(names(l.failureClassified(.hold(hold, refused)))
             == ["watch", "state:interrupted", "interrupted", "onHold:refreshingURL", "ask:refused (403)", "wakeUp"])
         #expect(l.hold?.reason == .refreshingURL)
+        let request = DownloadLifecycle.FreshURLRequest(number: 1, reason: .refused(statusCode: 403))
+        #expect(l.freshURLRequest == request, "the question in flight is data of the lifecycle")
+        #expect(l.awaitsAnswer(to: request))
+        #expect(!l.awaitsAnswer(to: DownloadLifecycle.FreshURLRequest(number: 0, reason: .refused(statusCode: 403))))
+    }
+
+    @Test("row 39: an answer to a refusal no longer counts once the download left the hold (paused, resumed)")
+    func row39MovedOn() {
+        for leave in [{ (l: inout DownloadLifecycle) in _ = l.pause(resumeData: Self.data) },
+                      { (l: inout DownloadLifecycle) in _ = l.resume() },
+                      { (l: inout DownloadLifecycle) in _ = l.cancel() }] {
+            var l = at(.downloading)
+            _ = l.failureClassified(.hold(DownloadHold(reason: .refreshingURL, since: .seconds(1)),
+                                          DownloadError(.badStatus, "410", statusCode: 410)))
+            let request = l.freshURLRequest!
+            #expect(l.awaitsAnswer(to: request))
+            leave(&l)
+            #expect(!l.awaitsAnswer(to: request))
+        }
     }
 
     @Test("row 40: a fresh URL ends the hold: back to the queue")
     func row40() {
-        var l = held(.refreshingURL)
+        var l = at(.downloading)
+        _ = l.failureClassified(.hold(DownloadHold(reason: .refreshingURL, since: .seconds(1)),
+                                      DownloadError(.badStatus, "403", statusCode: 403)))
+        let request = l.freshURLRequest!
         #expect(names(l.updateURL()) == ["unwatch", "endWait", "state:waiting", "enqueue"])
         #expect(l.state == .waiting)
+        #expect(l.freshURLRequest == nil, "the URL changed: no question is in flight")
+        #expect(!l.awaitsAnswer(to: request), "a second answer is ignored")
     }
 
     @Test("row 41: no fresh URL (or none in time): failed as the refusal would have")
     func row41() {
         var l = held(.refreshingURL)
         let refused = DownloadError(.badStatus, "403", statusCode: 403)
+        l.freshURLWithheld()
+        #expect(l.freshURLRequest == nil, "a later answer is ignored")
         #expect(names(l.failureClassified(.fail(refused, resumeData: Self.data)))
             == ["unwatch", "endWait", "state:failed", "failed"])
         #expect(l.state == .failed)
@@ -432,6 +483,18 @@ struct DownloadLifecycleTests {
         #expect(waiting.state == .waiting)
         var running = at(.downloading)
         #expect(names(running.updateURL()) == ["stop:switchURL"])
+        for state in [DownloadState.waiting, .downloading] {
+            var l = at(state)
+            #expect(names(l.urlExpiresSoon()) == ["ask:expires soon"])
+            #expect(l.state == state)
+            let first = l.freshURLRequest!
+            #expect(l.awaitsAnswer(to: first))
+            _ = l.urlExpiresSoon()
+            #expect(!l.awaitsAnswer(to: first), "asked again: only the newest question counts")
+        }
+        var paused = at(.paused)
+        #expect(paused.urlExpiresSoon().isEmpty)
+        #expect(paused.freshURLRequest == nil)
     }
 
     @Test("row 43: updateURL of a downloading download: the attempt stops, back to the queue at once")
@@ -469,6 +532,7 @@ struct DownloadLifecycleTests {
             == ["unwatch", "endWait", "state:failed", "failed"])
         #expect(l.state == .failed)
         #expect(l.hold == nil)
+        #expect(l.networkWaitSince == nil, "a resume starts a new stretch")
     }
 
     @Test("a segmented download whose file changed restarts from zero, or fails when restarts ran out")

@@ -64,9 +64,6 @@ struct DownloadEntry {
     var urlLifetime: Duration?
     /// Whether a fresh URL was asked for because the current one expires soon.
     var expiryAsked = false
-    /// Changes with every question for a fresh URL and every new URL: an answer that comes
-    /// after the download moved on is ignored.
-    var refreshToken: UInt64 = 0
     /// Set while a refusal is booked after the caller gave no fresh URL (no new question).
     var declinedRefresh = false
     /// Fresh URLs asked for after refusals since the bytes last grew, and the bytes then.
@@ -90,9 +87,6 @@ struct DownloadEntry {
     /// When the current wait for a retry or for the network began (it counts against the
     /// resource timeout); `nil` when the download is not in such a wait.
     var waitingSince: Duration?
-    /// When the current stretch of waiting for the network began (bounded by
-    /// ``DownloaderConfiguration/maxNetworkWait``); `nil` once its server answered.
-    var networkWaitSince: Duration?
     var lastCheckpointAt: Duration = .zero
     var lastCheckpointBytes: Int64 = -1
     var speed = SpeedEstimator()

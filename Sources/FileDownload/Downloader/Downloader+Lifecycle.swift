@@ -36,10 +36,9 @@ extension Downloader {
                 e.validator = nil
             case .countRetriesAnew:
                 e.retriesUsed = 0
-                e.networkWaitSince = nil
                 e.changedFileRestarts = 0
-            case .askForFreshURL(let reason, let error):
-                ask(&e, reason, error: error, events: &events)
+            case .askForFreshURL(let request, let error):
+                ask(e, request, error: error, events: &events)
             case .enqueue:
                 left.enqueue = true
             case .startAttempt:

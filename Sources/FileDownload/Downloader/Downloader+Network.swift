@@ -12,12 +12,11 @@ extension Downloader {
     func holdsForNetwork(_ e: inout DownloadEntry, after error: DownloadError, failureClass: FailureClass, now: Duration,
                          events: inout [DownloadEvent]) -> Bool {
         guard configuration.waitsForNetwork, failureClass == .waitForNetwork else { return false }
-        let since = e.networkWaitSince ?? now
+        let since = e.lifecycle.networkWaitSince ?? now
         if now - since >= configuration.maxNetworkWait {
             failWait(&e, networkWaitError(e, error), now: now, events: &events)
             return true
         }
-        e.networkWaitSince = since
         e.waitingSince = now
         e.passHadRetryableFailure = false
         networkWaits.holdStarted(host: Self.hostKey(of: e), now: now)

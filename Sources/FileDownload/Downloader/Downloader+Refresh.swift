@@ -83,7 +83,6 @@ extension Downloader {
             }
         }
         e.expiryAsked = false
-        e.refreshToken &+= 1
         events.append(.urlChanged(id: e.id, url: url.removingCredentials))
         logger.debug("download '\(e.id)': now fetches \(url.redactingPassword)")
     }
@@ -136,26 +135,25 @@ extension Downloader {
         return true
     }
 
-    /// Announces the question and asks the delegate on a task of its own; the answer comes back
-    /// to ``freshURLArrived(_:url:reason:token:error:)``.
-    func ask(_ e: inout DownloadEntry, _ reason: URLRefreshReason, error: DownloadError?, events: inout [DownloadEvent]) {
-        e.refreshToken &+= 1
-        let id = e.id, current = e.currentURL, token = e.refreshToken, delegate = self.delegate
+    /// Announces the question (the lifecycle's ``DownloadLifecycle/freshURLRequest``) and asks
+    /// the delegate on a task of its own; the answer comes back to
+    /// ``freshURLArrived(_:url:request:error:)``.
+    func ask(_ e: DownloadEntry, _ request: DownloadLifecycle.FreshURLRequest, error: DownloadError?,
+             events: inout [DownloadEvent]) {
+        let id = e.id, current = e.currentURL, reason = request.reason, delegate = self.delegate
         events.append(.needsFreshURL(id: id, reason: reason))
         logger.debug("download '\(id)': asks for a fresh URL (\(reason))")
         Task { [weak self] in
             let url = await delegate?.freshURL(forID: id, current: current, reason: reason)
-            await self?.freshURLArrived(id, url: url, reason: reason, token: token, error: error)
+            await self?.freshURLArrived(id, url: url, request: request, error: error)
         }
     }
 
     /// The delegate's answer. Ignored when the download moved on meanwhile (paused, cancelled,
     /// re-pointed, asked again). A URL re-points the download (``continueAtNewURL(_:now:events:)``);
     /// `nil` after a refusal fails it as the refusal would have.
-    func freshURLArrived(_ id: String, url: URL?, reason: URLRefreshReason, token: UInt64, error: DownloadError?) {
-        guard var e = entries[id], e.refreshToken == token, !e.state.isTerminal else { return }
-        let waiting = e.state == .interrupted && e.waitReason == .refreshingURL
-        if case .refused = reason, !waiting { return }
+    func freshURLArrived(_ id: String, url: URL?, request: DownloadLifecycle.FreshURLRequest, error: DownloadError?) {
+        guard var e = entries[id], e.lifecycle.awaitsAnswer(to: request) else { return }
         let now = clock.now()
         var events: [DownloadEvent] = []
         if let url, (try? transports.transport(for: url)) != nil {
@@ -165,7 +163,7 @@ extension Downloader {
             continueAtNewURL(&e, left, events: &events)
             return
         }
-        guard waiting, let error else { return }  // an expiring URL goes on as it is
+        guard let error else { return }  // an expiring URL goes on as it is
         goOnWithoutFreshURL(&e, error, now: now, events: &events)
     }
 
@@ -173,7 +171,7 @@ extension Downloader {
     /// ``DownloaderConfiguration/freshURLTimeout``): it goes on as the refusal `error` would
     /// have made it, without asking again; a later answer is ignored.
     func goOnWithoutFreshURL(_ e: inout DownloadEntry, _ error: DownloadError, now: Duration, events: inout [DownloadEvent]) {
-        e.refreshToken &+= 1
+        e.lifecycle.freshURLWithheld()
         e.declinedRefresh = true
         failure(&e, error, now: now, events: &events)
         e.declinedRefresh = false
@@ -209,7 +207,7 @@ extension Downloader {
             guard now >= expiry - lead else { continue }
             e.expiryAsked = true
             var events: [DownloadEvent] = []
-            ask(&e, .expiresSoon, error: nil, events: &events)
+            carryOut(e.lifecycle.urlExpiresSoon(), on: &e, events: &events, now: now)
             entries[id] = e
             journal.post(.publish(events))
         }

@@ -119,7 +119,7 @@ extension Downloader {
         guard !e.headSeen, let head = sink.head else { return }
         e.headSeen = true
         serverAnswered(e)
-        e.networkWaitSince = nil  // the way works: a later wait for the network starts a new stretch
+        e.lifecycle.serverAnswered()  // the way works: a later wait for the network starts a new stretch
         e.validator = head.validator
         if e.suggestedFileName == nil { e.suggestedFileName = head.suggestedFilename }
         if let total = head.expectedLength { e.expectedLength = total }

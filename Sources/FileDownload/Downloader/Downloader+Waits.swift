@@ -26,7 +26,7 @@ extension Downloader {
             let error: DownloadError
             if e.activeTime + (now - since) >= limit {
                 error = Self.resourceTimeoutError(limit)
-            } else if e.waitReason == .waitingForNetwork, let start = e.networkWaitSince,
+            } else if e.waitReason == .waitingForNetwork, let start = e.lifecycle.networkWaitSince,
                       now - start >= configuration.maxNetworkWait {
                 error = networkWaitError(e, e.lastError)
             } else {
@@ -42,7 +42,6 @@ extension Downloader {
     /// Ends the wait of `e` (interrupted, or still in ``failure(_:_:now:events:)``) as `failed`
     /// with `error`; the bytes are kept for a resume.
     func failWait(_ e: inout DownloadEntry, _ error: DownloadError, now: Duration, events: inout [DownloadEvent]) {
-        e.networkWaitSince = nil
         e.lastError = error
         logger.debug("download '\(e.id)': \(error.message)")
         let data: ResumeData? = e.bytesOnDisk > 0 ? e.resumeData() : nil

@@ -23,12 +23,13 @@ enum DownloadAction: Sendable {
     case wakeUp(at: Duration)
     /// Delete the staging file and forget the bytes on disk, their segments and validator.
     case discardBytes
-    /// The caller continued the download: its retries, its network wait and its restarts
-    /// count anew.
+    /// The caller continued the download: its retries and its restarts count anew (the
+    /// lifecycle ended its stretch of waiting for the network itself).
     case countRetriesAnew
-    /// Ask the delegate for a fresh URL (``DownloadEvent/needsFreshURL(id:reason:)``); a `nil`
-    /// answer after a refusal ends the hold with `error`.
-    case askForFreshURL(URLRefreshReason, error: DownloadError?)
+    /// Ask the delegate for a fresh URL (``DownloadEvent/needsFreshURL(id:reason:)``), the
+    /// question in flight (``DownloadLifecycle/freshURLRequest``); a `nil` answer after a
+    /// refusal ends the hold with `error`.
+    case askForFreshURL(DownloadLifecycle.FreshURLRequest, error: DownloadError?)
     /// The trigger is not allowed in this state: the call throws this error and nothing changed.
     case reject(DownloadError)
 }

@@ -90,7 +90,7 @@ extension DownloadLifecycle {
                 announce(.interrupted(id: id, error: error, retryIn: nil), .onHold(id: id, reason: hold.reason)),
             ]
             if hold.reason == .refreshingURL, let status = error.statusCode {
-                actions.append(.askForFreshURL(.refused(statusCode: status), error: error))
+                actions.append(.askForFreshURL(askForFreshURL(.refused(statusCode: status)), error: error))
             }
             return actions + [.wakeUp(at: hold.since)]
         case .interrupt(let error):

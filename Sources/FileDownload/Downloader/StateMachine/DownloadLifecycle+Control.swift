@@ -21,6 +21,7 @@ extension DownloadLifecycle {
             return move(to: .waiting) + [announce(), .enqueue]
         case .paused, .retrying, .held, .interrupted, .failed:
             let resumed = DownloadEvent.resumed(id: id)
+            endNetworkWaitStretch()
             return move(to: .waiting) + [.countRetriesAnew, .send([resumed]), announce(), .enqueue]
         case .waiting, .downloading:
             return []
@@ -63,7 +64,9 @@ extension DownloadLifecycle {
     /// the delegate; the Downloader sends `urlChanged` first). A running attempt stops and the
     /// download goes back to the queue at once, no retry used; an interrupted one goes back to
     /// the queue; the others keep their state.
+    /// An answer to an earlier question for a fresh URL is ignored from then on.
     mutating func updateURL() -> [DownloadAction] {
+        if !state.isTerminal { forgetFreshURLRequest() }
         switch phase {
         case .downloading:
             return [.stopAttempt(.switchURL)]

@@ -15,6 +15,26 @@ extension DownloadLifecycle {
         return move(to: .waiting) + [announce(), .enqueue]
     }
 
+    /// Row 42: the URL expires soon (once per URL; the Downloader judges when): a download that
+    /// waits or runs asks for a fresh one, its state stays.
+    mutating func urlExpiresSoon() -> [DownloadAction] {
+        guard phase == .waiting || phase == .downloading else { return [] }
+        return [.askForFreshURL(askForFreshURL(.expiresSoon), error: nil)]
+    }
+
+    /// Row 41: the hold for a fresh URL ends without one (the delegate gave none, or none within
+    /// ``DownloaderConfiguration/freshURLTimeout``): a later answer is ignored. The refusal is
+    /// then classified again (``failureClassified(_:)``).
+    mutating func freshURLWithheld() {
+        forgetFreshURLRequest()
+    }
+
+    /// Rows 37, 46: an attempt got an answer from its server: the way works, and a later wait
+    /// for the network starts a new stretch.
+    mutating func serverAnswered() {
+        endNetworkWaitStretch()
+    }
+
     /// Row 33: `restore()` found a download stored as downloading: the process stopped during
     /// the download.
     mutating func restoredAfterCrash() -> [DownloadAction] {

@@ -36,9 +36,27 @@ struct DownloadLifecycle: Sendable, Equatable {
         case cancelled
     }
 
+    /// A question for a fresh URL the delegate has not answered yet: its number (an answer to
+    /// an earlier question is ignored) and why it was asked.
+    struct FreshURLRequest: Sendable, Equatable {
+        let number: UInt64
+        let reason: URLRefreshReason
+    }
+
     /// The download's id, which its events name.
     let id: String
     private(set) var phase: Phase
+    /// The question for a fresh URL in flight, if any: asked on hold after a refusal (row 39)
+    /// or because the URL expires soon (row 42); gone once the URL changed (rows 40, 43, 44) or
+    /// the hold ended without one (row 41).
+    private(set) var freshURLRequest: FreshURLRequest?
+    /// How many questions for a fresh URL were asked: the number of the next one.
+    private var freshURLQuestions: UInt64 = 0
+    /// When the current stretch of waiting for the network began (rows 37, 46: bounded by
+    /// ``DownloaderConfiguration/maxNetworkWait``). It outlives the hold: a download let go to
+    /// probe the server that fails again continues the stretch; it ends when the server
+    /// answered, the download failed, or the caller resumed it.
+    private(set) var networkWaitSince: Duration?
 
     /// A download in the state `state` (added: ``DownloadState/notStarted``; or as a stored
     /// record says: an interrupted one waits for the caller, and a downloading one for
@@ -83,6 +101,33 @@ struct DownloadLifecycle: Sendable, Equatable {
         return nil
     }
 
+    /// Asks a new question for a fresh URL (an earlier one is no longer answered).
+    mutating func askForFreshURL(_ reason: URLRefreshReason) -> FreshURLRequest {
+        freshURLQuestions &+= 1
+        let request = FreshURLRequest(number: freshURLQuestions, reason: reason)
+        freshURLRequest = request
+        return request
+    }
+
+    /// No question for a fresh URL is in flight any more: an answer to it is ignored.
+    mutating func forgetFreshURLRequest() {
+        freshURLRequest = nil
+    }
+
+    /// The stretch of waiting for the network ends: a later wait starts a new one.
+    mutating func endNetworkWaitStretch() {
+        networkWaitSince = nil
+    }
+
+    /// Whether the delegate's answer to `request` still counts: it is the question in flight,
+    /// the download is not finished, and an answer to a refusal finds it still on hold for it
+    /// (paused, resumed or re-pointed meanwhile, it moved on).
+    func awaitsAnswer(to request: FreshURLRequest) -> Bool {
+        guard freshURLRequest == request, !state.isTerminal else { return false }
+        if case .refused = request.reason { return hold?.reason == .refreshingURL }
+        return true
+    }
+
     /// Whether the phase is looked at on every tick (a retry due, a hold).
     private static func isWatched(_ phase: Phase) -> Bool {
         switch phase {
@@ -93,10 +138,20 @@ struct DownloadLifecycle: Sendable, Equatable {
 
     /// Moves to `next`; returns the bookkeeping that goes with leaving and entering: the tick's
     /// list, and the end of a wait (a wait for a retry or the network that ends in the queue or
-    /// in failure counts against the resource timeout).
+    /// in failure counts against the resource timeout). A hold for the network begins a stretch
+    /// of waiting for it (or continues the one under way); a failure ends it (a resume starts a
+    /// new one).
     mutating func move(to next: Phase) -> [DownloadAction] {
         let before = phase
         phase = next
+        switch next {
+        case .held(let hold) where hold.reason == .waitingForNetwork:
+            if networkWaitSince == nil { networkWaitSince = hold.since }
+        case .failed:
+            networkWaitSince = nil
+        default:
+            break
+        }
         var actions: [DownloadAction] = []
         let wasWatched = Self.isWatched(before), isWatched = Self.isWatched(next)
         if wasWatched, !isWatched { actions.append(.unwatch) }
