@@ -71,14 +71,26 @@ extension AgentAPI {
     private func addOne(_ decoded: AgentDownloadRequest) async throws -> String {
         let id = try decoded.validatedID()
         let url = try decoded.parsedURL()
-        let destination = try await chosenDestination(try decoded.parsedDestination(), url: url,
-                                                      overwrite: decoded.overwrite ?? false)
+        let given = try decoded.parsedDestination()
+        let overwrite = decoded.overwrite ?? false
+        var destination = try await chosenDestination(given, url: url, overwrite: overwrite)
         let options = try decoded.options()
-        try await library(settles: false) {
-            if decoded.start ?? true {
-                _ = try await downloader.start(id: id, url: url, destination: destination, options: options)
-            } else {
-                _ = try await downloader.add(id: id, url: url, destination: destination, options: options)
+        // Another request may take the chosen name between the choice and the add (the add then
+        // refuses it): choose again while that gives another name, a few times at most.
+        for attempt in 1... {
+            do {
+                try await library(settles: false) {
+                    if decoded.start ?? true {
+                        _ = try await downloader.start(id: id, url: url, destination: destination, options: options)
+                    } else {
+                        _ = try await downloader.add(id: id, url: url, destination: destination, options: options)
+                    }
+                }
+                return id
+            } catch let error as AgentAPIError where error.code == .badDestination && !overwrite && attempt < 4 {
+                let again = try await chosenDestination(given, url: url, overwrite: overwrite)
+                if again == destination { throw error }
+                destination = again
             }
         }
         return id
@@ -88,7 +100,9 @@ extension AgentAPI {
     /// the downloads directory plus the URL's file name when absent; a given file name with a
     /// control character or a leading dot (`DestinationPolicy.problem(withAbsolutePath:)`) and a
     /// reserved path are a 400 `bad-destination`; a file already there, or at its staging name,
-    /// is kept and the download takes the next free name (`NAME.1.EXT`, ...) unless `overwrite`.
+    /// is kept and the download takes the next free name (`NAME.1.EXT`, ...) unless `overwrite`;
+    /// so is a name an unfinished download (started or not) writes to, or stages at
+    /// (`Downloader.freeDestination(for:policy:)`).
     private func chosenDestination(_ given: URL?, url: URL, overwrite: Bool) async throws -> URL {
         if let given, let problem = DestinationPolicy.problem(withAbsolutePath: given.path) {
             throw AgentAPIError(DownloadError(.invalidDestination, problem))
@@ -97,7 +111,7 @@ extension AgentAPI {
             .appending(component: FileNameSanitizer.fileName(for: url), directoryHint: .notDirectory)
         var policy = destinations
         if overwrite { policy.existingFiles = .replace }
-        return try await library(settles: false) { try policy.destination(for: proposed) }
+        return try await library(settles: false) { try await downloader.freeDestination(for: proposed, policy: policy) }
     }
 
     /// One element of a batch: the request, or why it is not one (with the id, when it has one).

@@ -136,6 +136,38 @@ struct AgentRouteTests {
         }
     }
 
+    @Test("downloads not started yet with one file name get NAME.1.EXT, in a batch and one by one, not a 400 bad-destination")
+    func sameNameNotStarted() async throws {
+        try await withAPI { api, mock, directory in
+            for path in ["v1/model.bin", "v2/model.bin", "v3/model.bin", "v4/model.bin"] {
+                mock.serve(URL(string: "mock://files.test/\(path)")!, MockResource(.bytes(Data(repeating: 7, count: 100))))
+            }
+            try await Application(router: api.router(guardedBy: OpenAccess())).test(.router) { client in
+                let batch = #"[{"id":"a","url":"mock://files.test/v1/model.bin","start":false},{"id":"b","url":"mock://files.test/v2/model.bin","start":false}]"#
+                let added = try await client.execute(uri: "/v1/downloads", method: .post,
+                                                     headers: [.contentType: "application/json"], body: ByteBuffer(string: batch))
+                #expect(added.status == .ok)
+                let results = try json(added)["results"] as? [[String: Any]] ?? []
+                #expect(results.map { $0["status"] as? Int } == [201, 201], "\(String(buffer: added.body))")
+                #expect(results.map { ($0["download"] as? [String: Any])?["destination"] as? String }
+                    == [directory.path("model.bin"), directory.path("model.1.bin")], "\(String(buffer: added.body))")
+                for (id, expected) in [("c", "model.2.bin"), ("d", "model.3.bin")] {
+                    let one = #"{"id":"\#(id)","url":"mock://files.test/v3/model.bin","start":false}"#
+                    let response = try await client.execute(uri: "/v1/downloads", method: .post,
+                                                            headers: [.contentType: "application/json"], body: ByteBuffer(string: one))
+                    #expect(response.status == .created, "\(String(buffer: response.body))")
+                    #expect(try json(response)["destination"] as? String == directory.path(expected), "\(String(buffer: response.body))")
+                }
+                // A destination given by the request walks the same names.
+                let given = #"{"id":"e","url":"mock://files.test/v4/model.bin","destination":"\#(directory.path("model.bin"))","start":false}"#
+                let response = try await client.execute(uri: "/v1/downloads", method: .post,
+                                                        headers: [.contentType: "application/json"], body: ByteBuffer(string: given))
+                #expect(response.status == .created, "\(String(buffer: response.body))")
+                #expect(try json(response)["destination"] as? String == directory.path("model.4.bin"))
+            }
+        }
+    }
+
     /// Gives each request the authority `authority` (Hummingbird's router test client always sends
     /// `localhost`), then hands it to `inner`.
     struct Authority<Inner: RouterMiddleware>: RouterMiddleware where Inner.Context == AgentRequestContext {
