@@ -52,6 +52,13 @@ public struct DownloadOptions: Sendable, Hashable, Codable {
     /// transport listing ``TransportCapabilities/ranges``, is split; every other download uses
     /// one connection.
     public var maxConnections: Int?
+    /// The most bytes the file may have; `nil` (default) for no limit. A response that announces
+    /// a larger size fails before its body is written; one without a size (chunked, or ended by
+    /// closing) fails when its bytes would pass the limit, with none of those bytes written.
+    /// Either way the download fails with ``DownloadError/Code/maxFileSizeExceeded``, is not
+    /// retried, and its bytes are discarded: nothing is left at the destination or its staging
+    /// name. Checked on every attempt, also one that resumes.
+    public var maxFileSize: Int64?
 
     public init(
         transfer: TransferOptions = TransferOptions(),
@@ -62,7 +69,8 @@ public struct DownloadOptions: Sendable, Hashable, Codable {
         mirrors: [URL] = [],
         usesSuggestedFileName: Bool = false,
         urlExpiresAt: Date? = nil,
-        maxConnections: Int? = nil
+        maxConnections: Int? = nil,
+        maxFileSize: Int64? = nil
     ) {
         self.transfer = transfer
         self.expectedSize = expectedSize
@@ -73,15 +81,16 @@ public struct DownloadOptions: Sendable, Hashable, Codable {
         self.usesSuggestedFileName = usesSuggestedFileName
         self.urlExpiresAt = urlExpiresAt
         self.maxConnections = maxConnections
+        self.maxFileSize = maxFileSize
     }
 
     private enum CodingKeys: String, CodingKey {
         case transfer, expectedSize, sha256, priority, retryPolicy, mirrors, usesSuggestedFileName, urlExpiresAt
-        case maxConnections
+        case maxConnections, maxFileSize
     }
 
     /// Decodes options; fields added after the first release (mirrors, usesSuggestedFileName,
-    /// urlExpiresAt, maxConnections) may be missing (records of earlier versions) and get their defaults.
+    /// urlExpiresAt, maxConnections, maxFileSize) may be missing (records of earlier versions) and get their defaults.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         self.transfer = try c.decode(TransferOptions.self, forKey: .transfer)
@@ -93,6 +102,7 @@ public struct DownloadOptions: Sendable, Hashable, Codable {
         self.usesSuggestedFileName = try c.decodeIfPresent(Bool.self, forKey: .usesSuggestedFileName) ?? false
         self.urlExpiresAt = try c.decodeIfPresent(Date.self, forKey: .urlExpiresAt)
         self.maxConnections = try c.decodeIfPresent(Int.self, forKey: .maxConnections)
+        self.maxFileSize = try c.decodeIfPresent(Int64.self, forKey: .maxFileSize)
     }
 
     /// Encodes the options; mirrors without credentials (sensitive header fields are left out by
@@ -108,5 +118,6 @@ public struct DownloadOptions: Sendable, Hashable, Codable {
         if usesSuggestedFileName { try c.encode(true, forKey: .usesSuggestedFileName) }
         try c.encodeIfPresent(urlExpiresAt, forKey: .urlExpiresAt)
         try c.encodeIfPresent(maxConnections, forKey: .maxConnections)
+        try c.encodeIfPresent(maxFileSize, forKey: .maxFileSize)
     }
 }

@@ -227,7 +227,9 @@ extension Downloader {
             sink.seal()  // nothing of this attempt is written from here on
             sink.releaseReservation()
             if handle.stopReason.withLock({ $0 }) != nil { return .stopped }
-            return .failed(DownloadError.wrapping(error))
+            let failure = DownloadError.wrapping(error)
+            // Larger than allowed: its bytes are discarded, never retried (DownloadOptions.maxFileSize).
+            return failure.code == .maxFileSizeExceeded ? .invalid(failure) : .failed(failure)
         }
         sink.seal()
         let outcome = await finishAttempt(ctx, sink: sink, handle: handle, delegate: delegate)
@@ -258,6 +260,7 @@ extension Downloader {
             try roomCheck?.check(head, requestedOffset: requested)
         }
         offset = sink.requestedOffset  // 0 when the staging file could not be continued safely
+        sink.limitLength(to: ctx.options.maxFileSize)
         handle.sink.withLock { $0 = sink }
         if handle.stopReason.withLock({ $0 }) != nil {
             sink.seal()

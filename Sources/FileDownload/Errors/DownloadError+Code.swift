@@ -84,6 +84,10 @@ extension DownloadError {
         public static let diskFull = Code(rawValue: "diskFull")
         /// The file size limit was reached (EFBIG). The bytes on disk are kept; resumable.
         public static let fileTooLarge = Code(rawValue: "fileTooLarge")
+        /// The file is larger than the download allows (``DownloadOptions/maxFileSize``): the
+        /// server announced a larger size, or sent more bytes than the limit without announcing
+        /// one. Not retryable; the bytes are discarded. Not EFBIG, which is ``fileTooLarge``.
+        public static let maxFileSizeExceeded = Code(rawValue: "maxFileSizeExceeded")
         /// The downloaded file failed validation (size, SHA-256, status, or the delegate said no).
         public static let validationFailed = Code(rawValue: "validationFailed")
         /// The download store failed or holds data it cannot read.

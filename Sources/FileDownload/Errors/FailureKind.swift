@@ -50,7 +50,7 @@ public enum FailureKind: String, Sendable, Hashable, CaseIterable, CustomStringC
             self = .transferStopped
         case .resourceTimedOut:
             self = .resourceTimedOut
-        case .fileSystem, .diskFull, .fileTooLarge, .validationFailed, .store, .invalidDestination:
+        case .fileSystem, .diskFull, .fileTooLarge, .validationFailed, .store, .invalidDestination, .maxFileSizeExceeded:
             self = .local
         case .connectionFailed:
             switch error.connectionFailure {

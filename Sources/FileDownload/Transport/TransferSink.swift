@@ -33,12 +33,17 @@ package final class TransferSink: Sendable {
     private let sealed = Atomic<Bool>(false)
     private let complete = Atomic<Bool>(false)
     private let expected = Atomic<Int64>(-1)
+    /// The most bytes the file may have (``limitLength(to:)``); -1 for no limit.
+    private let lengthLimit = Atomic<Int64>(-1)
     /// Where a resumed body must end (the range's end), or -1 when any length may follow.
     private let rangeEnd: Atomic<Int64>
     private let lateWrites = Atomic<Int>(0)
     /// A segment's sink (``init(segmentOf:offset:end:overlap:startsWriteback:pacing:validateHead:)``):
     /// never cuts or reserves the file, refuses a restart.
     private let isSegment: Bool
+    /// A stream's sink (``init(streamingTo:name:validateHead:)``): writes in order with
+    /// `write(2)`, never cuts, reserves or reads the descriptor.
+    private let streams: Bool
     /// Where the writes stop (exclusive), or -1 for no stop: see ``stop``.
     private let stopAt = Atomic<Int64>(-1)
     /// Set once a write met ``stop``.
@@ -173,8 +178,21 @@ package final class TransferSink: Sendable {
         stopAt.store(end, ordering: .relaxed)
     }
 
+    /// A sink that passes the body on as it arrives to `descriptor`, a pipe or terminal (standard
+    /// output), with `write(2)`: for a caller that streams one transfer instead of downloading a
+    /// file. It starts at byte zero and refuses a restart once a byte was written (nothing can be
+    /// taken back); it closes `descriptor` when it goes away, so pass a `dup(2)` of one that must
+    /// stay open. `name` names it in messages.
+    package convenience init(streamingTo descriptor: Int32, name: String,
+                             validateHead: @escaping @Sendable (TransferHead) throws -> Void = { _ in }) {
+        self.init(descriptor: descriptor, path: name, offset: 0, end: nil, isSegment: false, startsWriteback: false,
+                  pacing: nil, validateHead: validateHead, streams: true)
+    }
+
     private init(descriptor fd: Int32, path: String, offset: Int64, end: Int64?, isSegment: Bool, overlap: Int64 = 0, startsWriteback: Bool,
-                 pacing: BandwidthLimiter?, validateHead: @escaping @Sendable (TransferHead) throws -> Void) {
+                 pacing: BandwidthLimiter?, validateHead: @escaping @Sendable (TransferHead) throws -> Void,
+                 streams: Bool = false) {
+        self.streams = streams
         self.fd = fd
         self.path = path
         self.requestedOffset = offset
@@ -191,6 +209,14 @@ package final class TransferSink: Sendable {
 
     deinit {
         close(fd)
+    }
+
+    /// Limits the file to `limit` bytes (`DownloadOptions.maxFileSize`); `nil` for no limit. Set
+    /// before the transfer starts: ``begin(_:)`` then refuses a head that announces a larger total
+    /// length, and ``write(_:)`` refuses the bytes that would take the file past the limit (none of
+    /// them is written), both with ``DownloadError/Code/maxFileSizeExceeded`` (not retryable).
+    package func limitLength(to limit: Int64?) {
+        lengthLimit.store(limit.map { max(0, $0) } ?? -1, ordering: .relaxed)
     }
 
     /// The narrow writer a ``Transport`` is given for this sink (``Transport/transfer(_:into:)``).
@@ -222,6 +248,11 @@ package final class TransferSink: Sendable {
             throw DownloadError(.protocolViolation, "the transport reported a second head")
         }
         try validateHead(head)
+        let limit = lengthLimit.load(ordering: .relaxed)
+        if limit >= 0, let total = head.expectedLength, total > limit {
+            throw DownloadError(.maxFileSizeExceeded, "the server announced \(total) bytes, more than the limit of "
+                                + "\(limit) bytes; nothing was downloaded", isRetryable: false)
+        }
         switch head.disposition {
         case .resumed(let offset):
             guard offset == requestedOffset else {
@@ -230,6 +261,10 @@ package final class TransferSink: Sendable {
             }
         case .restarted where isSegment, .complete where isSegment:
             throw DownloadError(.protocolViolation, "a segment's transfer did not continue at \(requestedOffset)")
+        case .restarted where streams:
+            guard length.load(ordering: .relaxed) == 0 else {
+                throw DownloadError(.protocolViolation, "the transfer restarted after bytes went to \(path)")
+            }
         case .restarted:
             guard ftruncate(fd, 0) == 0 else {
                 throw DownloadError.fileSystem(errno: errno, "cannot truncate the staging file \(path)")
@@ -243,7 +278,7 @@ package final class TransferSink: Sendable {
         if let total = head.expectedLength {
             expected.store(total, ordering: .relaxed)
             let start = length.load(ordering: .relaxed)
-            if !isSegment, head.disposition != .complete, total - start >= Self.preallocationThreshold, let reserve = Self.fallocate {
+            if !isSegment, !streams, head.disposition != .complete, total - start >= Self.preallocationThreshold, let reserve = Self.fallocate {
                 let bytes = min(total - start, spareBytes())
                 if bytes >= Self.preallocationThreshold, reserve(fd, 1 /* FALLOC_FL_KEEP_SIZE */, start, bytes) == 0 {
                     reserved.store(true, ordering: .relaxed)
@@ -288,6 +323,11 @@ package final class TransferSink: Sendable {
             bytes = UnsafeRawBufferPointer(rebasing: bytes[0..<Int(max(0, stop - offset))])
         }
         defer { if stops { stopReached.store(true, ordering: .relaxed) } }
+        let limit = lengthLimit.load(ordering: .relaxed)
+        if limit >= 0, offset + Int64(bytes.count) > limit {
+            throw DownloadError(.maxFileSizeExceeded, "the server sent more than the limit of \(limit) bytes "
+                                + "without announcing the size; the bytes are discarded", isRetryable: false)
+        }
         let total = expected.load(ordering: .relaxed)
         if total >= 0, offset + Int64(bytes.count) > total {
             throw DownloadError(.protocolViolation,
@@ -314,11 +354,11 @@ package final class TransferSink: Sendable {
         var remaining = bytes.count
         guard var base = bytes.baseAddress, remaining > 0 else { throw Self.stopError }
         while remaining > 0 {
-            let n = pwrite(fd, base, remaining, off_t(offset))
+            let n = streams ? Self.writeInOrder(fd, base, remaining) : pwrite(fd, base, remaining, off_t(offset))
             if n < 0 {
                 let e = errno
                 if e == EINTR { continue }
-                throw DownloadError.fileSystem(errno: e, "cannot write to the staging file \(path)")
+                throw DownloadError.fileSystem(errno: e, streams ? "cannot write to \(path)" : "cannot write to the staging file \(path)")
             }
             offset += Int64(n)
             length.store(offset, ordering: .relaxed)
@@ -341,6 +381,15 @@ package final class TransferSink: Sendable {
             }
         }
         if stops { throw Self.stopError }
+    }
+
+    /// `write(2)` (a stream's sink: no offset).
+    private static func writeInOrder(_ fd: Int32, _ base: UnsafeRawPointer, _ count: Int) -> Int {
+        #if canImport(Glibc)
+        Glibc.write(fd, base, count)
+        #else
+        Darwin.write(fd, base, count)
+        #endif
     }
 
     /// What ``write(_:)`` throws once the sink's ``stop`` is reached: the transport stops and

@@ -40,6 +40,7 @@ struct BackgroundSubmission {
             refused.append("--cacert/--capath/-k")
         }
         if settings.maxTime != nil { refused.append("--max-time") }
+        if settings.maxFileSize != nil { refused.append("--max-filesize") }
         if settings.maxNetworkWait != nil { refused.append("--max-network-wait") }
         return refused
     }

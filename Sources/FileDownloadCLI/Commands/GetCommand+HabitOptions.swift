@@ -24,6 +24,13 @@ extension GetCommand {
         if let limitRate {
             settings.maxBytesPerSecond = try ByteRate.option("--limit-rate", limitRate)
         }
+        if let maxFileSize {
+            guard let bytes = ByteRate.parse(maxFileSize) else {
+                throw ValidationError("--max-filesize '\(maxFileSize)' is not a size; write bytes with an optional "
+                                      + "K, M or G suffix, e.g. 500K or 2G")
+            }
+            settings.maxFileSize = bytes > 0 ? bytes : nil
+        }
         if let limitRateTotal {
             settings.overallBytesPerSecond = try ByteRate.option("--limit-rate-total", limitRateTotal)
         }

@@ -87,6 +87,12 @@ public struct GetCommand: AsyncParsableCommand {
         "Cap each download at RATE bytes/s; K, M, G suffixes (1024-based), e.g. 500K, 1.5M.", valueName: "RATE"))
     public var limitRate: String?
 
+    @Option(name: .customLong("max-filesize"), help: ArgumentHelp(
+        "Fail a download whose file is larger than SIZE bytes (K, M, G suffixes, 1024-based; 0: no limit): a larger "
+        + "announced size before the body, a body without one at the limit. Not retried; nothing is kept.",
+        valueName: "SIZE"))
+    public var maxFileSize: String?
+
     @Option(name: .customLong("limit-rate-total"), help: ArgumentHelp(
         "Cap all downloads of this run together at RATE bytes/s (same RATE as --limit-rate; both may be given).",
         valueName: "RATE"))

@@ -49,6 +49,7 @@ final class EventPrinter {
         case .tlsFailure:
             "the server's certificate was not verified: to trust a private CA give --cacert FILE (or --capath DIR, "
                 + "or set SSL_CERT_FILE); -k/--insecure skips verification (unsafe, for tests)"
+        case .maxFileSizeExceeded: "the file is larger than --max-filesize allows; raise the limit to download it"
         case .redirectRefused: "to follow redirects from https to http, pass --insecure-allow-http-downgrade"
         case .validationFailed: "the file was discarded; check the --sha256 value or the source"
         case .resourceTimedOut: "the time of --max-time ran out; the bytes are kept: run the same command (fdl get -c URL) to continue"

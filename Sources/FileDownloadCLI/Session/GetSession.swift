@@ -127,7 +127,8 @@ public actor GetSession {
 
         // The transfer options are the downloader's defaults (`defaultTransferOptions` above): the
         // downloader fills them in (`DownloadOptions.resolved(with:)`).
-        let options = DownloadOptions(retryPolicy: settings.retryPolicy, maxConnections: settings.maxConnections)
+        let options = DownloadOptions(retryPolicy: settings.retryPolicy, maxConnections: settings.maxConnections,
+                                      maxFileSize: settings.maxFileSize)
         let planner = DownloadPlanner(outputDirectory: state.outputDirectory, allowsOverwrite: settings.allowOverwrite,
                                       stagingSuffix: configuration.stagingSuffix)
         var plans = planner.plan(urls: settings.urls, sha256: settings.sha256, names: settings.names,
@@ -215,6 +216,7 @@ public actor GetSession {
             if var resume = plan.resume {
                 resume.options.mirrors = options.mirrors
                 resume.options.usesSuggestedFileName = options.usesSuggestedFileName
+                resume.options.maxFileSize = options.maxFileSize  // this command's limit, not the stored one
                 try await downloader.start(id: plan.id, resumeData: resume)
             } else {
                 var own = options

@@ -60,6 +60,9 @@ public struct GetSettings: Sendable {
     public var timestamping = false
     /// A cap on each download's transfer rate in bytes per second (`--limit-rate`); `nil` for none.
     public var maxBytesPerSecond: Int64? = nil
+    /// The most bytes a file may have (`--max-filesize`, `DownloadOptions.maxFileSize`); `nil`
+    /// for no limit.
+    public var maxFileSize: Int64? = nil
     /// A cap on all downloads of the run together, in bytes per second (`--limit-rate-total`);
     /// `nil` for none.
     public var overallBytesPerSecond: Int64? = nil

@@ -40,6 +40,8 @@ item leaves request k alone: status=,429 refuses only the second request):
   total=N,...       request k announces N as the total in a 206's Content-Range
   noEtag=1,...      request k sends no ETag (Last-Modified stays)
   rate=N            send the body at about N bytes per second
+  endless=1         a 200 without a length (chunked) that never ends: the file's bytes over and over
+                    until the client goes away (1 GiB at most)
   token=T           a signed link (see /_sign): 403 unless T was issued for this path and has not
                     expired; a response under way stops (the connection closes) when T expires
 
@@ -213,6 +215,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if not path.startswith(ROOT + os.sep) or not os.path.isfile(path):
             self.send_plain(404, "<html>not found</html>")
             return
+        if q.get("endless") == "1":
+            self.send_endless(path)
+            return
         st = os.stat(path)
         size = st.st_size
         if q.get("sameEtag") == "1":
@@ -342,6 +347,25 @@ class Handler(http.server.BaseHTTPRequestHandler):
             os.close(sock.detach())
         if close_after:
             self.close_connection = True
+
+    def send_endless(self, path):
+        self.send_response(200)
+        self.send_header("Content-Type", "application/octet-stream")
+        self.send_header("Transfer-Encoding", "chunked")
+        self.end_headers()
+        with open(path, "rb") as f:
+            data = f.read() or b"x"
+        chunk = b"%x\r\n" % len(data) + data + b"\r\n"
+        sent = 0
+        try:
+            while sent < (1 << 30):
+                self.wfile.write(chunk)
+                sent += len(data)
+                with lock:
+                    stats["bodyBytes"] += len(data)
+        except OSError:  # the client went away (a broken pipe, a reset, a TLS error)
+            pass
+        self.close_connection = True
 
     @staticmethod
     def send_tls(sock, f, offset, end):
