@@ -333,8 +333,7 @@ extension Downloader {
     /// The next queue order; it stays at the largest value instead of overflowing (a stored record
     /// can carry any value), and ties are broken by id.
     func takeQueueOrder() -> Int64 {
-        defer { nextQueueOrder = nextQueueOrder.successorSaturating }
-        return nextQueueOrder
+        scheduler.takeQueueOrder()
     }
 
     /// Carries out ``DownloadAction/enqueue`` of a transition of `e` to waiting (outside an
@@ -370,20 +369,12 @@ extension Downloader {
     /// next passes skip it, and the whole list, while the origin still cannot open a connection.
     func schedule() {
         guard !isShutDown else { return }
-        let now = clock.now()
-        hosts.recover(now: now)
-        var blocked: Set<String> = []
-        while running.count < configuration.maxConcurrentDownloads,
-              let next = queue.pop(allowing: { origin in hosts.mayOpen(origin: origin, now: now) }) {
-            guard let e = entries[next.id], e.state == .waiting, e.queueOrder == next.order else { continue }
-            if let origin = blockedOrigin(of: e, now: now) {
-                if blocked.insert(origin).inserted, hosts.holdEnd(of: origin, now: now) == nil {
-                    hosts.wanted(origin: origin)
-                }
-                queue.park(id: next.id, priority: e.options.priority, order: next.order, origin: origin)
-                continue
-            }
-            startAttempt(next.id)
+        var pass = scheduler.beginPass(now: clock.now())
+        while let id = scheduler.next(in: &pass, slots: configuration.maxConcurrentDownloads, waiting: { id, order in
+            guard let e = self.entries[id], e.state == .waiting, e.queueOrder == order else { return nil }
+            return Scheduler.Candidate(priority: e.options.priority, origin: Self.connectionOrigin(of: e.currentURL))
+        }) {
+            startAttempt(id)
         }
         if queue.hasParked { ensureTicking() }
         refillIfLow()

@@ -32,29 +32,18 @@ extension Downloader {
         return url.origin
     }
 
-    /// The origin of the waiting download `e` when it may not open its connection now (at its
-    /// cap or throttled target, or held by a `Retry-After`); `nil` when it may.
-    func blockedOrigin(of e: DownloadEntry, now: Duration) -> String? {
-        guard let origin = Self.connectionOrigin(of: e.currentURL) else { return nil }
-        return hosts.mayOpen(origin: origin, now: now) ? nil : origin
-    }
-
     /// Counts the attempt of `id` now starting on `url` (from `bytesOnDisk`) against its origin.
     func hostOpened(_ id: String, url: URL, bytesOnDisk: Int64) {
         guard let origin = Self.connectionOrigin(of: url) else { return }
-        hosts.opened(origin: origin)
-        attemptOrigins[id] = (origin, bytesOnDisk)
+        scheduler.opened(id, origin: origin, bytesOnDisk: bytesOnDisk)
     }
 
     /// The attempt of `id` ended: its connection, and any of its segments' still counted, no
     /// longer count; a throttle (429 or 503, a refused connection, a lost one soon after another)
     /// tells the governor (``hostFailed(_:origin:error:policy:now:)``).
     func hostClosed(_ id: String, error: DownloadError?, policy: RetryPolicy, now: Duration) {
-        let extras = segmentExtras.removeValue(forKey: id) ?? 0
-        guard let counted = attemptOrigins.removeValue(forKey: id) else { return }
-        for _ in 0...extras { hosts.closed(origin: counted.origin) }
-        guard let error else { return }
-        hostFailed(id, origin: counted.origin, error: error, policy: policy, now: now)
+        guard let origin = scheduler.closed(id), let error else { return }
+        hostFailed(id, origin: origin, error: error, policy: policy, now: now)
     }
 
     /// A connection of `id` to `origin` failed with `error`: when that is a throttle (429 or
@@ -88,15 +77,12 @@ extension Downloader {
     /// The tick's sample of a running attempt: the bytes it received since the last one count
     /// for its origin's throughput.
     func recordHostBytes(_ id: String, fileLength: Int64, now: Duration) {
-        guard let counted = attemptOrigins[id] else { return }
-        let delta = fileLength - counted.bytes
-        attemptOrigins[id] = (counted.origin, fileLength)
-        hosts.record(origin: counted.origin, bytes: max(0, delta), now: now)
+        scheduler.record(id, fileLength: fileLength, now: now)
     }
 
     /// Whether a download waits in the queue for a held origin (so the tick must go on to start
     /// it when the hold ends).
     var waitsForHost: Bool {
-        !queue.isEmpty && hosts.holdsAny(now: clock.now())
+        scheduler.waitsForHost(now: clock.now())
     }
 }

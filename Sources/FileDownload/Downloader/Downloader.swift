@@ -50,12 +50,9 @@ public actor Downloader {
     var logger: Logger { configuration.logger }
 
     var entries = EntryTable()
-    var queue = WaitingQueue()
-    /// Waiting downloads left in a paging store (see `Downloader+Paging.swift`).
-    var pages = WaitingPages()
-    var nextQueueOrder: Int64 = 0
-    /// Ids with an attempt running.
-    var running: Set<String> = []
+    /// The scheduling part: the waiting queue, the pages left in a paging store, the slots taken
+    /// and the connections per origin; it answers which download starts next.
+    var scheduler: Scheduler
     /// Ids of interrupted downloads with an automatic retry due.
     var retrying: Set<String> = []
     var rng: SplitMix64
@@ -81,13 +78,6 @@ public actor Downloader {
     nonisolated let bandwidth: BandwidthLimiter
     /// The schedule that sets ``bandwidth`` at every tick, if any (``setBandwidthSchedule(_:calendar:startingAt:)``).
     var bandwidthSchedule: ScheduledBandwidth?
-    /// The connections open to each origin, their adaptive targets and holds (``Downloader+Hosts``).
-    var hosts: HostConnections
-    /// The origin each running attempt counts against, and the bytes of it counted so far.
-    var attemptOrigins: [String: (origin: String, bytes: Int64)] = [:]
-    /// The connections each segmented attempt opened beyond its first (counted for its origin
-    /// in ``hosts`` until they close or the attempt ends).
-    var segmentExtras: [String: Int] = [:]
 
     /// The progress of all downloads together, by bytes: `totalUnitCount` is the sum of the known
     /// sizes, `completedUnitCount` the bytes received of those. Its cancellation handler cancels
@@ -117,7 +107,7 @@ public actor Downloader {
         self.delegate = delegate
         self.clock = ClockBox(clock)
         self.bandwidth = BandwidthLimiter(bytesPerSecond: nil, clock: clock)
-        self.hosts = HostConnections(cap: configuration.maxConnectionsPerHost)
+        self.scheduler = Scheduler(maxConnectionsPerHost: configuration.maxConnectionsPerHost)
         self.networkWaits = NetworkWaits(probeInterval: configuration.networkProbeInterval)
         let hub = EventHub(delegate: delegate)
         self.hub = hub
