@@ -37,7 +37,9 @@ public struct GetCommand: AsyncParsableCommand {
     public var names: [String] = []
 
     @Option(name: [.customShort("o"), .customLong("output")], help: ArgumentHelp(
-        "File name in DIR for the one URL given (as aria2c -o); the directory is -d DIR.", valueName: "NAME"))
+        "File name in DIR for the one URL given (as aria2c -o); the directory is -d DIR. -o - writes the body to "
+        + "standard output as it arrives (one connection, progress on standard error, no resume, no retry).",
+        valueName: "NAME"))
     public var output: String?
 
     @Option(help: ArgumentHelp("Automatic retries of transient failures per download (0...\(Self.retryRange.upperBound)).",
@@ -231,7 +233,11 @@ public struct GetCommand: AsyncParsableCommand {
         }
         for digest in sha256 { _ = try Self.checked(option: "--sha256") { try InputValidation.sha256(digest) } }
         var names = names
-        if let output {
+        let toStandardOutput = output == "-"
+        if toStandardOutput, total != 1 || !names.isEmpty {
+            throw ValidationError("-o - writes the body of one URL to standard output; give exactly one URL")
+        }
+        if let output, !toStandardOutput {
             names = try Self.outputName(output, urlCount: total, namesGiven: names.count, directory: state.url)
         }
         guard names.count <= total else {
@@ -266,7 +272,9 @@ public struct GetCommand: AsyncParsableCommand {
         if all.mirrors.contains(where: { !$0.isEmpty }) { settings.mirrors = all.mirrors }
         settings.maxConnectionsPerHost = maxConnectionsPerHost
         try applyHabitOptions(to: &settings)
-        return try withNetOptions(settings)
+        settings = try withNetOptions(settings)
+        if toStandardOutput { try checkStandardOutput(&settings) }
+        return settings
     }
 
     /// The file name `-o NAME` gives the one URL: a plain name in DIR. A value that names a
@@ -348,6 +356,7 @@ public struct GetCommand: AsyncParsableCommand {
             if background { return try await runInBackground(settings) }
             if dryRun { return try await DryRun(settings: settings).run() }
             try settings.credentials.askForMissingPassword()
+            if settings.writesToStandardOutput { return try await StandardOutputTransfer(settings: settings).run() }
             return try await GetSession(settings: settings).run()
         }
     }
