@@ -37,7 +37,13 @@ final class FTPExchange: @unchecked Sendable {
 
     /// Reads one reply line. Returns `false` to stop the exchange (``restart`` says why).
     func consume(line bytes: UnsafeRawBufferPointer, of transfer: CurlTransfer) -> Bool {
-        let line = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        consume(line: String(decoding: bytes, as: UTF8.self)) { Self.modificationTime(of: transfer) }
+    }
+
+    /// Reads one reply line; `modificationTime` is the `MDTM` time libcurl parsed so far, asked
+    /// when the server accepts `REST`. Returns `false` to stop the exchange (``restart`` says why).
+    func consume(line text: String, modificationTime: () -> Int64?) -> Bool {
+        let line = text.trimmingCharacters(in: .whitespacesAndNewlines)
         let utf8 = Array(line.utf8)
         guard utf8.count >= 4, utf8[0...2].allSatisfy({ (0x30...0x39).contains($0) }), utf8[3] == 0x20 else {
             return true  // a continuation line of a multi-line reply
@@ -48,7 +54,7 @@ final class FTPExchange: @unchecked Sendable {
             replies213.append(String(line.dropFirst(4)).trimmingCharacters(in: .whitespaces))
         } else if code == "350", context.restartReason == nil, context.offset > 0 {
             restAccepted = true
-            let facts = remoteFacts(of: transfer)
+            let facts = remoteFacts(mtime: modificationTime())
             if let reason = resumeProblem(size: facts.size, mtime: facts.mtime) {
                 restart = reason
                 return false
@@ -60,12 +66,23 @@ final class FTPExchange: @unchecked Sendable {
     /// The size (`SIZE`) and modification time (`MDTM`, seconds since the epoch) the server
     /// reported, each `nil` when it did not answer.
     func remoteFacts(of transfer: CurlTransfer) -> (size: Int64?, mtime: Int64?) {
-        var time: curl_off_t = -1
-        _ = ccurl_easy_getinfo_off(transfer.easy, CURLINFO_FILETIME_T, &time)
-        let mtime = time >= 0 ? Int64(time) : nil
+        remoteFacts(mtime: Self.modificationTime(of: transfer))
+    }
+
+    /// The size from the `213` replies read so far, given the `MDTM` time libcurl parsed (`nil`
+    /// when the server answered no `MDTM`, so that every `213` is `SIZE`'s), and that time.
+    func remoteFacts(mtime: Int64?) -> (size: Int64?, mtime: Int64?) {
         // With a parsed MDTM the first 213 was its reply and SIZE's is the second.
         let sizeText = mtime != nil && replies213.count < 2 ? nil : replies213.last
         return (sizeText.flatMap { Int64($0) }, mtime)
+    }
+
+    /// The `MDTM` time libcurl parsed (`CURLINFO_FILETIME_T`), seconds since the epoch; `nil`
+    /// when the server answered no `MDTM`.
+    static func modificationTime(of transfer: CurlTransfer) -> Int64? {
+        var time: curl_off_t = -1
+        _ = ccurl_easy_getinfo_off(transfer.easy, CURLINFO_FILETIME_T, &time)
+        return time >= 0 ? Int64(time) : nil
     }
 
     /// The validator of the remote file: size and `MDTM` time, or the size alone (weak) on a

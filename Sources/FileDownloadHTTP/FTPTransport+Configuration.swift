@@ -1,3 +1,5 @@
+public import Foundation
+
 extension FTPTransport {
     /// Settings shared by every transfer of one ``FTPTransport``.
     ///
@@ -24,6 +26,13 @@ extension FTPTransport {
         public var receiveBufferSize: Int
         /// How many I/O threads run the transfers. Default 1.
         public var ioThreads: Int
+        /// The proxy variables looked at, as curl reads them for `ftp` and `ftps` URLs
+        /// (`ftp_proxy`/`FTP_PROXY`, `ftps_proxy`/`FTPS_PROXY`, `all_proxy`/`ALL_PROXY`,
+        /// `no_proxy`/`NO_PROXY`). Default: those of the process, read when the configuration is
+        /// made. FTP never goes through a proxy and never bypasses one silently: a transfer that
+        /// one of them applies to (its host not in `no_proxy`) fails, not retryable, saying how to
+        /// connect directly. `[:]` means no proxy.
+        public var proxyVariables: [String: String]
 
         /// Creates a configuration; every argument has the default described on its property.
         public init(
@@ -33,7 +42,8 @@ extension FTPTransport {
             caDirectoryPath: String? = nil,
             skipsTLSVerification: Bool = false,
             receiveBufferSize: Int = 512 * 1024,
-            ioThreads: Int = 1
+            ioThreads: Int = 1,
+            proxyVariables: [String: String] = ProcessInfo.processInfo.environment
         ) {
             self.usesActiveMode = usesActiveMode
             self.requiresTLS = requiresTLS
@@ -42,6 +52,7 @@ extension FTPTransport {
             self.skipsTLSVerification = skipsTLSVerification
             self.receiveBufferSize = receiveBufferSize
             self.ioThreads = max(1, ioThreads)
+            self.proxyVariables = proxyVariables.filter { FTPTransport.proxyVariableNames.contains($0.key) }
         }
     }
 }

@@ -11,6 +11,11 @@ import Foundation
 /// ```
 ///
 /// ## An attempt, in order
+/// 0. FTP does not go through a proxy, and never around one silently: when a proxy applies to the
+///    URL (`TransferOptions.proxy`, or ``Configuration/proxyVariables`` read as curl reads them,
+///    `no_proxy` included), the attempt fails before connecting with
+///    `DownloadError.Code.transport`, not retryable, naming the variable and how to connect
+///    directly.
 /// 1. The login: the URL's `user:password@` when it has both; otherwise the auth door is asked
 ///    once with `AuthChallenge.Kind.password(user:)`, naming the URL's user or `anonymous`
 ///    (`fdl` answers from `--user` or the netrc file). `AuthDisposition.performDefaultHandling`
@@ -38,8 +43,11 @@ import Foundation
 ///
 /// A missing file fails with `DownloadError.Code.notFound`, a refused one with
 /// `DownloadError.Code.permissionDenied` (neither retryable); broken connections and timeouts are
-/// retryable, as for HTTP. Cancelling the task removes the transfer from its I/O thread within
-/// one wake-up.
+/// retryable, as for HTTP; a server that does not answer a command on the control connection
+/// within the request timeout (`TransferOptions.requestTimeout`) fails with
+/// `DownloadError.Code.timedOut`. In passive mode the data connection goes to the control
+/// connection's address, not to the one in the `PASV` reply. Cancelling the task removes the
+/// transfer from its I/O thread within one wake-up.
 public final class FTPTransport: Transport {
     /// The settings of this transport.
     public let configuration: Configuration
@@ -71,6 +79,9 @@ public final class FTPTransport: Transport {
     /// Performs one attempt; see the type's documentation for the order of events.
     public func transfer(_ request: TransferRequest, into writer: TransferWriter) async throws {
         let plainURL = try Self.plainURL(of: request.url)
+        if let problem = Self.proxyProblem(for: request.url, own: request.options.proxy, variables: configuration.proxyVariables) {
+            throw DownloadError(.transport, problem, isRetryable: false)
+        }
         let login = try await login(for: request)
         var restart: RestartReason?
         while true {
@@ -179,7 +190,14 @@ public final class FTPTransport: Transport {
         t.set(CURLOPT_BUFFERSIZE, min(max(configuration.receiveBufferSize, Int(ccurl_max_write_size())), Int(ccurl_max_read_size())))
         t.set(CURLOPT_CONNECTTIMEOUT_MS, max(1, Self.milliseconds(options.connectTimeout)))
         t.set(CURLOPT_LOW_SPEED_LIMIT, 1)
-        t.set(CURLOPT_LOW_SPEED_TIME, max(1, (Self.milliseconds(options.requestTimeout) + 999) / 1000))
+        let requestSeconds = max(1, (Self.milliseconds(options.requestTimeout) + 999) / 1000)
+        t.set(CURLOPT_LOW_SPEED_TIME, requestSeconds)
+        // A control connection that goes silent (no reply to a command) is bounded by the request
+        // timeout too, not libcurl's 120 s; libcurl 7.88 has no _MS form of this option.
+        t.set(CURLOPT_SERVER_RESPONSE_TIMEOUT, requestSeconds)
+        // The data connection goes to the control connection's address, never to the one in the
+        // PASV reply (which can be a private address, or another host's).
+        t.set(CURLOPT_FTP_SKIP_PASV_IP, 1)
         t.set(CURLOPT_SSL_VERIFYPEER, configuration.skipsTLSVerification ? 0 : 1)
         t.set(CURLOPT_SSL_VERIFYHOST, configuration.skipsTLSVerification ? 0 : 2)
         if configuration.requiresTLS { t.set(CURLOPT_USE_SSL, Int(CURLUSESSL_ALL.rawValue)) }
@@ -187,7 +205,7 @@ public final class FTPTransport: Transport {
         if let path = configuration.caBundlePath { try t.set(CURLOPT_CAINFO, path) }
         if let path = configuration.caDirectoryPath { try t.set(CURLOPT_CAPATH, path) }
         if configuration.usesActiveMode { try t.set(CURLOPT_FTPPORT, "-") }
-        try t.set(CURLOPT_PROXY, "")
+        try t.set(CURLOPT_PROXY, "")  // checked in transfer(_:into:): no proxy applies
         if let login {
             try t.set(CURLOPT_USERNAME, login.user)
             try t.set(CURLOPT_PASSWORD, login.password)

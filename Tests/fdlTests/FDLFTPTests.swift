@@ -51,4 +51,36 @@ import Testing
             #expect(server.commands.filter { $0 == "USER alice" }.count == 1, "not retried")
         }
     }
+
+    @Test func aProxyInTheEnvironmentFailsInsteadOfGoingDirect() async throws {
+        try await withServer { server, out in
+            let data = try server.serve("p.bin", sampleBytes(20_000, seed: 44))
+            let url = server.url("p.bin").absoluteString
+            let proxied = try await FDLProcess.run(["get", url, "-d", out.path],
+                                                   environment: ["all_proxy": "http://carol:hidden@127.0.0.1:9"])
+            #expect(proxied.status == 1, "stdout: \(proxied.stdout) stderr: \(proxied.stderr)")
+            #expect(proxied.stdout.contains("FTP through a proxy is not supported"), "\(proxied.stdout)")
+            #expect(proxied.stdout.contains("no_proxy=127.0.0.1"), "\(proxied.stdout)")
+            #expect(!proxied.stdout.contains("hidden") && !proxied.stderr.contains("hidden"))
+            #expect(server.commands.isEmpty, "went direct: \(server.commands)")
+            let bypassed = try await FDLProcess.run(["get", url, "-d", out.path],
+                                                    environment: ["all_proxy": "http://127.0.0.1:9", "no_proxy": "127.0.0.1"])
+            #expect(bypassed.status == 0, "stdout: \(bypassed.stdout) stderr: \(bypassed.stderr)")
+            #expect(try Data(contentsOf: out.file("p.bin")) == data)
+        }
+    }
+
+    @Test func dashDashProxyAppliesToFTPAndDashDashNoproxyBypassesIt() async throws {
+        try await withServer { server, out in
+            let data = try server.serve("q.bin", sampleBytes(20_000, seed: 45))
+            let url = server.url("q.bin").absoluteString
+            let proxied = try await FDLProcess.run(["get", url, "-d", out.path, "--proxy", "http://127.0.0.1:9"])
+            #expect(proxied.status == 1, "stdout: \(proxied.stdout) stderr: \(proxied.stderr)")
+            #expect(proxied.stdout.contains("FTP through a proxy is not supported"), "\(proxied.stdout)")
+            let bypassed = try await FDLProcess.run(["get", url, "-d", out.path, "--proxy", "http://127.0.0.1:9",
+                                                     "--noproxy", "127.0.0.1"])
+            #expect(bypassed.status == 0, "stdout: \(bypassed.stdout) stderr: \(bypassed.stderr)")
+            #expect(try Data(contentsOf: out.file("q.bin")) == data)
+        }
+    }
 }

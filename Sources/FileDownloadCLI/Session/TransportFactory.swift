@@ -30,7 +30,8 @@ enum TransportFactory {
         do {
             let ftp = FTPTransport.Configuration(caBundlePath: settings.trust.caBundlePath,
                                                  caDirectoryPath: settings.trust.caDirectoryPath,
-                                                 skipsTLSVerification: settings.trust.skipsVerification)
+                                                 skipsTLSVerification: settings.trust.skipsVerification,
+                                                 proxyVariables: settings.ftpProxyVariables())
             registry.register(try FTPTransport(configuration: ftp), for: "ftp", "ftps")
         } catch {
             throw CLIError(.failure, "cannot start the FTP transport: \(DownloadError.wrapping(error).message)")

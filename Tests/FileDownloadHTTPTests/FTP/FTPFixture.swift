@@ -35,9 +35,9 @@ struct FTPFixture: Sendable {
         authenticate: @escaping @Sendable (AuthChallenge) async -> AuthDisposition = { _ in .performDefaultHandling }
     ) async throws -> TransferSink {
         let offset = (try? FileManager.default.attributesOfItem(atPath: staging.path)[.size] as? Int64) ?? 0
-        let sink = try TransferSink(path: staging.path, requestedOffset: offset ?? 0, end: end)
+        let sink = try TransferSink(path: staging.path, requestedOffset: offset, end: end)
         defer { sink.seal() }
-        let request = TransferRequest(downloadID: "ftp", url: url, offset: offset ?? 0, end: end, validator: validator,
+        let request = TransferRequest(downloadID: "ftp", url: url, offset: offset, end: end, validator: validator,
                                       authenticate: authenticate)
         try await transport.transfer(request, into: sink)
         return sink
