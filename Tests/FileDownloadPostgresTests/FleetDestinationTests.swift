@@ -65,6 +65,34 @@ struct FleetDestinationTests {
         #expect(try postgres.psql("SELECT record->>'errorCode' FROM downloads WHERE id = 'second'") == "invalidDestination")
     }
 
+    @Test("migrating to schema 3 marks failed the unfinished downloads its rules refuse (a leading dot, a long id), naming the rule")
+    func migrationFailsDownloadsBreakingTheRules() async throws {
+        let postgres = try await PostgresServer()
+        defer { postgres.stop() }
+        try postgres.psql(FleetBadInputTests.version1)
+        let longID = String(repeating: "i", count: 240)
+        try postgres.psql("""
+            INSERT INTO downloads (id, url, destination, record) VALUES
+              ('dotted', 'http://127.0.0.1:9/a', '.cache/x.bin', '{}'), ('\(longID)', 'http://127.0.0.1:9/b', 'long.bin', '{}'),
+              ('dotdir', 'http://127.0.0.1:9/c', 'sub/.hidden/p.bin', '{}'), ('fine', 'http://127.0.0.1:9/d', 'sub/fine.bin', '{}');
+            INSERT INTO downloads (id, url, destination, state, record) VALUES
+              ('done', 'http://127.0.0.1:9/e', '.done.bin', 'completed', '{"state": "completed"}')
+            """)
+        let run = try await FDLProcess.run(["add", "--postgres", postgres.url, "-o", "z.bin", "http://127.0.0.1:9/f"],
+                                           environment: ["PGPASSWORD": postgres.password])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try postgres.psql("SELECT version FROM fdl_schema_version") == "3")
+        #expect(try postgres.psql("SELECT string_agg(left(id, 6) || ':' || state, ',' ORDER BY id) FROM downloads")
+                == "done:completed,dotdir:failed,dotted:failed,fine:queued,iiiiii:failed,z.bin:queued")
+        #expect(try postgres.psql("SELECT record->>'errorCode' FROM downloads WHERE id = 'dotted'") == "invalidDestination")
+        let dotted = try postgres.psql("SELECT record->'errorMessages'->>0 FROM downloads WHERE id = 'dotted'")
+        #expect(dotted.contains("schema version 3") && dotted.contains("starts with a dot"), "\(dotted)")
+        #expect(try postgres.psql("SELECT record->>'errorCode' FROM downloads WHERE id = '\(longID)'") == "invalidIdentifier")
+        let long = try postgres.psql("SELECT record->'errorMessages'->>0 FROM downloads WHERE id = '\(longID)'")
+        #expect(long.contains("schema version 3") && long.contains("1 to 236 characters"), "\(long)")
+        #expect(try postgres.psql("SELECT record->>'state' FROM downloads WHERE id = 'done'") == "completed")
+    }
+
     @Test("fdl add --postgres -o refuses a name with a newline, TAB, ESC or a leading dot, as fdl get does")
     func controlCharacterNamesRefused() async throws {
         let postgres = try await PostgresServer()

@@ -298,6 +298,9 @@ public actor PostgresDownloadQueue {
                 try await connection.query("CREATE TABLE fdl_schema_version (version integer NOT NULL)", logger: self.logger)
                 try await connection.query("INSERT INTO fdl_schema_version (version) VALUES (0)", logger: self.logger)
             }
+            if hasTable, version >= 1, version < QueueSchema.rulesVersion {
+                _ = try await QueueSchema.failDownloadsBreakingRules(on: connection, logger: self.logger)
+            }
             for step in QueueSchema.steps[version...] {
                 for statement in step {
                     try await connection.query(PostgresQuery(unsafeSQL: statement), logger: self.logger)

@@ -8,7 +8,8 @@
 /// (`DestinationPolicy.stagingFamily(of:stagingSuffix:)`: the destination without its trailing
 /// `.part` suffixes), so that `a` and `a.part` (`a`'s staging file is the other's destination)
 /// are never written at once, by one worker or by two; older clashes are marked failed the same
-/// way first.
+/// way first. Unfinished downloads an older version queued that today's id and destination rules
+/// refuse are marked failed first too, naming the rule (``failDownloadsBreakingRules(on:logger:)``).
 /// Each step runs in the transaction that checks the version, under an advisory lock, so workers
 /// that start together migrate once. A database of a newer version is refused before anything
 /// is written.
