@@ -34,6 +34,10 @@ import Foundation
 ///    `ResumeDisposition.restarted(_:)` with `RestartReason.validatorChanged`
 ///    (`RestartReason.resumeUnsupported` when the server answers no `SIZE`). A file shorter than
 ///    the offset restarts the same way. Bytes of a changed file are never appended to old ones.
+///    Without a remembered validator in the request, `REST` is sent unchecked (as HTTP sends a
+///    range without `If-Range`). A `Downloader` asks for an offset above zero only under a strong
+///    validator, so through it a server without `MDTM` (only `Validator.Kind.ftpSize`, weak)
+///    never resumes: an interrupted download starts again from zero.
 /// 4. The head: `ResumeDisposition.resumed(at:)` with the size as `TransferHead.expectedLength`
 ///    and the validator; `ResumeDisposition.complete` when the offset is the file's size and it
 ///    still matches. `TransferHead.statusCode` is `nil`.

@@ -5,7 +5,7 @@ import Foundation
 public struct FDL: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "fdl",
-        abstract: "Download files over HTTP(S) and SFTP; re-run the same command to resume.",
+        abstract: "Download files over HTTP(S), FTP(S) and SFTP; re-run the same command to resume.",
         discussion: """
             State lives in DIR/.fdl (DIR is -d, default the current directory). Running the same \
             `fdl get` again after Ctrl-C or a crash continues from the bytes on disk, and starts \

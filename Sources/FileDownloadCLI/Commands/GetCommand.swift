@@ -15,7 +15,7 @@ public struct GetCommand: AsyncParsableCommand {
             Output is a live display on a terminal, log lines otherwise, and JSON lines with --json.
             """)
 
-    @Argument(help: ArgumentHelp("http://, https:// or sftp:// URLs.", valueName: "URL"))
+    @Argument(help: ArgumentHelp("http://, https://, ftp://, ftps:// or sftp:// URLs.", valueName: "URL"))
     public var urls: [String] = []
 
     @OptionGroup public var state: StateOptions
