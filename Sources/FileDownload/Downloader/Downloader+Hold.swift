@@ -40,19 +40,11 @@ extension Downloader {
                 ? $0.options.priority > $1.options.priority : $0.queueOrder < $1.queueOrder }
         endOverdueRefreshes(held, now: now)
         let network = Set(networkReleases(held.filter { $0.waitReason == .waitingForNetwork }, now: now))
-        var letGo: [UInt: Int64] = [:]
-        var blocked: Set<UInt> = []
+        let space = Set(spaceReleases(held.filter { $0.waitReason == .insufficientSpace }))
         for e in held {
             switch e.waitReason {
             case .insufficientSpace?:
-                guard let fs = fileSystem(of: e), !blocked.contains(fs.id) else { continue }
-                let need = stillNeeded(e) ?? e.neededAtHold ?? Self.unknownSizeRoom
-                let others = neededByRunning(on: fs.id, besides: e.id).addingSaturating(letGo[fs.id, default: 0])
-                guard need.addingSaturating(others) <= fs.free, fs.free > e.freeAtHold ?? -1 else {
-                    blocked.insert(fs.id)  // later ones wait behind it: queue order
-                    continue
-                }
-                letGo[fs.id, default: 0] = letGo[fs.id, default: 0].addingSaturating(need)
+                guard space.contains(e.id) else { continue }
             case .waitingForNetwork?:
                 guard network.contains(e.id) else { continue }
             case .refreshingURL?, nil:  // a fresh URL ends that wait (Downloader+Refresh)

@@ -25,8 +25,20 @@ extension Downloader {
     func fileSystem(of e: DownloadEntry) -> (id: UInt, free: Int64)? {
         let directory = Self.directory(of: e)
         guard let fs = Self.freeSpace(directory: directory) else { return nil }
-        fileSystemIDs[directory] = fs.id
+        spaceHolds.remember(directory: directory, fileSystem: fs.id)
         return fs
+    }
+
+    /// Which of the downloads on hold for space (`held`, in queue order) go back to the queue
+    /// now (``SpaceHolds/releases(_:neededByRunning:)``), their file systems asked now.
+    func spaceReleases(_ held: [DownloadEntry]) -> [String] {
+        let asked = held.compactMap { e -> SpaceHolds.Held? in
+            guard let fs = fileSystem(of: e) else { return nil }
+            return SpaceHolds.Held(id: e.id, fileSystem: fs.id, free: fs.free,
+                                   need: stillNeeded(e) ?? e.neededAtHold ?? Self.unknownSizeRoom,
+                                   freeAtHold: e.freeAtHold)
+        }
+        return SpaceHolds.releases(asked) { neededByRunning(on: $0, besides: $1) }
     }
 
     /// The bytes `e` still has to write: its known total minus the bytes it has; `nil` when the
@@ -42,7 +54,7 @@ extension Downloader {
         var sum: Int64 = 0
         for other in running where other != besides {
             guard let e = entries[other], let needed = stillNeeded(e), needed > 0,
-                  let fs = fileSystemIDs[Self.directory(of: e)], fs == id else { continue }
+                  let fs = spaceHolds.fileSystem(of: Self.directory(of: e)), fs == id else { continue }
             sum = sum.addingSaturating(needed)
         }
         return sum
@@ -71,7 +83,7 @@ extension Downloader {
     func roomCheck(for e: DownloadEntry) -> RoomCheck? {
         guard configuration.waitsForSpace else { return nil }
         let directory = Self.directory(of: e)
-        let fs = fileSystemIDs[directory] ?? fileSystem(of: e)?.id
+        let fs = spaceHolds.fileSystem(of: directory) ?? fileSystem(of: e)?.id
         return RoomCheck(directory: directory, neededByOthers: fs.map { neededByRunning(on: $0, besides: e.id) } ?? 0)
     }
 }

@@ -71,9 +71,9 @@ public actor Downloader {
     var networkWaits: NetworkWaits
     /// Downloads whose URL expires (``DownloadOptions/urlExpiresAt``), looked at on every tick.
     var expiringURLs: Set<String> = []
-    /// The file system (`statvfs` `f_fsid`) of each staging directory asked about, so the space
-    /// that downloads still need is counted per file system without a system call each.
-    var fileSystemIDs: [String: UInt] = [:]
+    /// The holds for space: the file system of each staging directory asked about, and which
+    /// downloads on hold for space go back to the queue.
+    var spaceHolds = SpaceHolds()
     /// The one limit for all downloads (``setBandwidthLimit(_:)``), drawn from by every sink.
     nonisolated let bandwidth: BandwidthLimiter
     /// The schedule that sets ``bandwidth`` at every tick, if any (``setBandwidthSchedule(_:calendar:startingAt:)``).
