@@ -67,8 +67,7 @@ struct DownloadEntry {
     /// Set while a refusal is booked after the caller gave no fresh URL (no new question).
     var declinedRefresh = false
     /// Fresh URLs asked for after refusals since the bytes last grew, and the bytes then.
-    var refreshesInARow = 0
-    var bytesAtRefresh: Int64 = 0
+    var refusals = FreshURLHolds.Refusals()
 
     /// The URL the next attempt asks for: ``url`` or one of the mirrors.
     var currentURL: URL {

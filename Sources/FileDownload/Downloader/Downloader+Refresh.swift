@@ -1,10 +1,6 @@
 public import Foundation
 
 extension Downloader {
-    /// How many fresh URLs a download asks for after refusals in a row without a byte gained in
-    /// between: a delegate that keeps giving URLs the server refuses cannot make a loop.
-    static let refreshesWithoutBytes = 3
-
     /// Points download `id` at `url` from now on, keeping its bytes when `url` serves the same
     /// resource.
     ///
@@ -78,7 +74,7 @@ extension Downloader {
         case .sameLifetime:
             if let lifetime = e.urlLifetime {
                 e.urlExpiry = now + lifetime
-                expiringURLs.insert(e.id)
+                freshURLs.watchExpiry(of: e.id)
                 e.options.urlExpiresAt = Date().addingTimeInterval(lifetime.seconds)
             }
         }
@@ -116,7 +112,7 @@ extension Downloader {
         let left = Duration.seconds(seconds.isNaN ? 0 : min(max(0, seconds), Self.longestExpiry))
         e.urlExpiry = now + left
         e.urlLifetime = left
-        expiringURLs.insert(e.id)
+        freshURLs.watchExpiry(of: e.id)
     }
 
     /// The hook of ``failure(_:_:now:events:)`` for a refusal (401, 403, 410) after the download
@@ -127,10 +123,7 @@ extension Downloader {
                       events: inout [DownloadEvent]) -> Bool {
         guard error.statusCode.map(URLRefreshReason.refreshStatuses.contains) == true,
               !e.declinedRefresh, e.bytesOnDisk > 0 || e.validator != nil else { return false }
-        if e.bytesOnDisk > e.bytesAtRefresh { e.refreshesInARow = 0 }
-        guard e.refreshesInARow < Self.refreshesWithoutBytes else { return false }
-        e.refreshesInARow += 1
-        e.bytesAtRefresh = e.bytesOnDisk
+        guard e.refusals.mayAsk(bytesOnDisk: e.bytesOnDisk) else { return false }
         hold(&e, .refreshingURL, error: error, now: now, events: &events)  // which asks (DownloadAction.askForFreshURL)
         return true
     }
@@ -184,7 +177,7 @@ extension Downloader {
     /// ``DownloaderConfiguration/freshURLTimeout`` for the delegate go on without one.
     func endOverdueRefreshes(_ held: [DownloadEntry], now: Duration) {
         for var e in held where e.waitReason == .refreshingURL {
-            guard let since = e.heldAt, now - since >= configuration.freshURLTimeout else { continue }
+            guard FreshURLHolds.isOverdue(since: e.heldAt, now: now, timeout: configuration.freshURLTimeout) else { continue }
             let refusal = e.lastError ?? DownloadError(.transport, "the server refused the URL")
             logger.debug("download '\(e.id)': no fresh URL within \(configuration.freshURLTimeout)")
             var events: [DownloadEvent] = []
@@ -197,14 +190,14 @@ extension Downloader {
     /// ``DownloaderConfiguration/urlRefreshLead`` of the expiry or in the last quarter of the
     /// URL's life, whichever is shorter. Only downloads that wait or run ask.
     func askForExpiringURLs(now: Duration) {
-        for id in expiringURLs {
+        for id in freshURLs.expiring {
             guard var e = entries[id], let expiry = e.urlExpiry, !e.state.isTerminal else {
-                expiringURLs.remove(id)
+                freshURLs.forget(id)
                 continue
             }
-            guard !e.expiryAsked, e.state == .downloading || e.state == .waiting else { continue }
-            let lead = min(configuration.urlRefreshLead, (e.urlLifetime ?? .zero) / 4)
-            guard now >= expiry - lead else { continue }
+            guard !e.expiryAsked, e.state == .downloading || e.state == .waiting,
+                  FreshURLHolds.asksBeforeExpiry(expiry, lifetime: e.urlLifetime, lead: configuration.urlRefreshLead,
+                                                 now: now) else { continue }
             e.expiryAsked = true
             var events: [DownloadEvent] = []
             carryOut(e.lifecycle.urlExpiresSoon(), on: &e, events: &events, now: now)

@@ -86,7 +86,7 @@ extension Downloader {
         }
         releaseHeld(now: now)
         hosts.forgetIdle(now: now)
-        if !expiringURLs.isEmpty { askForExpiringURLs(now: now) }
+        if !freshURLs.expiring.isEmpty { askForExpiringURLs(now: now) }
         let total = emitTotal(now: now, force: false, events: &events)
         if !events.isEmpty { journal.post(.publish(events)) }
         refreshRootProgress(force: true, total: total)

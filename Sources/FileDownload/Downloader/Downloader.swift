@@ -69,8 +69,9 @@ public actor Downloader {
     var networkTask: Task<Void, Never>?
     /// The waits for the network: when it changed, when each server is probed, when it answered.
     var networkWaits: NetworkWaits
-    /// Downloads whose URL expires (``DownloadOptions/urlExpiresAt``), looked at on every tick.
-    var expiringURLs: Set<String> = []
+    /// The fresh URLs asked for: the downloads whose URL expires (``DownloadOptions/urlExpiresAt``),
+    /// looked at on every tick, and when a hold for a fresh URL or an expiring URL asks.
+    var freshURLs = FreshURLHolds()
     /// The holds for space: the file system of each staging directory asked about, and which
     /// downloads on hold for space go back to the queue.
     var spaceHolds = SpaceHolds()
