@@ -26,7 +26,9 @@ public final class VsftpdServer: Sendable {
     public let port: Int
     private let process: ChildProcess
 
-    public init(tls: TLS = .none) throws {
+    /// Starts a server; `deniedCommands` are refused with `550 Permission denied.` (vsftpd's
+    /// `cmds_denied`), e.g. `["MDTM"]` for a server without modification times.
+    public init(tls: TLS = .none, deniedCommands: [String] = []) throws {
         let directory = try TemporaryDirectory("vsftpd")
         let root = directory.file("root")
         do {
@@ -36,7 +38,7 @@ public final class VsftpdServer: Sendable {
             }
             try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: directory.path)
             let launched = try LoopbackLaunch.startBlocking("vsftpd (Debian package vsftpd)") { ports in
-                try Self.launch(tls: tls, directory: directory, port: ports[0])
+                try Self.launch(tls: tls, deniedCommands: deniedCommands, directory: directory, port: ports[0])
             }
             self.directory = directory
             self.root = root
@@ -81,7 +83,9 @@ public final class VsftpdServer: Sendable {
         directory.remove()
     }
 
-    private static func launch(tls: TLS, directory: TemporaryDirectory, port: Int) throws -> (ChildProcess, LoopbackLaunch.Watch) {
+    private static func launch(
+        tls: TLS, deniedCommands: [String], directory: TemporaryDirectory, port: Int
+    ) throws -> (ChildProcess, LoopbackLaunch.Watch) {
         let vsftpd = "/usr/sbin/vsftpd"
         guard FileManager.default.isExecutableFile(atPath: vsftpd) else {
             throw TestFailure("vsftpd is not installed: apt-get install -y vsftpd")
@@ -106,6 +110,7 @@ public final class VsftpdServer: Sendable {
             ]
             if case .implicit = tls { lines.append("implicit_ssl=YES") }
         }
+        if !deniedCommands.isEmpty { lines.append("cmds_denied=\(deniedCommands.joined(separator: ","))") }
         let config = directory.file("vsftpd.conf")
         try (lines.joined(separator: "\n") + "\n").write(to: config, atomically: true, encoding: .utf8)
         // vsftpd refuses a configuration file that root does not own.

@@ -10,8 +10,11 @@ struct FTPFixture: Sendable {
     let directory: TemporaryDirectory
 
     /// Runs `body` with a fresh server and directory, stopped and removed after.
-    static func with<T>(tls: VsftpdServer.TLS = .none, _ body: (FTPFixture) async throws -> T) async throws -> T {
-        let fixture = FTPFixture(server: try VsftpdServer(tls: tls), directory: try TemporaryDirectory("ftp-out"))
+    static func with<T>(
+        tls: VsftpdServer.TLS = .none, deniedCommands: [String] = [], _ body: (FTPFixture) async throws -> T
+    ) async throws -> T {
+        let fixture = FTPFixture(server: try VsftpdServer(tls: tls, deniedCommands: deniedCommands),
+                                 directory: try TemporaryDirectory("ftp-out"))
         defer {
             fixture.server.stop()
             fixture.directory.remove()

@@ -7,7 +7,7 @@ import Testing
 
 /// Paces the first attempt of a download so the test can pause it in the middle; later attempts
 /// run at full speed.
-private final class FirstAttemptPacing: DownloaderDelegate {
+final class FirstAttemptPacing: DownloaderDelegate {
     let attempts = Mutex(0)
 
     func customizeTransfer(_ options: TransferOptions, id: String, url: URL) async -> TransferOptions {
