@@ -101,6 +101,16 @@ struct DiskLimitTests {
                                  file: setup.downloads.appending(path: "big.bin"), resumedAt: limit)
     }
 
+    @Test("EFBIG with every download settled before the helper reads an event: the error comes from the download's info")
+    func fileTooLargeSettledBeforeEvents() async throws {
+        let setup = try await Setup()
+        defer { setup.work.remove() }
+        let limit: Int64 = 1_000_000
+        let big = try setup.expectStopped(try await setup.run("first", extra: ["--fsize-limit", "\(limit)", "--settle-before-events"]),
+                                          code: "fileTooLarge", saying: "file size limit")
+        #expect(big.partBytes == limit, "the bytes up to the limit are kept: \(big)")
+    }
+
     @Test("a server announcing nearly the whole disk gets a reservation that leaves 64 MiB free, given back after")
     func reservationLeavesMargin() throws {
         let tmpfs = try TmpfsMount(size: "100m")

@@ -3,6 +3,7 @@
 //   fdl-crash-helper --store PATH --base URL --dir DIR [--file NAME[@DIR]]... [--concurrency N]
 //                    [--checkpoint-ms N] [--fsize-limit BYTES] [--kill-after-ms N]
 //                    [--max-connections N] [--segment-threshold BYTES] [--minimum-segment-size BYTES]
+//                    [--settle-before-events]
 //
 // Opens the SQLite store at PATH, restores the downloads it holds, adds every --file not yet
 // known (URL = base + NAME, destination = DIR/NAME, or the directory after @), resumes every
@@ -15,6 +16,9 @@
 // --kill-after-ms makes the process SIGKILL itself N ms after it started: the crash test's random
 // moments, timed by this process's own clock, so a busy test runner (whose sleeps can overshoot by
 // seconds when every test runs at once) cannot give a run more time than its moment.
+// --settle-before-events waits for every download's outcome before it reads any event: the run in
+// which everything settled before the event loop started, made certain (the error then comes from
+// the download's info, as it must when the events were missed).
 
 import FileDownload
 import FileDownloadHTTP
@@ -33,6 +37,7 @@ struct Arguments {
     var maxConnections: Int?
     var segmentThreshold: Int64?
     var minimumSegmentSize: Int64?
+    var settleBeforeEvents = false
 
     init(_ list: [String]) {
         var it = list.makeIterator()
@@ -55,6 +60,7 @@ struct Arguments {
             case "--max-connections": maxConnections = Int(value(flag))
             case "--segment-threshold": segmentThreshold = Int64(value(flag))
             case "--minimum-segment-size": minimumSegmentSize = Int64(value(flag))
+            case "--settle-before-events": settleBeforeEvents = true
             default: fail("unknown argument \(flag)")
             }
         }
@@ -132,6 +138,10 @@ func allSettled(_ ids: [String], retryDue: Set<String>, in downloader: Downloade
     return true
 }
 
+if arguments.settleBeforeEvents {
+    for id in ids { _ = try? await downloader.outcome(of: id) }
+}
+
 // A state change is stored (and visible through state(of:)) before its event is published, so
 // look again only after the event that ends an attempt, which carries the error.
 if !(await allSettled(ids, retryDue: retryDue, in: downloader)) {
@@ -158,8 +168,11 @@ for id in ids {
     let state = info?.state.rawValue ?? "unknown"
     let partPath = (info?.destination.path ?? "") + configuration.stagingSuffix
     let part = (try? FileManager.default.attributesOfItem(atPath: partPath)[.size] as? Int64) ?? -1
-    let error = errors[id]
-    print("RESULT \(id) \(state) \(error?.code.rawValue ?? "-") \(part) \(error?.description ?? "-")")
+    // When every download settled before the loop above read an event, `errors` is empty: the
+    // download's info holds the same last error (its code, and its description as the message).
+    let code = errors[id]?.code.rawValue ?? info?.lastErrorCode?.rawValue ?? "-"
+    let message = errors[id]?.description ?? info?.lastError ?? "-"
+    print("RESULT \(id) \(state) \(code) \(part) \(message)")
 }
 await downloader.shutdown()
 await store.close()
