@@ -35,6 +35,15 @@ func downloaderDocCommentSamples(url: URL) async throws {
 }
 
 /// `TransportRegistry`. Compiled, never called.
+/// `FTPTransport`'s doc comment and docs/ftp.md.
+func ftpTransportDocCommentSample() throws -> TransportRegistry {
+    // snippet: doc-ftp-transport
+    var transports = TransportRegistry()
+    transports.register(try FTPTransport(), for: "ftp", "ftps")
+    // end-snippet
+    return transports
+}
+
 func transportRegistryDocCommentSample() throws -> TransportRegistry {
     // snippet: doc-transport-registry
     var transports = TransportRegistry()
