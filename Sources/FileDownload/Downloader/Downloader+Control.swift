@@ -4,7 +4,7 @@ extension Downloader {
     /// Registers a download without starting it (state ``DownloadState/notStarted``).
     ///
     /// In order: checks the id, the URL, the mirrors, the header fields and the SHA-256 with
-    /// ``InputValidation/checkDownload(id:url:options:)`` (the rules every front end applies),
+    /// ``InputValidation/checkDownload(id:url:options:allowsOpaque:)`` (the rules every front end applies),
     /// checks that the id is unique and the URL's scheme registered, resolves the
     /// destination (the one given, else the configured directory plus the sanitised last path
     /// component of the URL; then the delegate's ``DownloaderDelegate/destination(forID:remoteURL:proposed:)``),
@@ -13,7 +13,7 @@ extension Downloader {
     /// unfinished download (so `x` and `x.part` cannot overwrite each other's files), stores the
     /// download and announces ``DownloadEvent/stateChanged(id:state:)``.
     ///
-    /// The download keeps `options` (`nil`: ``DownloadOptions/init(transfer:expectedSize:sha256:priority:retryPolicy:mirrors:usesSuggestedFileName:urlExpiresAt:maxConnections:)``
+    /// The download keeps `options` (`nil`: ``DownloadOptions/init(transfer:expectedSize:sha256:priority:retryPolicy:mirrors:usesSuggestedFileName:urlExpiresAt:maxConnections:maxFileSize:)``
     /// with no argument) resolved with ``DownloadOptions/resolved(with:)``: every transfer option
     /// it leaves unset takes ``DownloaderConfiguration/defaultTransferOptions``'s value.
     ///

@@ -41,7 +41,7 @@ public enum InputValidation {
         guard count > 0 else { throw DownloadError(.invalidIdentifier, "\(identifierRule) (this one is empty)") }
     }
 
-    /// Parses `text` as a URL and checks it (``checkURL(_:)``).
+    /// Parses `text` as a URL and checks it as a front end does (``checkURL(_:allowsOpaque:)``).
     ///
     /// - Returns: the URL.
     /// - Throws: ``DownloadError`` with code ``DownloadError/Code/invalidURL``.
@@ -56,6 +56,7 @@ public enum InputValidation {
     /// Checks a URL: it has a scheme; it has a host (a `file` URL, which has none, a path); a
     /// port given in its authority is 1 to 65535 (`:` with no digits means the scheme's default).
     ///
+    /// - Parameter url: the URL to check.
     /// - Parameter allowsOpaque: when `true` (the `Downloader`'s own check, which serves custom
     ///   transports), a URL written without an authority (`data:...`, `magnet:?...`, `urn:...`)
     ///   needs no host unless its scheme is one of ``hostSchemes``. Front ends leave it `false`:

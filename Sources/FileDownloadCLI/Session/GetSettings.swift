@@ -60,7 +60,7 @@ public struct GetSettings: Sendable {
     public var timestamping = false
     /// A cap on each download's transfer rate in bytes per second (`--limit-rate`); `nil` for none.
     public var maxBytesPerSecond: Int64? = nil
-    /// `-o -`: the one URL's body goes to standard output as it arrives (``StandardOutputTransfer``):
+    /// `-o -`: the one URL's body goes to standard output as it arrives (`StandardOutputTransfer`):
     /// no file, no state, no resume.
     public var writesToStandardOutput = false
     /// The most bytes a file may have (`--max-filesize`, `DownloadOptions.maxFileSize`); `nil`

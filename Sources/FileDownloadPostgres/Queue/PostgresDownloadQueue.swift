@@ -84,7 +84,7 @@ public actor PostgresDownloadQueue {
     ///
     /// - Throws: `DownloadError` with code `invalidIdentifier`, `invalidURL`, `invalidHeader` or
     ///   `invalidChecksum` for an id, URL, mirror, header field or SHA-256 that
-    ///   `InputValidation.checkDownload(id:url:options:)` refuses (the rules of every front end;
+    ///   `InputValidation.checkDownload(id:url:options:allowsOpaque:)` refuses (the rules of every front end;
     ///   a queued id has 20 characters less room, for the worker's claim number);
     ///   code `invalidDestination` for a destination that is not a
     ///   plain relative path, or that an unfinished download in the queue (or another in the
