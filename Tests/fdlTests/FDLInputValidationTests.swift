@@ -9,15 +9,7 @@ import Testing
 /// FleetInputValidationTests); nothing is created.
 @Suite struct FDLInputValidationTests {
     /// The message `InputValidation` gives for the input `check` refuses.
-    static func message(_ check: () throws -> Void) -> String {
-        do {
-            try check()
-        } catch let error as DownloadError {
-            return error.message
-        } catch {}
-        Issue.record("the input was accepted")
-        return "(accepted)"
-    }
+    static func message(_ check: () throws -> Void) -> String { ValidationMessage.of(check) }
 
     static let cases: [(what: String, arguments: [String], message: String)] = [
         ("port 99999", ["http://127.0.0.1:99999/x"],
