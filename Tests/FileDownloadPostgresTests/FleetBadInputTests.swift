@@ -82,24 +82,6 @@ import Testing
         #expect(later.status == 0, "\(later.stderr)")
     }
 
-    @Test func aVersion1QueueWithTwoDownloadsToOneDestinationKeepsTheFirst() async throws {
-        let postgres = try await PostgresServer()
-        defer { postgres.stop() }
-        try postgres.psql(Self.version1)
-        try postgres.psql("""
-            INSERT INTO downloads (id, url, destination, record) VALUES
-              ('first', 'http://127.0.0.1:9/a', 'x.bin', '{}'), ('second', 'http://127.0.0.1:9/b', 'x.bin', '{}'),
-              ('own', 'http://127.0.0.1:9/c', 'y.bin', '{}')
-            """)
-        let run = try await FDLProcess.run(["add", "--postgres", postgres.url, "-o", "z.bin", "http://127.0.0.1:9/d"],
-                                           environment: ["PGPASSWORD": postgres.password])
-        #expect(run.status == 0, "\(run.stderr)")
-        #expect(try postgres.psql("SELECT version FROM fdl_schema_version") == "3")
-        #expect(try postgres.psql("SELECT string_agg(id || ':' || state, ',' ORDER BY id) FROM downloads")
-                == "first:queued,own:queued,second:failed,z.bin:queued")
-        #expect(try postgres.psql("SELECT record->>'errorCode' FROM downloads WHERE id = 'second'") == "invalidDestination")
-    }
-
     /// The tables of queue schema version 1 as that version made them (frozen: the migration
     /// test starts from it).
     static let version1 = """

@@ -46,14 +46,17 @@ struct FleetDestinationTests {
         }
     }
 
-    @Test("migrating an older queue keeps the first queued of a and a.part and marks the other failed")
-    func migrationKeepsTheFirstOfAPair() async throws {
+    /// A version-1 queue held two downloads to one destination (`x.bin` twice), or to one staging
+    /// family (`x.bin` and `x.bin.part`).
+    @Test("migrating an older queue keeps the first of two downloads to one file or staging family and marks the other failed",
+          arguments: ["x.bin", "x.bin.part"])
+    func migrationKeepsTheFirstOfAPair(second: String) async throws {
         let postgres = try await PostgresServer()
         defer { postgres.stop() }
         try postgres.psql(FleetBadInputTests.version1)
         try postgres.psql("""
             INSERT INTO downloads (id, url, destination, record) VALUES
-              ('first', 'http://127.0.0.1:9/a', 'x.bin', '{}'), ('second', 'http://127.0.0.1:9/b', 'x.bin.part', '{}'),
+              ('first', 'http://127.0.0.1:9/a', 'x.bin', '{}'), ('second', 'http://127.0.0.1:9/b', '\(second)', '{}'),
               ('own', 'http://127.0.0.1:9/c', 'y.bin', '{}')
             """)
         let run = try await FDLProcess.run(["add", "--postgres", postgres.url, "-o", "z.bin", "http://127.0.0.1:9/d"],

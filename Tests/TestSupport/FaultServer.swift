@@ -61,6 +61,22 @@ public final class FaultServer: Sendable {
         return URL(string: "\(scheme)://127.0.0.1:\(port)\(signed)" + (query.isEmpty ? "" : "&\(query)"))!
     }
 
+    /// Runs `body` with a fault server over a fresh root, that root and a fresh output directory;
+    /// stops the server and removes both after.
+    public static func withRootAndOutput(
+        _ body: (FaultServer, TemporaryDirectory, TemporaryDirectory) async throws -> Void
+    ) async throws {
+        let root = try TemporaryDirectory("fault-root")
+        let out = try TemporaryDirectory("fdl-out")
+        let server = try FaultServer(root: root.url)
+        defer {
+            server.stop()
+            root.remove()
+            out.remove()
+        }
+        try await body(server, root, out)
+    }
+
     /// Runs `body` with a fault server serving `signed.bin`, 1 MB of `sampleBytes` (5 s at
     /// `rate=200000`, so short signed links expire on the way), and those bytes; removes both after.
     public static func withSignedFile(seed: UInt8, _ body: (FaultServer, Data) async throws -> Void) async throws {

@@ -8,15 +8,7 @@ import Testing
 @Suite struct FDLMaxFileSizeTests {
     /// Runs `body` with a fault server over `root` and an output directory.
     func withServer(_ body: (FaultServer, TemporaryDirectory, TemporaryDirectory) async throws -> Void) async throws {
-        let root = try TemporaryDirectory("fault-root")
-        let out = try TemporaryDirectory("fdl-out")
-        let server = try FaultServer(root: root.url)
-        defer {
-            server.stop()
-            root.remove()
-            out.remove()
-        }
-        try await body(server, root, out)
+        try await FaultServer.withRootAndOutput(body)
     }
 
     /// The names in `out` other than fdl's state directory.

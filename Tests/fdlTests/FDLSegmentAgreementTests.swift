@@ -8,15 +8,7 @@ import Testing
 @Suite struct FDLSegmentAgreementTests {
     /// Runs `body` with a fault server over a fresh root and an output directory.
     static func withFault(_ body: (FaultServer, TemporaryDirectory, TemporaryDirectory) async throws -> Void) async throws {
-        let root = try TemporaryDirectory("fault-root")
-        let out = try TemporaryDirectory("fdl-out")
-        let server = try FaultServer(root: root.url)
-        defer {
-            server.stop()
-            root.remove()
-            out.remove()
-        }
-        try await body(server, root, out)
+        try await FaultServer.withRootAndOutput(body)
     }
 
     @Test func rangesOfTwoVersionsUnderOneETagRestartOnOneConnection() async throws {

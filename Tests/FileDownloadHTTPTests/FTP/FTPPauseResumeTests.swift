@@ -37,22 +37,13 @@ struct FTPPauseResumeTests {
             let events = downloader.events()
             let destination = fixture.directory.file("pause.bin")
             try await downloader.start(id: "p", url: fixture.server.url("pause.bin"), destination: destination)
-            var seen: [DownloadEvent] = []
-            var paused = false
-            var outcome: DownloadEvent?
-            for await event in events {
-                seen.append(event)
-                if !paused, case .progress(_, let progress) = event, progress.receivedBytes > 300 * 1024 {
-                    paused = true
-                    #expect(try await downloader.pause("p") != nil)
-                    try await downloader.resume("p")
-                }
-                if case .completed = event { outcome = event; break }
-                if case .failed = event { outcome = event; break }
+            let seen = try await downloader.eventsActingOnce(events, after: 300 * 1024 + 1, limit: .seconds(60)) { downloader in
+                #expect(try await downloader.pause("p") != nil)
+                try await downloader.resume("p")
             }
             await downloader.shutdown()
-            guard case .completed(_, let file)? = outcome else {
-                Issue.record("did not complete: \(String(describing: outcome))")
+            guard case .completed(_, let file)? = seen.last else {
+                Issue.record("did not complete: \(String(describing: seen.last))")
                 return
             }
             #expect(try Data(contentsOf: file) == content)

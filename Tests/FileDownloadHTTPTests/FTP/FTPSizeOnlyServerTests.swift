@@ -40,23 +40,16 @@ struct FTPSizeOnlyServerTests {
                 transports: transports, delegate: FirstAttemptPacing())
             let events = downloader.events()
             try await downloader.start(id: "d", url: fixture.server.url("d.bin"), destination: fixture.directory.file("d.bin"))
-            var paused = false
-            var outcome: DownloadEvent?
-            for await event in events {
-                if !paused, case .progress(_, let progress) = event, progress.receivedBytes > 300 * 1024 {
-                    paused = true
-                    #expect(try await downloader.pause("d") != nil)
-                    try await downloader.resume("d")
-                }
-                if case .completed = event { outcome = event; break }
-                if case .failed = event { outcome = event; break }
+            let log = try await downloader.eventsActingOnce(events, after: 300 * 1024 + 1, limit: .seconds(60)) { downloader in
+                #expect(try await downloader.pause("d") != nil)
+                try await downloader.resume("d")
             }
             await downloader.shutdown()
-            guard case .completed(_, let file)? = outcome else {
-                Issue.record("did not complete: \(String(describing: outcome))")
+            guard case .completed(_, let file)? = log.last else {
+                Issue.record("did not complete: \(String(describing: log.last))")
                 return
             }
-            #expect(paused)
+            #expect(log.contains { if case .paused = $0 { true } else { false } })
             #expect(try Data(contentsOf: file) == content)
             let commands = fixture.server.commands
             #expect(commands.filter { $0.hasPrefix("RETR") }.count == 2, "\(commands)")
