@@ -17,7 +17,7 @@ import Testing
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let store = InMemoryDownloadStore()
-        for state in DownloadState.allCases { try await store.save(stored(state.rawValue, state, in: directory)) }
+        for state in DownloadState.allCases { await store.save(stored(state.rawValue, state, in: directory)) }
         for state in [DownloadState.waiting, .interrupted, .downloading, .paused] {
             let paused = try await store.apply(.pause, toStored: state.rawValue)
             #expect(paused.state == .paused && paused.checkpointedBytes == 5, "\(state)")
@@ -38,13 +38,13 @@ import Testing
         let store = InMemoryDownloadStore()
         let paused = stored("p", .paused, in: directory)
         try Data("12345".utf8).write(to: URL(fileURLWithPath: paused.partPath))
-        try await store.save(paused)
+        await store.save(paused)
         let cancelled = try await store.apply(.cancel, toStored: "p")
         #expect(cancelled.state == .cancelled && cancelled.checkpointedBytes == 0)
         #expect(!FileManager.default.fileExists(atPath: paused.partPath))
         let done = stored("d", .completed, in: directory)
         try Data("12345".utf8).write(to: done.destination)
-        try await store.save(done)
+        await store.save(done)
         do {
             _ = try await store.apply(.cancel, toStored: "d")
             Issue.record("a completed download was cancelled")
@@ -52,5 +52,26 @@ import Testing
             #expect(error.code == .invalidState)
         }
         #expect(FileManager.default.fileExists(atPath: done.destination.path))
+    }
+
+    @Test("cancel of a record whose staging path is not its destination's: refused, the file it names kept, the record unchanged")
+    func cancelChecksTheStoredPaths() async throws {
+        let directory = FileManager.default.temporaryDirectory.appending(path: "stored-control-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = InMemoryDownloadStore()
+        let victim = directory.appending(path: "keep.txt")
+        try Data("mine".utf8).write(to: victim)
+        var forged = stored("f", .paused, in: directory)
+        forged.partPath = victim.path
+        await store.save(forged)
+        do {
+            _ = try await store.apply(.cancel, toStored: "f")
+            Issue.record("a forged staging path was deleted")
+        } catch let error as DownloadError {
+            #expect(error.code == .invalidDestination, "\(error)")
+        }
+        #expect(FileManager.default.fileExists(atPath: victim.path))
+        #expect(await store.record(for: "f")?.state == .paused)
     }
 }

@@ -9,15 +9,19 @@ extension DownloadStore {
     /// ``StoredControl/cancel`` makes any unfinished download cancelled and deletes its staging
     /// file. The record is saved when it changed. Returns it as stored.
     ///
-    /// The caller keeps other processes out (holds the lock of the store's directory) and checks
-    /// the record's paths first, as a `Downloader` does before it touches a file.
+    /// The caller keeps other processes out (holds the lock of the store's directory). The staging
+    /// file is deleted only when the record's paths pass the check a `Downloader` makes before it
+    /// touches a file (`DownloadPaths`, with `stagingSuffix`, the suffix of the `Downloader`s that
+    /// use the store).
     ///
     /// - Throws: ``DownloadError/Code/unknownIdentifier`` when the store has no download `id`;
     ///   ``DownloadError/Code/invalidState`` when its state refuses the request (a completed or
     ///   cancelled one; pause of one not started or failed), nothing changed;
-    ///   ``DownloadError/Code/fileSystem`` when the staging file cannot be deleted, nothing saved;
-    ///   the store's errors.
-    package func apply(_ control: StoredControl, toStored id: String) async throws -> DownloadRecord {
+    ///   ``DownloadError/Code/fileSystem`` when the staging file cannot be deleted, and
+    ///   ``DownloadError/Code/invalidDestination`` when the record's paths fail the check, nothing
+    ///   saved; the store's errors.
+    package func apply(_ control: StoredControl, toStored id: String,
+                       stagingSuffix: String = ".part") async throws -> DownloadRecord {
         guard let record = try await record(id: id) else {
             throw DownloadError(.unknownIdentifier, "no download has the id '\(id)'")
         }
@@ -33,6 +37,10 @@ extension DownloadStore {
             case .reject(let error):
                 throw error
             case .discardBytes:
+                if let problem = DownloadPaths.problem(destination: e.destination, partPath: e.partPath,
+                                                       stagingSuffix: stagingSuffix) {
+                    throw DownloadError(.invalidDestination, "the stored download '\(id)' was not changed: \(problem)")
+                }
                 try StagingFile.removeFile(e.partPath)
                 e.bytesOnDisk = 0
                 e.segments = []

@@ -43,7 +43,7 @@ enum ControlCommandRunner {
         defer { lock.release() }
         switch action {
         case .resume:
-            if record.state == .completed || record.state == .cancelled {
+            if record.state.isTerminal {
                 throw fail(.failure, "the download '\(id)' is \(record.state) and cannot be resumed")
             }
             return record
