@@ -168,7 +168,7 @@ extension Downloader {
             downloadsDirectory: configuration.downloadsDirectory.path
         )
         entries[id] = e
-        running.insert(id)
+        scheduler.started(id)
         persist(e, flush: nil, events: events)
         let delegate = self.delegate
         let task = Task.detached { [weak self] in
@@ -455,7 +455,7 @@ extension Downloader {
         logger.debug("download '\(id)': attempt \(e.attempts) ended: \(outcome.summary)")
         let now = clock.now()
         e.attempt = nil
-        running.remove(id)
+        scheduler.ended(id)
         hostClosed(id, error: Self.failureError(outcome, handle), policy: e.options.retryPolicy ?? configuration.retryPolicy, now: now)
         e.activeTime += now - handle.startedAt
         let sink = handle.currentSink

@@ -52,7 +52,7 @@ extension Downloader {
         let waitingInStore = paging ? try await store.waitingPartPaths() : []
         if paging {
             let last = try await store.lastQueueOrder()
-            nextQueueOrder = Swift.max(nextQueueOrder, last?.successorSaturating ?? 0)
+            scheduler.nextQueueOrder = Swift.max(scheduler.nextQueueOrder, last?.successorSaturating ?? 0)
             pages.isActive = true
             pages.mayHoldWaiting = true
             pages.forgotFinished = true  // the finished downloads stay in the store, which answers for them
@@ -60,7 +60,7 @@ extension Downloader {
         var report = RestoreReport()
         var toQueue: [String] = []
         for record in records where entries[record.id] == nil {
-            nextQueueOrder = Swift.max(nextQueueOrder, record.queueOrder.successorSaturating)
+            scheduler.nextQueueOrder = Swift.max(scheduler.nextQueueOrder, record.queueOrder.successorSaturating)
             let e = reconcile(record, report: &report)
             entries[record.id] = e
             let rejected = report.rejected.last == record.id

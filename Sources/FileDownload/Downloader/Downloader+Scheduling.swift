@@ -26,12 +26,6 @@ extension Downloader {
         _modify { yield &scheduler.running }
     }
 
-    /// The next queue order (``Scheduler/nextQueueOrder``).
-    var nextQueueOrder: Int64 {
-        get { scheduler.nextQueueOrder }
-        _modify { yield &scheduler.nextQueueOrder }
-    }
-
     /// The origin each running attempt counts against (``Scheduler/attemptOrigins``).
     var attemptOrigins: [String: (origin: String, bytes: Int64)] { scheduler.attemptOrigins }
 
