@@ -15,10 +15,12 @@ struct AgentEscapedIDTests {
     @Test("pause, resume, a fresh URL, cancel and forget reach downloads whose id has a space, an accent, ?, #, % or +, through the client and fdl; a second client sees each forget")
     func controlledThroughClientAndFDL() async throws {
         try await AgentFixture.with { agent in
-            // A port that refuses connections: each download stays unfinished (interrupted and
-            // retried) for as long as the test needs.
-            let url = URL(string: "http://127.0.0.1:9/s.bin")!
-            let other = URL(string: "http://127.0.0.1:9/s.bin?again")!
+            // A port that refuses connections, held for the test: each download stays unfinished
+            // (interrupted and retried) for as long as the test needs.
+            let refusing = try RefusingPort()
+            defer { withExtendedLifetime(refusing) {} }
+            let url = URL(string: "http://127.0.0.1:\(refusing.port)/s.bin")!
+            let other = URL(string: "http://127.0.0.1:\(refusing.port)/s.bin?again")!
             let ids = Self.ids
             let start = try await agent.client.status().lastEventSequence
             // Another client: it follows the events and learns of every forget.

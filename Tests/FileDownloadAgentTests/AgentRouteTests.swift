@@ -37,7 +37,13 @@ struct AgentRouteTests {
         transports.register(mock, for: "mock")
         let downloader = Downloader(configuration: DownloaderConfiguration(downloadsDirectory: directory.url),
                                     transports: transports, store: store)
-        try await body(AgentAPI(downloader: downloader, log: log), mock, directory)
+        do {
+            try await body(AgentAPI(downloader: downloader, log: log), mock, directory)
+        } catch {
+            await downloader.shutdown()
+            throw error
+        }
+        await downloader.shutdown()
     }
 
     /// The JSON object of a response body.

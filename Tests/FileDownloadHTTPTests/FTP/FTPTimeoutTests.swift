@@ -32,11 +32,18 @@ struct FTPTimeoutTests {
             }
         }
         // A bound for a hang only (libcurl's default would be 120 s): the assertion is the code.
-        let error = try #require(try await attempt.value(within: 30, what: "the silent FTP server's timeout"))
+        let outcome: DownloadError?
+        do {
+            outcome = try await attempt.value(within: 30, what: "the silent FTP server's timeout")
+        } catch {
+            await transport.shutdown()
+            throw error
+        }
+        await transport.shutdown()
+        let error = try #require(outcome)
         #expect(error.code == .timedOut, "\(error)")
         #expect(error.isRetryable)
         let last = server.commands.last ?? ""
         #expect(last.hasPrefix(silence == .afterGreeting ? "USER" : "MDTM"), "\(server.commands)")
-        await transport.shutdown()
     }
 }
