@@ -214,8 +214,8 @@ public enum InputValidation {
     }
 
     /// `text` with the password of its `user:password@host` part (after `scheme://`, or at the
-    /// start) replaced by `***`: for text that is not a well-formed URL.
-    static func redactingPassword(_ text: String) -> String {
+    /// start) replaced by `***`: for text that is not a well-formed URL (also fdl's messages).
+    package static func redactingPassword(_ text: String) -> String {
         let start = text.range(of: "://")?.upperBound ?? text.startIndex
         let authority = text[start...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
         guard let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") else { return text }

@@ -17,7 +17,7 @@ extension GetCommand {
         if let proxy, !proxy.isEmpty {
             guard let url = HTTPTransport.ProxySettings.proxyURL(proxy),
                   Self.proxySchemes.contains(url.scheme?.lowercased() ?? "") else {
-                throw ValidationError("--proxy '\(Self.redactingPassword(proxy))' is not a proxy URL; write it as "
+                throw ValidationError("--proxy '\(InputValidation.redactingPassword(proxy))' is not a proxy URL; write it as "
                                       + "http://host:port (or https://, socks5://, socks5h://), or '' for none")
             }
         }

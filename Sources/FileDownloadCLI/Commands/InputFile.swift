@@ -53,7 +53,7 @@ public struct InputFile: Sendable {
             } else {
                 let urls = line.split(separator: "\t").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
                 if let spaced = urls.first(where: { $0.contains(" ") }) {
-                    throw fail("'\(GetCommand.redactingPassword(spaced))' contains a space; separate mirrors with a TAB, "
+                    throw fail("'\(InputValidation.redactingPassword(spaced))' contains a space; separate mirrors with a TAB, "
                                 + "and write a space in a URL as %20")
                 }
                 entries.append(Entry(urls: urls, line: lineNumber))
