@@ -19,7 +19,7 @@ extension Downloader {
         for action in actions {
             switch action {
             case .send(let more):
-                events += more
+                if events.isEmpty { events = more } else { events += more }  // no copy into a new buffer
             case .watch:
                 retrying.insert(e.id)
             case .unwatch:

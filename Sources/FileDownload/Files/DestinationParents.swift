@@ -41,15 +41,28 @@ public enum DestinationParents {
     /// paths). Without `making` (the check before the move) nothing is made or asked outside
     /// `base`, and below it the components are checked as before.
     package static func prepare(directory: String, below base: String, making: Bool = true) throws {
-        let base = base.count > 1 && base.hasSuffix("/") ? String(base.dropLast()) : base
-        let prefix = base == "/" ? "/" : base + "/"
-        guard !base.isEmpty, directory.hasPrefix(prefix), directory.count > prefix.count else {
+        let base = base.utf8.count > 1 && base.utf8.last == UInt8(ascii: "/") ? String(base.dropLast()) : base
+        guard !base.isEmpty, let below = path(of: directory, below: base) else {
             if making, !FileValidation.isDirectory(path: directory) { try FileValidation.createDirectory(path: directory) }
             return
         }
         if making, !FileValidation.isDirectory(path: base) { try FileValidation.createDirectory(path: base) }
-        let parents = directory.dropFirst(prefix.count).split(separator: "/").map(String.init)
+        let parents = below.split(separator: "/").map(String.init)
         try walk(parents, from: base, naming: directory)
+    }
+
+    /// `directory` after `base` and its `/`, when it lies below `base` (not `base` itself);
+    /// `nil` otherwise. Compared byte by byte, with no string made: every attempt asks it twice.
+    private static func path(of directory: String, below base: String) -> Substring? {
+        let bytes = directory.utf8
+        guard bytes.starts(with: base.utf8) else { return nil }
+        var start = bytes.index(bytes.startIndex, offsetBy: base.utf8.count)
+        if base != "/" {  // "/" ends with its separator
+            guard start != bytes.endIndex, bytes[start] == UInt8(ascii: "/") else { return nil }
+            start = bytes.index(after: start)
+        }
+        guard start != bytes.endIndex else { return nil }
+        return directory[start...]
     }
 
     /// Opens `parents` one below the other from `root`, making the missing ones.

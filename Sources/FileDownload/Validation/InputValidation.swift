@@ -69,14 +69,15 @@ public enum InputValidation {
             throw DownloadError(.invalidURL, "'\(shown(url: url))' is not an absolute URL; write it with its scheme, like https://host/file")
         }
         let text = url.absoluteString
-        if scheme.lowercased() == "file" {
+        let lowercased = scheme.lowercased(), withAuthority = hasAuthority(text, scheme: scheme)
+        if lowercased == "file" {
             guard !url.path.isEmpty else { throw DownloadError(.invalidURL, "the URL \(shown(url: url)) names no file") }
-        } else if !allowsOpaque || hostSchemes.contains(scheme.lowercased()) || hasAuthority(text, scheme: scheme) {
+        } else if !allowsOpaque || withAuthority || hostSchemes.contains(lowercased) {
             guard let host = url.host, !host.isEmpty else {
                 throw DownloadError(.invalidURL, "the URL \(shown(url: url)) has no host")
             }
         }
-        if hasAuthority(text, scheme: scheme), let port = portText(of: text) {
+        if withAuthority, let port = portText(of: text) {
             guard port.isEmpty || (port.allSatisfy { $0.isASCII && $0.isWholeNumber } && Int(port).map(validPorts.contains) == true) else {
                 throw DownloadError(.invalidURL, "the URL \(shown(url: url)) has port \(shown(port)); a port is 1 to 65535")
             }
@@ -163,7 +164,10 @@ public enum InputValidation {
 
     /// Whether `scalar` is refused in an id: a control character (`Cc`) or U+2028/U+2029.
     static func isLineBreakOrControl(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.properties.generalCategory == .control || scalar.value == 0x2028 || scalar.value == 0x2029
+        // ASCII without the Unicode tables (every id a Downloader is given is checked): its
+        // control characters are C0 and DEL.
+        if scalar.isASCII { return scalar.value < 0x20 || scalar.value == 0x7F }
+        return scalar.properties.generalCategory == .control || scalar.value == 0x2028 || scalar.value == 0x2029
     }
 
     /// Whether `scalar` may appear in an HTTP field name (RFC 9110 `tchar`).
@@ -180,15 +184,27 @@ public enum InputValidation {
 
     /// The port part of a URL's authority (after the host, without the `:`), or `nil` when it
     /// names none. Read from the text: Foundation gives no port for one too large for an `Int`.
+    ///
+    /// It reads the UTF-8 bytes (every delimiter is ASCII, and no byte of another character's
+    /// UTF-8 is): `Downloader.add` checks every URL with it, and Foundation's `range(of:)` cost
+    /// microseconds a download.
     static func portText(of text: String) -> Substring? {
-        guard let start = text.range(of: "://")?.upperBound else { return nil }
-        var authority = text[start...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
-        if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
-        if authority.hasPrefix("["), let close = authority.firstIndex(of: "]") {
-            authority = authority[authority.index(after: close)...]
+        let bytes = text.utf8
+        var from = bytes.startIndex
+        var start: String.Index?
+        while start == nil, let colon = bytes[from...].firstIndex(of: UInt8(ascii: ":")) {
+            if bytes[colon...].starts(with: "://".utf8) { start = bytes.index(colon, offsetBy: 3) }
+            from = bytes.index(after: colon)
         }
-        guard let colon = authority.lastIndex(of: ":") else { return nil }
-        return authority[authority.index(after: colon)...]
+        guard let start else { return nil }
+        let end = bytes[start...].firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }
+        var authority = bytes[start..<(end ?? bytes.endIndex)]
+        if let at = authority.lastIndex(of: UInt8(ascii: "@")) { authority = authority[bytes.index(after: at)...] }
+        if authority.first == UInt8(ascii: "["), let close = authority.firstIndex(of: UInt8(ascii: "]")) {
+            authority = authority[bytes.index(after: close)...]
+        }
+        guard let colon = authority.lastIndex(of: UInt8(ascii: ":")) else { return nil }
+        return text[bytes.index(after: colon)..<authority.endIndex]
     }
 
     /// `url` for a message, without its password: also one that Foundation reads as another

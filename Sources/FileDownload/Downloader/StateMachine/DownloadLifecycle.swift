@@ -163,7 +163,11 @@ struct DownloadLifecycle: Sendable, Equatable {
     /// The events that announce the state `state`, then `describing` (docs/states.md: the
     /// `stateChanged` first, then the event that describes the transition).
     func announce(_ describing: DownloadEvent...) -> DownloadAction {
-        .send([.stateChanged(id: id, state: state)] + describing)
+        var events: [DownloadEvent] = []
+        events.reserveCapacity(1 + describing.count)  // one buffer, not two (every download passes here 3 times)
+        events.append(.stateChanged(id: id, state: state))
+        events.append(contentsOf: describing)
+        return .send(events)
     }
 
     /// The refusal of a trigger the state does not allow.
