@@ -1,4 +1,6 @@
-/// The exit codes of `fdl`, documented in `docs/cli.md`.
+/// The exit codes of `fdl`, documented in `docs/cli.md`: every code a command exits with is
+/// one of these (`fdl --help` lists them from here; argument-parser's own usage errors are
+/// ``usage``, any other error ``failure``).
 ///
 /// When several apply, the highest-ranked wins: interrupted, then usage, then state, then
 /// verification, then partial failure, then stopped by request.
@@ -9,8 +11,9 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
     /// At least one download failed (network, server, local disk); the others completed.
     /// Failed downloads keep their bytes: run the same command again to retry them.
     case failure = 1
-    /// At least one download was paused or cancelled by `fdl pause` / `fdl cancel` while this
-    /// command ran; nothing failed.
+    /// At least one download was cancelled by `fdl cancel` while this command ran; nothing
+    /// failed. A download paused by `fdl pause` does not end a run: it waits for `fdl resume`
+    /// (Ctrl-C then ends it with ``interrupted``).
     case stopped = 3
     /// The command line was wrong (unknown option, bad value, missing argument). Nothing was
     /// downloaded. The same code as swift-argument-parser's validation failures (`EX_USAGE`).
@@ -29,7 +32,7 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
         switch self {
         case .success: "every download completed (or was already there)"
         case .failure: "at least one download failed; the rest completed (re-run to retry)"
-        case .stopped: "a download was paused or cancelled by `fdl pause`/`fdl cancel`"
+        case .stopped: "cancelled by `fdl cancel`; a paused download keeps the run waiting"
         case .usage: "usage error: bad arguments, nothing was downloaded"
         case .verificationFailed: "a file failed SHA-256 or size verification and was discarded"
         case .stateUnavailable: "the state directory is unusable or held by another fdl"

@@ -1,3 +1,4 @@
+import FileDownloadCLI
 import FileDownloadTestSupport
 import Foundation
 import Testing
@@ -22,12 +23,24 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
     }
 
-    @Test func helpListsTheExitCodes() async throws {
+    /// `fdl --help` lists exactly the codes of `ExitStatus` (the one source every command exits
+    /// through), and docs/cli.md's table the same codes.
+    @Test func helpListsTheExitCodesTheCodeHas() async throws {
         let result = try await FDLProcess.run(["--help"])
         #expect(result.status == 0)
-        for code in ["0  every download completed", "64  usage error", "65  a file failed SHA-256", "130  interrupted"] {
-            #expect(result.stdout.contains(code))
+        // The list as printed (wrapped at the width), its words in order.
+        let words = { (text: String) in text.split(whereSeparator: \.isWhitespace).joined(separator: " ") }
+        let listed = result.stdout.components(separatedBy: "Exit codes:").last?.components(separatedBy: "USAGE:").first ?? ""
+        #expect(words(listed) == words(ExitStatus.allCases.map { "\($0.rawValue) \($0.summary)" }.joined(separator: " ")),
+                "\(result.stdout)")
+        #expect(!result.stdout.contains("paused or cancelled"))
+        let table = try String(contentsOfFile: FDLInstallTests.packageRoot + "/docs/cli.md", encoding: .utf8)
+            .components(separatedBy: "## Exit codes")[1].components(separatedBy: "\n## ")[0]
+        let documented = table.components(separatedBy: "\n").compactMap { line -> Int32? in
+            guard line.hasPrefix("| ") else { return nil }
+            return Int32(line.dropFirst(2).prefix { $0.isNumber })
         }
+        #expect(documented == ExitStatus.allCases.map(\.rawValue))
     }
 
     @Test func controlCommandsOnAnUnknownIdSayHowToFindTheIds() async throws {

@@ -68,6 +68,14 @@ public struct GetCommand: AsyncParsableCommand {
     public var json = false
 
     @Flag(help: "Follow redirects from https to http (refused by default).")
+    @Flag(name: [.customLong("no-clobber"), .customLong("nc", withSingleDash: true)],
+          help: "Accepted for wget/curl habits: fdl never replaces a file it did not download (the default; see --allow-overwrite).")
+    public var noClobber = false
+
+    @Option(name: [.customShort("P"), .customLong("directory-prefix"), .customLong("output-dir")], help: ArgumentHelp(
+        "The same as -d DIR: where files go (as wget -P, curl --output-dir).", valueName: "DIR"))
+    public var directoryPrefix: String?
+
     public var insecureAllowHttpDowngrade = false
 
     @Option(help: ArgumentHelp("SSH private key for sftp:// (repeatable; default ~/.ssh/id_*).", valueName: "FILE"))
@@ -184,7 +192,8 @@ public struct GetCommand: AsyncParsableCommand {
         + "to trust a private CA use --cacert instead."))
     public var insecure = false
 
-    @Flag(help: "Save each file under the name of the server's Content-Disposition (sanitised, kept in DIR, never over another file).")
+    @Flag(name: [.customShort("J"), .customLong("content-disposition")],
+          help: "Save each file under the name of the server's Content-Disposition (sanitised, kept in DIR, never over another file; as curl -J).")
     public var contentDisposition = false
 
     @Option(name: .customLong("mirror"), help: ArgumentHelp(
@@ -225,7 +234,8 @@ public struct GetCommand: AsyncParsableCommand {
         let entries = input?.entries ?? []
         guard !urls.isEmpty || !entries.isEmpty else {
             throw ValidationError(inputFile.map { "\($0 == "-" ? "standard input" : $0) has no URLs" }
-                                  ?? "give at least one URL, e.g. `fdl get https://example.org/file.iso`")
+                                  ?? "give at least one URL, e.g. `fdl get https://example.org/file.iso`, or -i FILE to read them "
+                                  + "from a file (-i - reads standard input: `cat list | fdl get -i -`)")
         }
         let total = urls.count + entries.count
         guard sha256.count <= total else {
@@ -234,6 +244,15 @@ public struct GetCommand: AsyncParsableCommand {
         for digest in sha256 { _ = try Self.checked(option: "--sha256") { try InputValidation.sha256(digest) } }
         var names = names
         let toStandardOutput = output == "-"
+        if let directoryPrefix {
+            guard state.directory == "." || state.directory == directoryPrefix else {
+                throw ValidationError("-P/--output-dir and -d both name the directory files go to; give one")
+            }
+            state.directory = directoryPrefix
+        }
+        if noClobber, allowOverwrite {
+            throw ValidationError("--no-clobber (keep a file fdl did not download, the default) and --allow-overwrite contradict each other; give one")
+        }
         if toStandardOutput, total != 1 || !names.isEmpty {
             throw ValidationError("-o - writes the body of one URL to standard output; give exactly one URL")
         }

@@ -13,8 +13,28 @@ enum UnknownOptionCheck {
     static let alwaysKnown: Set<String> = ["-h", "--help", "--version", "--generate-completion-script",
                                            "--experimental-dump-help"]
 
-    /// Short options of curl and wget that `fdl` spells long.
-    static let shortHabits: [String: String] = ["-u": "--user", "-H": "--header", "-A": "--user-agent", "-x": "--proxy"]
+    /// Options people type from curl, wget and aria2c habit that `fdl` spells differently or does
+    /// not have, each with the `fdl` option it points to and the words that say what that option
+    /// does (`nil`: "did you mean" that option). The pointer is given only on a command that has
+    /// the option; the options `fdl` accepts as they are (`-P`, `-J`, `-nc`, ...) are declared,
+    /// not listed here.
+    static let habitPointers: [String: (option: String, text: String?)] = [
+        "-u": ("--user", nil), "-H": ("--header", nil), "-A": ("--user-agent", nil), "-x": ("--proxy", nil),
+        "-O": ("-o", "fdl saves under the URL's name by default (as curl -O); -o NAME names the file "
+               + "(as wget -O NAME), -o - writes it to standard output"),
+        "-s": ("-x", "-x N sets the connections one download may use (as aria2c -s N); -q prints nothing but "
+               + "errors (as curl -s)"),
+        "-t": ("--retry", Self.triesPointer), "--tries": ("--retry", Self.triesPointer),
+        "--password": ("--user", Self.passwordPointer), "--http-password": ("--user", Self.passwordPointer),
+        "--http-passwd": ("--user", Self.passwordPointer), "--http-user": ("--user", Self.passwordPointer),
+    ]
+    static let triesPointer = "--retry N sets the retries after the first attempt (wget -t 3 is --retry 2)"
+    static let passwordPointer = "--user USER:PASS gives user and password (without :PASS the password is asked "
+        + "on the terminal); --netrc reads them from ~/.netrc"
+    /// What `fdl get -x` says when its value is not a number: curl's `-x` is a proxy, fdl's the
+    /// connections of a download (as aria2c's). The value is not repeated: it may hold a password.
+    static let proxyPointer = "-x N is the connections one download may use in fdl (as aria2c -x N), not a proxy; "
+        + "give a proxy with --proxy URL (curl -x URL)"
 
     /// The message for the first unknown option in `arguments` (the process's arguments without
     /// the program name), or `nil` when there is none or the first argument names no subcommand
@@ -36,14 +56,22 @@ enum UnknownOptionCheck {
             guard argument.hasPrefix("-"), argument.count > 1 else { continue }
             // Only the name is echoed: a long option up to `=`, a short one as its dash and letter
             // (`-ualice:s3cret` is `-u`; the rest may be a password).
+            // A single-dash long name (`-nc`, a flag) is known as a whole.
+            if !argument.hasPrefix("--"), argument.count > 2, known.contains(argument), !valued.contains(argument) { continue }
             let option = argument.hasPrefix("--") ? String(argument.prefix { $0 != "=" }) : String(argument.prefix(2))
             if known.contains(option) {
-                if valued.contains(option), !argument.contains("=") { _ = rest.popFirst() }
+                guard valued.contains(option) else { continue }
+                // The value: after `=`, attached (`-x4`), or the next argument.
+                let attached = argument.hasPrefix("--") ? argument.split(separator: "=", maxSplits: 1).dropFirst().first
+                    : argument.dropFirst(2).isEmpty ? nil : argument.dropFirst(2)
+                let value = attached.map(String.init) ?? rest.popFirst()
+                if option == "-x", known.contains("--proxy"), let value, Int(value) == nil { return proxyPointer }
                 continue
             }
             if !argument.hasPrefix("--"), isShortCluster(argument, known: known, valued: valued) { continue }
-            let suggestion = shortHabits[option].flatMap { known.contains($0) ? $0 : nil }
-                ?? nearest(to: option, among: known.filter { $0.hasPrefix("--") })
+            let pointer = habitPointers[option].flatMap { known.contains($0.option) ? $0 : nil }
+            if let pointer, let text = pointer.text { return "unknown option '\(option)'; \(text)" }
+            let suggestion = pointer?.option ?? nearest(to: option, among: known.filter { $0.hasPrefix("--") })
             return "unknown option '\(option)'; "
                 + (suggestion.map { "did you mean '\($0)'?" } ?? "see `fdl \(name) --help` for the options")
         }
