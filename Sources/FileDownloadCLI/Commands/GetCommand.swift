@@ -64,10 +64,6 @@ public struct GetCommand: AsyncParsableCommand {
     @Flag(help: "Replace a file at DIR/NAME that fdl did not download (by default it is kept and the download gets a new name).")
     public var allowOverwrite = false
 
-    @Flag(help: "Print one JSON event per line instead of the display (schema in docs/cli.md).")
-    public var json = false
-
-    @Flag(help: "Follow redirects from https to http (refused by default).")
     @Flag(name: [.customLong("no-clobber"), .customLong("nc", withSingleDash: true)],
           help: "Accepted for wget/curl habits: fdl never replaces a file it did not download (the default; see --allow-overwrite).")
     public var noClobber = false
@@ -76,6 +72,10 @@ public struct GetCommand: AsyncParsableCommand {
         "The same as -d DIR: where files go (as wget -P, curl --output-dir).", valueName: "DIR"))
     public var directoryPrefix: String?
 
+    @Flag(help: "Print one JSON event per line instead of the display (schema in docs/cli.md).")
+    public var json = false
+
+    @Flag(help: "Follow redirects from https to http (refused by default).")
     public var insecureAllowHttpDowngrade = false
 
     @Option(help: ArgumentHelp("SSH private key for sftp:// (repeatable; default ~/.ssh/id_*).", valueName: "FILE"))
@@ -214,6 +214,15 @@ public struct GetCommand: AsyncParsableCommand {
     public init() {}
 
     public mutating func validate() throws {
+        if let directoryPrefix {
+            guard state.directory == "." || state.directory == directoryPrefix else {
+                throw ValidationError("-P/--output-dir and -d both name the directory files go to; give one")
+            }
+            state.directory = directoryPrefix
+        }
+        if noClobber, allowOverwrite {
+            throw ValidationError("--no-clobber (keep a file fdl did not download, the default) and --allow-overwrite contradict each other; give one")
+        }
         if socket != nil, !background { throw ValidationError("--socket goes with --background (or `fdl add`)") }
         if let socket, socket.isEmpty { throw ValidationError("--socket cannot be empty") }
         // An input file is read once, in run(): standard input cannot be read twice.
@@ -244,15 +253,6 @@ public struct GetCommand: AsyncParsableCommand {
         for digest in sha256 { _ = try Self.checked(option: "--sha256") { try InputValidation.sha256(digest) } }
         var names = names
         let toStandardOutput = output == "-"
-        if let directoryPrefix {
-            guard state.directory == "." || state.directory == directoryPrefix else {
-                throw ValidationError("-P/--output-dir and -d both name the directory files go to; give one")
-            }
-            state.directory = directoryPrefix
-        }
-        if noClobber, allowOverwrite {
-            throw ValidationError("--no-clobber (keep a file fdl did not download, the default) and --allow-overwrite contradict each other; give one")
-        }
         if toStandardOutput, total != 1 || !names.isEmpty {
             throw ValidationError("-o - writes the body of one URL to standard output; give exactly one URL")
         }
