@@ -99,12 +99,36 @@ struct SchedulerTests {
         var s = Scheduler(maxConnectionsPerHost: 4)
         s.started("a")
         s.opened("a", origin: "http://a:80", bytesOnDisk: 0)
-        s.hosts.opened(origin: "http://a:80")
-        s.segmentExtras["a", default: 0] += 1
+        s.segmentOpened("a")
         #expect(s.hosts.openCount(of: "http://a:80") == 2)
+        #expect(s.connections(of: "a") == 2)
         #expect(s.closed("a") == "http://a:80")
         #expect(s.hosts.openCount(of: "http://a:80") == 0)
         #expect(s.closed("a") == nil)
+        let afterEnd = s.segmentClosed("a")
+        #expect(!afterEnd, "nothing counted once the attempt closed")
+    }
+
+    @Test("a segmented attempt is granted connections up to its own number within its origin's cap, each counted until it closes")
+    func segmentGrants() {
+        var s = Scheduler(maxConnectionsPerHost: 3)
+        let origin = "http://a:80"
+        s.started("a")
+        s.opened("a", origin: origin, bytesOnDisk: 0)
+        let slots = s.segmentSlots(for: "a", own: 4, adaptive: false, now: .zero)
+        #expect(slots == 3, "the cap of 3 wins over its own 4")
+        let grants = (1...3).map { s.reserveSegment(for: "a", running: $0, own: 4, adaptive: false, now: .zero) }
+        #expect(grants == [3, 3, nil], "the third is refused: the origin is at its cap")
+        #expect(s.hosts.openCount(of: origin) == 3)
+        #expect(!s.mayAddSegments(of: "a", own: 4, adaptive: false, now: .zero))
+        let closed = s.segmentClosed("a")
+        #expect(closed)
+        #expect(s.hosts.openCount(of: origin) == 2 && s.connections(of: "a") == 2)
+        #expect(s.mayAddSegments(of: "a", own: 4, adaptive: false, now: .zero), "room again: the tick may wake it")
+        #expect(!s.mayAddSegments(of: "a", own: 2, adaptive: false, now: .zero), "not beyond its own number")
+        let local = s.reserveSegment(for: "b", running: 1, own: 4, adaptive: false, now: .zero)
+        #expect(local == 4, "an attempt counted against no origin (a local file) may use its own number")
+        #expect(s.connections(of: "b") == 1 && s.hosts.openCount(of: origin) == 2, "and counts nothing")
     }
 
     @Test("queue orders saturate instead of overflowing")

@@ -28,7 +28,7 @@ struct DownloadEntry {
     /// Retries used since the download was last started or resumed by the caller.
     var retriesUsed = 0
     /// Restarts from zero of a segmented download because the remote file changed
-    /// (``Downloader/AttemptOutcome/restart(_:)``) since the download was last started or
+    /// (``AttemptOutcome/restart(_:)``) since the download was last started or
     /// resumed by the caller; bounded by the retry policy (memory only).
     var changedFileRestarts = 0
     var lastError: DownloadError?

@@ -130,7 +130,7 @@ extension DownloaderDelegate {
     public func validateFile(at file: URL, id: String) async -> Bool { true }
     public func download(_ id: String, willMoveTo destination: URL) async throws {}
     public func isValidStatus(_ status: Int?, id: String) -> Bool {
-        Downloader.acceptsByDefault(status)
+        HeadCheck.acceptsByDefault(status)
     }
     public func customizeTransfer(_ options: TransferOptions, id: String, url: URL) async -> TransferOptions { options }
     public func download(_ id: String, didReceive challenge: AuthChallenge) async -> AuthDisposition {

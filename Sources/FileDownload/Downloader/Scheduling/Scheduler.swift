@@ -107,6 +107,67 @@ struct Scheduler {
         return counted.origin
     }
 
+    /// The origin the running attempt of `id` counts against; `nil` when it counts against none
+    /// (a local file) or does not run.
+    func origin(of id: String) -> String? {
+        attemptOrigins[id]?.origin
+    }
+
+    /// The connections the running attempt of `id` counts: its first and its segments' extra ones.
+    func connections(of id: String) -> Int {
+        1 + segmentExtras[id, default: 0]
+    }
+
+    /// The connections the attempt of `id` may use now, at least 1: `own` (what its options
+    /// allow) within what the governor leaves for its origin (``HostConnections/extraAllowed(origin:now:adaptive:)``:
+    /// the adaptive target when `adaptive`, else the cap), nothing more while a `Retry-After`
+    /// holds it. An origin with no room for an attempt that wants more is marked wanted (unless
+    /// held). An attempt that counts against no origin may use `own`.
+    mutating func segmentSlots(for id: String, own: Int, adaptive: Bool, now: Duration) -> Int {
+        guard let origin = origin(of: id) else { return own }
+        let using = connections(of: id)
+        let room = hosts.extraAllowed(origin: origin, now: now, adaptive: adaptive)
+        if room == 0, using < own, hosts.holdEnd(of: origin, now: now) == nil { hosts.wanted(origin: origin) }
+        return max(1, min(own, using + room))
+    }
+
+    /// Grants the attempt of `id` (running `running` connections) one more when
+    /// ``segmentSlots(for:own:adaptive:now:)`` allows more than it runs and more than it counts,
+    /// and counts it in the same step (``segmentOpened(_:)``); returns the slots, or `nil` when
+    /// not granted. Both, because they can differ: the attempt's first connection counts until
+    /// the attempt ends, also after it finished its piece.
+    mutating func reserveSegment(for id: String, running: Int, own: Int, adaptive: Bool, now: Duration) -> Int? {
+        let slots = segmentSlots(for: id, own: own, adaptive: adaptive, now: now)
+        guard running < slots, connections(of: id) < slots else { return nil }
+        segmentOpened(id)
+        return slots
+    }
+
+    /// A connection of the segmented attempt of `id` beyond its first opens: it counts for the
+    /// attempt's origin (nothing for an attempt without one).
+    mutating func segmentOpened(_ id: String) {
+        guard let origin = origin(of: id) else { return }
+        hosts.opened(origin: origin)
+        segmentExtras[id, default: 0] += 1
+    }
+
+    /// A counted connection of the segmented attempt of `id` ended; returns whether one was
+    /// counted (its origin has room again). The attempt's first connection is let go by
+    /// ``closed(_:)`` only.
+    mutating func segmentClosed(_ id: String) -> Bool {
+        guard let origin = origin(of: id), let extras = segmentExtras[id], extras > 0 else { return false }
+        hosts.closed(origin: origin)
+        segmentExtras[id] = extras > 1 ? extras - 1 : nil
+        return true
+    }
+
+    /// Whether the segmented attempt of `id` could open more connections now: it counts fewer
+    /// than `own` and its origin leaves room (the tick then wakes it).
+    func mayAddSegments(of id: String, own: Int, adaptive: Bool, now: Duration) -> Bool {
+        guard let origin = origin(of: id) else { return false }
+        return connections(of: id) < own && hosts.extraAllowed(origin: origin, now: now, adaptive: adaptive) > 0
+    }
+
     /// The tick's sample of the running attempt of `id`: the bytes it received since the last
     /// one count for its origin's throughput.
     mutating func record(_ id: String, fileLength: Int64, now: Duration) {

@@ -1,19 +1,18 @@
 import Foundation
 
 /// The coordinator of one segmented attempt: starts, watches and ends its connections (see
-/// ``Downloader/runSegments(_:handle:transport:delegate:options:seam:primary:)``). Used by the
+/// ``Attempt/runSegments(options:seam:primary:)``). Used by the
 /// attempt's task only.
 final class SegmentRun {
     typealias Piece = SegmentBoard.Piece
 
-    let ctx: Downloader.AttemptContext
+    /// The attempt it runs the connections of (its inputs, handle, transport and delegate).
+    let attempt: Attempt
     let handle: AttemptHandle
-    let transport: any Transport
-    let delegate: (any DownloaderDelegate)?
     let options: TransferOptions
     let seam: SegmentSeam
     let board: SegmentBoard
-    let events: AsyncStream<Downloader.SegmentEvent>.Continuation
+    let events: AsyncStream<SegmentEvent>.Continuation
     /// The connections this attempt allows itself besides what the downloader allows (`Int.max`:
     /// no bound of its own): each transient failure lowers it to the connections still running,
     /// so a server that fails every extra connection is not asked again at once; a wake after a
@@ -45,19 +44,16 @@ final class SegmentRun {
     /// Where the windows already compared lie.
     private var compared: Set<Int64> = []
 
-    init(ctx: Downloader.AttemptContext, handle: AttemptHandle, transport: any Transport, delegate: (any DownloaderDelegate)?,
-         options: TransferOptions, seam: SegmentSeam, board: SegmentBoard,
-         events: AsyncStream<Downloader.SegmentEvent>.Continuation) {
-        self.ctx = ctx
-        self.handle = handle
-        self.transport = transport
-        self.delegate = delegate
+    init(attempt: Attempt, options: TransferOptions, seam: SegmentSeam, board: SegmentBoard,
+         events: AsyncStream<SegmentEvent>.Continuation) {
+        self.attempt = attempt
+        self.handle = attempt.handle
         self.options = options
         self.seam = seam
         self.board = board
         self.events = events
         allowed = seam.slots
-        window = Self.overlapWindow(minimumSegmentSize: ctx.minimumSegmentSize)
+        window = Self.overlapWindow(minimumSegmentSize: attempt.minimumSegmentSize)
     }
 
     /// The overlap window for pieces of at least `minimumSegmentSize` bytes: 4 KiB, less for
@@ -69,16 +65,16 @@ final class SegmentRun {
         return window >= 64 ? window : 0
     }
 
-    func run(primary: (TransferSink, TransferRequest)?, events stream: AsyncStream<Downloader.SegmentEvent>) async -> Downloader.SegmentsResult {
+    func run(primary: (TransferSink, TransferRequest)?, events stream: AsyncStream<SegmentEvent>) async -> SegmentsResult {
         var iterator = stream.makeAsyncIterator()
         if let (sink, request) = primary {
             if let single = await startPrimary(sink, request, iterator: &iterator) { return single }
         } else {
-            guard let total = ctx.expectedLength else { return .finished(.failed(DownloadError(.invalidState, "segments without a length"))) }
+            guard let total = attempt.expectedLength else { return .finished(.failed(DownloadError(.invalidState, "segments without a length"))) }
             self.total = total
-            validator = ctx.validator
+            validator = attempt.validator
             spare = 1  // the attempt's own connection, counted by the downloader, runs no piece yet
-            var segments = ctx.segments
+            var segments = attempt.segments
             if segments.allSatisfy(\.isComplete), let last = segments.indices.last {
                 // Every byte is on disk, but the file is moved through a sink that saw a head:
                 // the last byte is fetched again.
@@ -120,12 +116,12 @@ final class SegmentRun {
     /// Starts the first connection and waits for its head; splits the file when it qualifies.
     /// Returns the result when the attempt stays on one connection (after it ended).
     private func startPrimary(
-        _ sink: TransferSink, _ request: TransferRequest, iterator: inout AsyncStream<Downloader.SegmentEvent>.Iterator
-    ) async -> Downloader.SegmentsResult? {
+        _ sink: TransferSink, _ request: TransferRequest, iterator: inout AsyncStream<SegmentEvent>.Iterator
+    ) async -> SegmentsResult? {
         let events = self.events, board = self.board
         let cap = seam.slots  // what the split cuts for; more may be allowed later
         let key = board.reserveKey()
-        let threshold = ctx.segmentThreshold, minimum = max(1, ctx.minimumSegmentSize)
+        let threshold = attempt.segmentThreshold, minimum = max(1, attempt.minimumSegmentSize)
         // The split is decided on the transport's thread as the head arrives, before the first
         // body byte: the first connection cannot run past its piece's end meanwhile. Only a split
         // wakes this task before the connection ends (most files are not split: one wake less).
@@ -172,15 +168,15 @@ final class SegmentRun {
     }
 
     /// The first connection's end when the file is not split: `.single` with its error.
-    private func single(_ key: Int, _ error: (any Error)?) -> Downloader.SegmentsResult {
+    private func single(_ key: Int, _ error: (any Error)?) -> SegmentsResult {
         _ = board.remove(key)
         return .single(error)
     }
 
     /// Waits for the first connection to end (the file is not split) and returns its error.
     private func awaitSingle(
-        _ key: Int, iterator: inout AsyncStream<Downloader.SegmentEvent>.Iterator
-    ) async -> Downloader.SegmentsResult {
+        _ key: Int, iterator: inout AsyncStream<SegmentEvent>.Iterator
+    ) async -> SegmentsResult {
         while let event = await iterator.next() {
             if case .ended(_, let error) = event { return single(key, error) }
         }
@@ -189,7 +185,7 @@ final class SegmentRun {
     }
 
     /// Books the end of `piece`'s connection; returns how the attempt ends when it does.
-    private func ended(_ piece: Piece, error: (any Error)?) async -> Downloader.AttemptOutcome? {
+    private func ended(_ piece: Piece, error: (any Error)?) async -> AttemptOutcome? {
         var refusal = piece.refusal
         if refusal == nil, !piece.isPrimary, piece.sink.head == nil,
            (error as? DownloadError)?.code == .protocolViolation {
@@ -293,8 +289,8 @@ final class SegmentRun {
     /// first, then halves of the largest pieces left. A ``spare`` connection is taken first; any
     /// other is granted and counted in one step (``SegmentSeam/reserve``), so two attempts to one
     /// host never share the same room. Returns an outcome when a connection cannot be opened.
-    private func fill() async -> Downloader.AttemptOutcome? {
-        let minimum = ctx.minimumSegmentSize
+    private func fill() async -> AttemptOutcome? {
+        let minimum = attempt.minimumSegmentSize
         while board.runningCount < cap, board.hasWork(minimum: minimum) {
             let tookSpare = takeSpare()
             if !tookSpare {
@@ -348,15 +344,15 @@ final class SegmentRun {
         let overlap = !whole && range.done == 0 && window > 0 && range.start >= window ? window : 0
         let offset = range.start + range.done - overlap
         let board = self.board, validator = self.validator, total = self.total
-        let id = ctx.id, expectedSize = ctx.options.expectedSize, delegate = self.delegate
+        let id = attempt.id, expectedSize = attempt.options.expectedSize, delegate = attempt.delegate
         let sink: TransferSink
         do {
-            sink = try TransferSink(segmentOf: ctx.partPath, offset: offset, end: range.end, overlap: overlap, startsWriteback: ctx.synchronize,
-                                    pacing: ctx.bandwidth) { head in
+            sink = try TransferSink(segmentOf: attempt.partPath, offset: offset, end: range.end, overlap: overlap, startsWriteback: attempt.synchronize,
+                                    pacing: attempt.bandwidth) { head in
                 // The status first: a transport reports any answer to a range but 206 as a
                 // restart (HTTP), and a 429 or 503 is the server asking for fewer connections
                 // (a transient failure), not a sign that it ignores ranges.
-                try Downloader.checkStatus(head, id: id, delegate: delegate)
+                try HeadCheck.checkStatus(head, id: id, delegate: delegate)
                 switch head.disposition {
                 case .resumed: break
                 case .restarted(let reason):
@@ -370,16 +366,16 @@ final class SegmentRun {
                     board.refuse(key, .validatorChanged)
                     throw DownloadError(.protocolViolation, "a segment's answer belongs to another version of the file")
                 }
-                try Downloader.checkSize(head, expectedSize: expectedSize)
+                try HeadCheck.checkSize(head, expectedSize: expectedSize)
             }
         } catch {
             if counted { await seam.closed() }
             return DownloadError.wrapping(error)
         }
         var request = TransferRequest(
-            downloadID: id, url: ctx.url, offset: offset, end: whole ? nil : range.end, validator: whole ? nil : validator,
+            downloadID: id, url: attempt.url, offset: offset, end: whole ? nil : range.end, validator: whole ? nil : validator,
             expectedLength: whole ? nil : total,
-            options: options, attempt: ctx.attempt, authenticate: Downloader.authenticator(handle: handle, id: id, delegate: delegate))
+            options: options, attempt: attempt.number, authenticate: attempt.authenticator)
         request.connections = whole ? 1 : connections
         board.add(Piece(start: range.start, end: range.end, done: range.done, sink: sink, task: nil, refusal: nil, isPrimary: whole),
                   key: key)
@@ -391,7 +387,7 @@ final class SegmentRun {
 
     /// Runs the transfer of piece `key` in a task of its own; its end is an event.
     private func start(_ key: Int, _ request: TransferRequest, _ sink: TransferSink) {
-        let transport = self.transport, events = self.events
+        let transport = attempt.transport, events = self.events
         let task = Task {
             do {
                 try await transport.transfer(request, into: sink)
@@ -404,17 +400,17 @@ final class SegmentRun {
     }
 
     /// Stops every connection still running, waits for them, and returns `outcome`.
-    private func abort(_ outcome: Downloader.AttemptOutcome) async -> Downloader.AttemptOutcome {
+    private func abort(_ outcome: AttemptOutcome) async -> AttemptOutcome {
         for task in board.cancelAll() { await task.value }
         board.sealAll()
         return outcome
     }
 
     /// Every byte is done: validation and the move, through a sink of the attempt.
-    private func finish() async -> Downloader.AttemptOutcome {
+    private func finish() async -> AttemptOutcome {
         guard let sink = headSink ?? handle.currentSink, sink.head != nil else {
             return .failed(DownloadError(.protocolViolation, "the segments finished without a head"))
         }
-        return await Downloader.finishAttempt(ctx, sink: sink, handle: handle, delegate: delegate, segmentedLength: total)
+        return await attempt.finish(sink: sink, segmentedLength: total)
     }
 }

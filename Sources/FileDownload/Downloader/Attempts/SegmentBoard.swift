@@ -3,7 +3,7 @@ import Synchronization
 /// The segments of one attempt of a download fetched over several connections: which byte
 /// ranges are done, which run (each with its sink and task) and which wait for a connection.
 ///
-/// The attempt's coordinator (``Downloader/runSegments(_:handle:transport:delegate:options:seam:primary:)``)
+/// The attempt's coordinator (``Attempt/runSegments(options:seam:primary:)``)
 /// changes it; the downloader reads it on every tick for progress, idle timeout and checkpoints
 /// (``received``, ``activity``, ``checkpoints()``). Until ``activate(total:)`` it is inactive and
 /// the attempt is an ordinary one-connection attempt.

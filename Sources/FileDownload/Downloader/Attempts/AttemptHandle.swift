@@ -22,7 +22,7 @@ final class AttemptHandle: Sendable {
     /// otherwise).
     let segments = SegmentBoard()
     /// What wakes the attempt's segment coordinator, while one runs
-    /// (``Downloader/runSegments(_:handle:transport:delegate:options:seam:primary:)``).
+    /// (``Attempt/runSegments(options:seam:primary:)``).
     private let segmentWake = Mutex<(@Sendable () -> Void)?>(nil)
     /// Challenges being answered right now; the idle timeout does not run meanwhile.
     let challengesInFlight = Atomic<Int>(0)
