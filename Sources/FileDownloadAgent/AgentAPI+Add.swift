@@ -73,8 +73,33 @@ extension AgentAPI {
         let url = try decoded.parsedURL()
         let given = try decoded.parsedDestination()
         let overwrite = decoded.overwrite ?? false
-        var destination = try await chosenDestination(given, url: url, overwrite: overwrite)
+        let destination = try await chosenDestination(given, url: url, overwrite: overwrite)
         let options = try decoded.options()
+        // Kept before the download starts, so that its first completion finds them.
+        var keptNotify = false
+        if let notify = decoded.notify, let deliveries {
+            try Self.checkNotify(notify)
+            if await downloader.info(of: id) == nil {
+                do {
+                    try await deliveries.setTargets(notify, of: id)
+                } catch {
+                    throw AgentAPIError(.internalServerError, .internal, "cannot keep the download's \"notify\": \(error)")
+                }
+                keptNotify = true
+            }
+        }
+        do {
+            return try await addChecked(decoded, id: id, url: url, given: given, destination: destination, options: options)
+        } catch {
+            if keptNotify { await deliveries?.clearTargets(of: id) }
+            throw error
+        }
+    }
+
+    private func addChecked(_ decoded: AgentDownloadRequest, id: String, url: URL, given: URL?, destination: URL,
+                            options: DownloadOptions) async throws -> String {
+        let overwrite = decoded.overwrite ?? false
+        var destination = destination
         // Another request may take the chosen name between the choice and the add (the add then
         // refuses it): choose again while that gives another name, a few times at most.
         for attempt in 1... {

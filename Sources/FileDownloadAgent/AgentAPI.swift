@@ -27,6 +27,9 @@ struct AgentAPI: Sendable {
     /// is kept (the download gets `NAME.1.EXT`) unless the request says `overwrite`, and the
     /// paths the front end keeps for itself (its socket, its state) are refused.
     var destinations = DestinationPolicy()
+    /// The agent's completion deliveries (`notify` of an added download, the dead-letter routes);
+    /// `nil` (a running `fdl get`): none.
+    var deliveries: AgentDeliveries? = nil
 
     /// The routes for the Unix socket: every request's peer is checked with `SO_PEERCRED`.
     func router() -> Router<AgentRequestContext> {
@@ -67,6 +70,7 @@ struct AgentAPI: Sendable {
             let id = try id(context)
             try await library { try await downloader.remove(id) }
             try await log.forget(id)
+            await deliveries?.clearTargets(of: id)
             return Response(status: .noContent)
         }
         v1.post("downloads/:id/pause") { _, context in
@@ -91,6 +95,7 @@ struct AgentAPI: Sendable {
         }
         v1.get("events") { request, _ in try await events(request) }
         addLimitRoutes(to: v1)
+        if let deliveries { addDeliveryRoutes(to: v1, deliveries) }
     }
 
     // MARK: handlers

@@ -73,6 +73,10 @@ public final class DownloadAgent: Service, Sendable {
         /// listener's total cap follows from the descriptor limit, which ``DownloadAgent/run()`` first raises
         /// to the hard limit.
         public var connections = AgentConnectionLimits()
+        /// Whom the agent tells of each completion and failure, and how (see
+        /// ``DeliveryConfiguration``); what is not yet acknowledged is kept in
+        /// ``deliveriesPath``. By default nobody, unless a download names its own (`"notify"`).
+        public var deliveries = DeliveryConfiguration()
 
         public init(socketPath: String = AgentPaths.defaultSocket(),
                     stateDirectory: String = AgentPaths.defaultStateDirectory(),
@@ -88,6 +92,9 @@ public final class DownloadAgent: Service, Sendable {
 
         /// The store's file: `STATE/agent.sqlite`.
         public var storePath: String { stateDirectory + "/agent.sqlite" }
+
+        /// The deliveries not yet acknowledged and the dead letters: `STATE/deliveries.json`.
+        public var deliveriesPath: String { stateDirectory + "/deliveries.json" }
     }
 
     public let configuration: Configuration
@@ -157,9 +164,14 @@ public final class DownloadAgent: Service, Sendable {
         let downloader = Downloader(configuration: downloaderConfiguration, transports: try transports(), store: store,
                                     delegate: refresher)
         await downloader.setBandwidthLimit(configuration.bandwidthLimit)
+        let deliveries = try await AgentDeliveries(path: configuration.deliveriesPath, configuration: configuration.deliveries,
+                                                   log: log, downloader: downloader, logger: logger)
         let feed = AgentEventFeed()
         downloader.observe { feed.post(.event($0)) }
-        let pump = Task { [logger] in await Self.pump(feed, into: log, downloader: downloader, logger: logger) }
+        let pump = Task { [logger] in
+            await Self.pump(feed, into: log, downloader: downloader, logger: logger) { await deliveries.scan() }
+        }
+        await deliveries.scan()
 
         let report = try await downloader.restore()
         await downloader.settle()
@@ -170,7 +182,8 @@ public final class DownloadAgent: Service, Sendable {
         // one at agent.lock let a second agent start on the same state.
         let destinations = DestinationPolicy(stagingSuffix: downloaderConfiguration.stagingSuffix,
                                              reservedPaths: [socketPath, configuration.stateDirectory, configuration.storePath])
-        let api = AgentAPI(downloader: downloader, log: log, refresher: refresher, destinations: destinations)
+        let api = AgentAPI(downloader: downloader, log: log, refresher: refresher, destinations: destinations,
+                           deliveries: deliveries)
         let app = Self.application(router: api.router(), socketPath: socketPath, logger: logger, limits: limits,
                                    onListening: onListening)
         var web: AgentWebServer?
@@ -192,11 +205,13 @@ public final class DownloadAgent: Service, Sendable {
             }
         } catch {
             await log.close()
+            await deliveries.close()
             await Self.stop(downloader, feed: feed, pump: pump, store: store, socketPath: socketPath)
             withExtendedLifetime(lock) {}
             throw error
         }
         await log.close()
+        await deliveries.close()
         await Self.stop(downloader, feed: feed, pump: pump, store: store, socketPath: socketPath)
         withExtendedLifetime(lock) {}
     }
@@ -225,7 +240,9 @@ public final class DownloadAgent: Service, Sendable {
     /// Journals what the downloader announces, batch by batch, until the feed ends. A
     /// `reconcile` item compares one page of the store with the journal and posts the next page
     /// behind what is queued, so a large store is compared while events keep being journalled.
-    static func pump(_ feed: AgentEventFeed, into log: AgentEventLog, downloader: Downloader, logger: Logger) async {
+    /// `journalled` is called after each batch was journalled (the deliveries look at it).
+    static func pump(_ feed: AgentEventFeed, into log: AgentEventLog, downloader: Downloader, logger: Logger,
+                     journalled: @Sendable () async -> Void = {}) async {
         while let items = await feed.next() {
             var events: [DownloadEvent] = []
             for item in items {
@@ -239,6 +256,7 @@ public final class DownloadAgent: Service, Sendable {
                 }
             }
             await record(events, into: log, logger: logger)
+            await journalled()
         }
     }
 

@@ -38,6 +38,9 @@ public struct AgentDownloadRequest: Codable, Sendable, Hashable {
     /// Whether a file already at the destination is replaced (`true`) instead of kept with the
     /// download saved under the next free name (absent or `false`).
     public var overwrite: Bool?
+    /// Whom the agent tells when the download completes or fails for good, beside or instead of
+    /// its defaults (see ``AgentNotify``); absent: the agent's defaults.
+    public var notify: AgentNotify?
 
     /// The most connections one download may ask for (more is a 400 `bad-connections`).
     public static let maxConnectionsLimit = 16
@@ -48,7 +51,7 @@ public struct AgentDownloadRequest: Codable, Sendable, Hashable {
     public init(id: String, url: String, destination: String? = nil, headers: [String: String]? = nil,
                 secretHeaders: [String]? = nil, sha256: String? = nil, expectedSize: Int64? = nil,
                 priority: Int? = nil, mirrors: [String]? = nil, maxConnections: Int? = nil, start: Bool? = nil,
-                overwrite: Bool? = nil) {
+                overwrite: Bool? = nil, notify: AgentNotify? = nil) {
         self.id = id
         self.url = url
         self.destination = destination
@@ -61,6 +64,7 @@ public struct AgentDownloadRequest: Codable, Sendable, Hashable {
         self.maxConnections = maxConnections
         self.start = start
         self.overwrite = overwrite
+        self.notify = notify
     }
 
     /// The request for a download as `Downloader.start(id:url:destination:options:)`

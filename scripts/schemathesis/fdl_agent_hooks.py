@@ -6,7 +6,9 @@ as sent, so it is still judged against the document):
   replaced), so nothing is written outside the run's own directory;
 - a "url" or mirror with a host is pointed at 127.0.0.1:1 (nothing listens there: refused at
   once), and a file: URL at a file in FDL_SCHEMATHESIS_DIR/in, so no download reaches the
-  network, another local server, or a file of the machine.
+  network, another local server, or a file of the machine;
+- a "notify" webhook is pointed at 127.0.0.1:1 as a url is, and a "notify" command that is not
+  blank becomes "true", so no generated command line is ever run.
 Values of other types are left as generated: a wrong type is what a negative case tests.
 """
 import hashlib
@@ -47,6 +49,12 @@ def _request(item):
             item["destination"] = _destination(item["destination"])
         if isinstance(item.get("mirrors"), list):
             item["mirrors"] = [_url(mirror) for mirror in item["mirrors"]]
+        notify = item.get("notify")
+        if isinstance(notify, dict):
+            if "webhook" in notify:
+                notify["webhook"] = _url(notify["webhook"])
+            if isinstance(notify.get("command"), str) and notify["command"].strip():
+                notify["command"] = "true"
     return item
 
 

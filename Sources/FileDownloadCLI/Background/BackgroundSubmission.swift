@@ -30,6 +30,7 @@ struct BackgroundSubmission {
         if settings.overallBytesPerSecond != nil { refused.append("--limit-rate-total") }
         if settings.freshURLTimeout != nil { refused.append("--fresh-url-timeout") }
         if settings.timestamping { refused.append("--timestamping") }
+        if settings.onComplete != nil { refused.append("--on-complete (the agent's own --on-complete, or \"notify\")") }
         if settings.usesServerFileName { refused.append("--content-disposition") }
         if !settings.identityFiles.isEmpty || settings.knownHostsFile != nil || settings.acceptNewHostKeys {
             refused.append("--identity/--known-hosts/--accept-new-host-keys")

@@ -65,6 +65,9 @@ public struct AgentCommand: AsyncParsableCommand {
     @OptionGroup(title: "Connections (timeouts and caps; see docs/security.md)")
     public var connections: AgentConnectionOptions
 
+    @OptionGroup(title: "Completions (delivered until acknowledged; see docs/agent-api.md)")
+    public var deliveries: AgentDeliveryOptions
+
     public init() {}
 
     public func validate() throws {
@@ -100,6 +103,7 @@ public struct AgentCommand: AsyncParsableCommand {
         configuration.store = .init(journalCapacity: journalCapacity)
         configuration.tcpPort = tcp
         configuration.connections = try connections.limits()
+        configuration.deliveries = try deliveries.configuration()
         configuration.bandwidthLimit = try limitRateTotal.flatMap { try ByteRate.option("--limit-rate-total", $0) }
         configuration.freshURLTimeout = try GetCommand.duration(freshURLTimeout, option: "--fresh-url-timeout",
                                                                 range: GetCommand.freshURLTimeoutRange)

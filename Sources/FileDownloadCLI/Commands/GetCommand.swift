@@ -20,6 +20,8 @@ public struct GetCommand: AsyncParsableCommand {
 
     @OptionGroup public var state: StateOptions
 
+    @OptionGroup public var onComplete: OnCompleteOption
+
     @Option(name: [.short, .customLong("jobs")], help: "Downloads at once.")
     public var jobs: Int = 4
 
@@ -290,6 +292,7 @@ public struct GetCommand: AsyncParsableCommand {
             stateDirectory: state.state.path, allowOverwrite: allowOverwrite)
         if all.mirrors.contains(where: { !$0.isEmpty }) { settings.mirrors = all.mirrors }
         settings.maxConnectionsPerHost = maxConnectionsPerHost
+        settings.onComplete = onComplete.command
         try applyHabitOptions(to: &settings)
         settings = try withNetOptions(settings)
         if toStandardOutput { try checkStandardOutput(&settings) }

@@ -41,6 +41,8 @@ public actor GetSession {
     var signalShutdown: Task<Void, Never>?
     /// The first URL of each download: secret header fields and `--user` go to its origin only.
     let origins = DownloadOrigins()
+    /// The last queued `--on-complete` run (GetSession+OnComplete.swift).
+    var onCompleteRuns: Task<Void, Never>?
 
     /// Prepares a session; nothing happens until ``run(resuming:)``.
     ///
@@ -164,6 +166,7 @@ public actor GetSession {
         if let signalShutdown { await signalShutdown.value }
         await downloader.shutdown()
         finishRun()
+        await finishOnCompleteRuns()
         let status = interruptedBySignal ? ExitStatus.interrupted : ExitStatus.combining(finals)
         summarize(status)
         return status
@@ -237,8 +240,9 @@ public actor GetSession {
         if case .completed(let id, _) = event { checks = await downloader?.info(of: id)?.checks }
         printer.print(event, checks: checks)
         switch event {
-        case .completed(let id, _):
+        case .completed(let id, let file):
             outcomes[id] = .completed
+            runOnComplete(id: id, file: file)
             if checks?.confirmsFile == false { unverified.insert(id) }
         case .failed(let id, let error, _):
             outcomes[id] = error.code == .validationFailed ? .verificationFailed : .failed

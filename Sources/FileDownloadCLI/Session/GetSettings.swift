@@ -58,6 +58,8 @@ public struct GetSettings: Sendable {
     /// `-N/--timestamping`: check a completed file against the server and fetch it again only
     /// when it changed.
     public var timestamping = false
+    /// `--on-complete CMD`: run once for each file the run completes (`GetSession`); `nil`: none.
+    public var onComplete: String? = nil
     /// A cap on each download's transfer rate in bytes per second (`--limit-rate`); `nil` for none.
     public var maxBytesPerSecond: Int64? = nil
     /// `-o -`: the one URL's body goes to standard output as it arrives (`StandardOutputTransfer`):

@@ -1,0 +1,53 @@
+public import Foundation
+
+/// How the agent delivers completions (`docs/agent-api.md`, "Completions delivered until
+/// acknowledged"): the defaults every download gets, the webhook's secret, and the bounds of
+/// every wait.
+///
+/// A delivery is made for each `completed` and `failed` event the agent journals, to the
+/// download's webhook and command (its own, given with `"notify"` when it was added, else these
+/// defaults). It is tried until acknowledged (a 2xx answer; exit status 0), waiting
+/// ``firstRetryDelay``, then twice that, ... up to ``maxRetryDelay`` between tries (each wait
+/// drawn at random between half of it and all of it), for at most ``lifetime`` from the event;
+/// then it goes to the dead letters, which the API lists and can retry or drop.
+public struct DeliveryConfiguration: Sendable {
+    /// The webhook every download is delivered to unless it names its own: an `http://` URL.
+    public var webhook: URL?
+    /// The command every download runs unless it names its own (run with `/bin/sh -c`).
+    public var command: String?
+    /// The key of the webhook's signature (`X-FDL-Signature: sha256=HEX`, HMAC-SHA256 over the
+    /// body); `nil`: webhooks are sent unsigned. Never logged.
+    public var secret: DeliverySecret?
+    /// How long a delivery is tried, from the moment the agent journalled its event (default 24 h).
+    public var lifetime: Duration = .seconds(86_400)
+    /// The bound of one try: the whole webhook call (connect, send, answer), or one run of the
+    /// command, which is killed (SIGKILL, its process group) when it runs longer (default 30 s).
+    public var timeout: Duration = .seconds(30)
+    /// The bound of connecting to the webhook's server, within ``timeout`` (default 5 s).
+    public var connectTimeout: Duration = .seconds(5)
+    /// The wait before the second try (default 1 s); it doubles with each try after.
+    public var firstRetryDelay: Duration = .seconds(1)
+    /// The longest wait between two tries (default 5 minutes).
+    public var maxRetryDelay: Duration = .seconds(300)
+
+    public init(webhook: URL? = nil, command: String? = nil, secret: DeliverySecret? = nil) {
+        self.webhook = webhook
+        self.command = command
+        self.secret = secret
+    }
+
+    /// Why `url` cannot be a webhook, or `nil` when it can: an absolute `http://` URL with a host
+    /// (`https://` is not supported: the agent has no TLS client for a POST).
+    public static func problem(withWebhook url: String) -> String? {
+        guard let parsed = URL(string: url), let scheme = parsed.scheme?.lowercased(), parsed.host?.isEmpty == false else {
+            return "the webhook \"\(url)\" is not an absolute URL with a host"
+        }
+        guard scheme == "http" else {
+            return "the webhook \"\(url)\" is not an http:// URL (the agent posts webhooks over plain HTTP, typically to a local receiver)"
+        }
+        if let port = parsed.port, !(1...65535).contains(port) {
+            return "the webhook \"\(url)\" has a port outside 1...65535"
+        }
+        return nil
+    }
+}

@@ -1,0 +1,38 @@
+import FileDownload
+import FileDownloadAgent
+import Foundation
+
+/// `--on-complete CMD`: the command runs once for each file the session completes, one run after
+/// the other in the order the files completed (`CompletionCommand`, `CompletionEnvironment`),
+/// beside the downloads; the session waits for the last run before it reports and exits. A run
+/// that does not exit 0 is reported on standard error (in terminal mode above the live frame); it
+/// does not change the exit status.
+extension GetSession {
+    /// Queues the command for download `id`, completed at `file`.
+    func runOnComplete(id: String, file: URL) {
+        guard let command = settings.onComplete else { return }
+        let previous = onCompleteRuns
+        onCompleteRuns = Task {
+            await previous?.value
+            let environment = CompletionEnvironment.variables(id: id, state: .completed, path: file.path, sequence: nil)
+            // Foreground: the run is bounded by the user, who sees fdl wait for it.
+            let outcome = await CompletionCommand(command, timeout: .seconds(31_536_000)).run(environment: environment)
+            if !outcome.succeeded { await self.reportOnComplete(id: id, outcome: outcome) }
+        }
+    }
+
+    /// On standard error (in terminal mode above the live frame, as the other messages).
+    private func reportOnComplete(id: String, outcome: CompletionCommand.Outcome) {
+        let message = "\(id): --on-complete \(outcome)"
+        if printer.mode == .terminal, !printer.quiet {
+            printer.log(message)
+        } else {
+            Terminal.writeError("fdl: " + message)
+        }
+    }
+
+    /// Waits until every queued run has ended.
+    func finishOnCompleteRuns() async {
+        await onCompleteRuns?.value
+    }
+}
