@@ -126,14 +126,15 @@ public final class DownloadAgent: Service, Sendable {
         self.onListening = onListening
     }
 
-    /// HTTP, HTTPS, FTP and FTPS on libcurl and SFTP on libssh2, as the library configures them
-    /// by default.
+    /// HTTP, HTTPS, FTP, FTPS and S3 on libcurl and SFTP on libssh2, as the library configures
+    /// them by default (S3 with the agent's environment and `~/.aws` files).
     @Sendable
     public static func defaultTransports() throws -> TransportRegistry {
         var registry = TransportRegistry()
         registry.register(try HTTPTransport(), for: "http", "https")
         registry.register(SFTPTransport(), for: "sftp")
         registry.register(try FTPTransport(), for: "ftp", "ftps")
+        registry.register(try S3Transport(), for: "s3")
         return registry
     }
 

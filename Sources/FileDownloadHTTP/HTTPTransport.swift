@@ -112,6 +112,11 @@ public final class HTTPTransport: Transport {
 
     /// Performs one attempt; see the type's documentation for the order of events.
     public func transfer(_ request: TransferRequest, into writer: TransferWriter) async throws {
+        try await transfer(request, into: writer, signing: nil)
+    }
+
+    /// Performs one attempt, its requests signed with `signing` when given (``S3Transport``).
+    func transfer(_ request: TransferRequest, into writer: TransferWriter, signing: AWSSigning?) async throws {
         var (context, host, restartReason) = try plan(request)
 
         var current = request  // another URL, without the secret fields, after a cross-origin redirect
@@ -123,7 +128,8 @@ public final class HTTPTransport: Transport {
         while true {
             try Task.checkCancellation()
             let transfer = try makeTransfer(current, writer: writer, context: context, redirectsLeft: redirectsLeft,
-                                            serverAuth: serverAuth, proxyAuth: proxyAuth, trustsServer: trustsServer)
+                                            serverAuth: serverAuth, proxyAuth: proxyAuth, trustsServer: trustsServer,
+                                            signing: signing)
             let outcome = await leastBusy().perform(transfer)
             guard case .completed(let code) = outcome else {
                 throw DownloadError(.cancelled, "the transfer of \(request.url.redactingPassword) was cancelled")
@@ -242,7 +248,8 @@ public final class HTTPTransport: Transport {
         redirectsLeft: Int,
         serverAuth: HTTPAuthentication?,
         proxyAuth: HTTPAuthentication?,
-        trustsServer: Bool
+        trustsServer: Bool,
+        signing: AWSSigning? = nil
     ) throws -> CurlTransfer {
         let t = try CurlTransfer(writer: writer, context: context)
         let options = request.options
@@ -273,6 +280,7 @@ public final class HTTPTransport: Transport {
         if let rate = options.maxBytesPerSecond, rate > 0 { t.set(CURLOPT_MAX_RECV_SPEED_LARGE, offset: rate) }
         try serverAuth?.apply(to: t, proxy: false)
         try proxyAuth?.apply(to: t, proxy: true)
+        try signing?.apply(to: t)
 
         let owned: Set<String> = ["range", "if-range", "accept-encoding"]
         var lines = ["Accept-Encoding: identity"]

@@ -77,8 +77,8 @@ struct FleetAddCommand: AsyncParsableCommand {
         func url(_ text: String) throws -> URL {
             let url: URL
             do { url = try GetCommand.parseURL(text) } catch let error as ValidationError { throw CLIError(.usage, error.message) }
-            guard let scheme = url.scheme?.lowercased(), ["http", "https", "sftp", "ftp", "ftps"].contains(scheme) else {
-                throw CLIError(.usage, "not an http, https, sftp, ftp or ftps URL: \(url.redactingPassword)")
+            guard let scheme = url.scheme?.lowercased(), ["http", "https", "sftp", "ftp", "ftps", "s3"].contains(scheme) else {
+                throw CLIError(.usage, "not an http, https, sftp, ftp, ftps or s3 URL: \(url.redactingPassword)")
             }
             if url.password != nil { throw CLIError(.usage, "a URL in the queue cannot carry a password: \(url.redactingPassword)") }
             return url

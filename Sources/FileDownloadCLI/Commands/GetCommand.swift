@@ -15,12 +15,14 @@ public struct GetCommand: AsyncParsableCommand {
             Output is a live display on a terminal, log lines otherwise, and JSON lines with --json.
             """)
 
-    @Argument(help: ArgumentHelp("http://, https://, ftp://, ftps:// or sftp:// URLs.", valueName: "URL"))
+    @Argument(help: ArgumentHelp("http://, https://, ftp://, ftps://, sftp:// or s3:// URLs.", valueName: "URL"))
     public var urls: [String] = []
 
     @OptionGroup public var state: StateOptions
 
     @OptionGroup public var onComplete: OnCompleteOption
+
+    @OptionGroup public var s3: S3Options
 
     @Option(name: [.short, .customLong("jobs")], help: "Downloads at once.")
     public var jobs: Int = 4
@@ -294,6 +296,7 @@ public struct GetCommand: AsyncParsableCommand {
         settings.maxConnectionsPerHost = maxConnectionsPerHost
         settings.onComplete = onComplete.command
         try applyHabitOptions(to: &settings)
+        settings.s3 = try s3.settings()
         settings = try withNetOptions(settings)
         if toStandardOutput { try checkStandardOutput(&settings) }
         return settings

@@ -52,6 +52,8 @@ public struct GetSettings: Sendable {
     /// How HTTPS and FTPS servers are verified: `--cacert`, `--capath` (or the environment as
     /// curl reads it) and `-k/--insecure`.
     public var trust = TLSTrust()
+    /// `--endpoint-url`, `--region`, `--profile` for `s3://` URLs.
+    public var s3 = S3Settings()
     /// `--content-disposition`: save each file under the name the server's `Content-Disposition`
     /// suggests (sanitised, never outside the directory, never over a file that is there).
     public var usesServerFileName = false

@@ -36,6 +36,14 @@ enum TransportFactory {
         } catch {
             throw CLIError(.failure, "cannot start the FTP transport: \(DownloadError.wrapping(error).message)")
         }
+        do {
+            let s3 = S3Transport.Configuration(endpoint: settings.s3.endpoint, region: settings.s3.region, profile: settings.s3.profile,
+                                               caBundlePath: settings.trust.caBundlePath, caDirectoryPath: settings.trust.caDirectoryPath,
+                                               skipsTLSVerification: settings.trust.skipsVerification, proxy: settings.proxySettings())
+            registry.register(try S3Transport(configuration: s3), for: "s3")
+        } catch {
+            throw CLIError(.failure, "cannot start the S3 transport: \(DownloadError.wrapping(error).message)")
+        }
         return registry
     }
 }

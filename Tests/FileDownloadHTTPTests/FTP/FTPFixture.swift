@@ -50,36 +50,7 @@ struct FTPFixture: Sendable {
     func download(
         _ url: URL, transport: FTPTransport, delegate: (any DownloaderDelegate)? = nil
     ) async throws -> (file: URL?, error: DownloadError?, events: [DownloadEvent]) {
-        var transports = TransportRegistry()
-        transports.register(transport, for: "ftp", "ftps")
-        let downloader = Downloader(
-            configuration: DownloaderConfiguration(
-                retryPolicy: RetryPolicy(maxRetries: 2, initialDelay: .milliseconds(20), maxDelay: .milliseconds(100), jitter: 0),
-                downloadsDirectory: directory.url),
-            transports: transports, delegate: delegate)
-        let events = downloader.events()
-        try await downloader.start(id: "ftp", url: url, destination: directory.file("out-\(UUID().uuidString.prefix(8)).bin"))
-        let watchdog = Task {
-            try await Task.sleep(for: .seconds(60))
-            await downloader.shutdown()
-        }
-        var seen: [DownloadEvent] = []
-        var result: (file: URL?, error: DownloadError?) = (nil, nil)
-        loop: for await event in events {
-            seen.append(event)
-            switch event {
-            case .completed(_, let file):
-                result.file = file
-                break loop
-            case .failed(_, let error, _):
-                result.error = error
-                break loop
-            default:
-                continue
-            }
-        }
-        watchdog.cancel()
-        await downloader.shutdown()
-        return (result.file, result.error, seen)
+        try await SingleDownload.run(url, transport: transport, schemes: "ftp", "ftps", directory: directory, delegate: delegate,
+                                     limit: .seconds(60))
     }
 }
