@@ -46,17 +46,7 @@ extension Downloader {
         }
         // Counted before the seam is made: the slots it carries are those of a running attempt.
         hostOpened(id, url: e.currentURL, bytesOnDisk: e.bytesOnDisk)
-        let attempt = Attempt(
-            id: id, url: e.currentURL, secretsOrigin: e.originOfSecrets, partPath: e.partPath, destination: e.destination, options: e.options,
-            suggestedFileName: e.suggestedFileName, takenNames: takenNames(besides: e),
-            stagingSuffix: configuration.stagingSuffix, bytesOnDisk: e.continuationOffset, validator: e.validator, expectedLength: e.expectedLength,
-            number: e.attempts, synchronize: configuration.synchronizesFiles, roomCheck: roomCheck(for: e),
-            bandwidth: transport.capabilities.contains(.rateLimit) ? rateBudget(for: e) : nil,
-            segments: e.segments, seam: segmentable ? segmentSeam(for: id, handle: handle) : nil,
-            segmentThreshold: configuration.segmentThreshold, minimumSegmentSize: configuration.minimumSegmentSize,
-            downloadsDirectory: configuration.downloadsDirectory.path,
-            handle: handle, transport: transport, delegate: delegate
-        )
+        let attempt = makeAttempt(of: e, handle: handle, transport: transport, segmentable: segmentable)
         entries[id] = e
         scheduler.started(id)
         persist(e, flush: nil, events: events)
@@ -66,6 +56,25 @@ extension Downloader {
         }
         handle.task.withLock { $0 = task }
         ensureTicking()
+    }
+
+    /// The attempt of `e` (its next, numbered ``DownloadEntry/attempts``) as the downloader
+    /// prepares it: the download's paths, options, validator and bytes on disk, the
+    /// configuration's staging suffix, segment sizes and flushing, the room check, the rate
+    /// budget (for a transport with ``TransportCapabilities/rateLimit``) and, when `segmentable`,
+    /// the seam to the host governor. Made after the attempt's own connection was counted.
+    func makeAttempt(of e: DownloadEntry, handle: AttemptHandle, transport: any Transport, segmentable: Bool) -> Attempt {
+        Attempt(
+            id: e.id, url: e.currentURL, secretsOrigin: e.originOfSecrets, partPath: e.partPath, destination: e.destination, options: e.options,
+            suggestedFileName: e.suggestedFileName, takenNames: takenNames(besides: e),
+            stagingSuffix: configuration.stagingSuffix, bytesOnDisk: e.continuationOffset, validator: e.validator, expectedLength: e.expectedLength,
+            number: e.attempts, synchronize: configuration.synchronizesFiles, roomCheck: roomCheck(for: e),
+            bandwidth: transport.capabilities.contains(.rateLimit) ? rateBudget(for: e) : nil,
+            segments: e.segments, seam: segmentable ? segmentSeam(for: e.id, handle: handle) : nil,
+            segmentThreshold: configuration.segmentThreshold, minimumSegmentSize: configuration.minimumSegmentSize,
+            downloadsDirectory: configuration.downloadsDirectory.path,
+            handle: handle, transport: transport, delegate: delegate
+        )
     }
 
     /// The head check an attempt's sink runs before the first body byte (``HeadCheck``): status
