@@ -137,7 +137,7 @@ extension Downloader {
             options: resumeData.options.resolved(with: configuration), lifecycle: DownloadLifecycle(id: id),
             queueOrder: takeQueueOrder()
         )
-        if Self.segmentsFit(resumeData.segments, validator: resumeData.validator, length: resumeData.expectedLength,
+        if RestoreRules.segmentsFit(resumeData.segments, validator: resumeData.validator, length: resumeData.expectedLength,
                             partPath: resumeData.partPath) {
             // Each segment continues from its own bytes.
             entry.segments = resumeData.segments
@@ -259,8 +259,7 @@ extension Downloader {
         retrying.remove(id)
         if !e.state.isTerminal, !keepingStagingFile { discardStagingFile(of: e) }  // cancel deleted it; a newer download may own it now
         entries[id] = nil
-        journal.post(.remove(id: id))
-        journal.post(.publish([.removed(id: id)]))  // after the store forgot it
+        persistence.remove(id)  // the store forgets it, then `removed` is published
         removedFromMemory(id)
         answerWaitersOfRemoved(id)
         refreshRootProgress(force: true)
@@ -309,11 +308,9 @@ extension Downloader {
     /// Stores the entry (with a store) and publishes `events` after it, in order; then answers
     /// the ``outcome(of:)`` waits the new state settles.
     func persist(_ e: DownloadEntry, flush: TransferSink?, events: [DownloadEvent]) {
-        if store != nil {
-            journal.post(.save(e.record(), flush: flush, events: events))
-            if pages.isActive, e.state == .completed || e.state == .cancelled { pages.finished.append(e.id) }
-        } else if !events.isEmpty {
-            journal.post(.publish(events))
+        if persistence.save(e, flush: flush, events: events), scheduler.pages.isActive,
+           e.state == .completed || e.state == .cancelled {
+            scheduler.pages.finished.append(e.id)
         }
         answerWaiters(for: e)
     }
@@ -350,7 +347,7 @@ extension Downloader {
         }
         armExpiry(&e, now: clock.now())
         entries[id] = e
-        queue.push(id: id, priority: e.options.priority, order: e.queueOrder)
+        scheduler.queue.push(id: id, priority: e.options.priority, order: e.queueOrder)
         persist(e, flush: nil, events: events)
     }
 
@@ -376,7 +373,7 @@ extension Downloader {
         }) {
             startAttempt(id)
         }
-        if queue.hasParked { ensureTicking() }
+        if scheduler.queue.hasParked { ensureTicking() }
         refillIfLow()
         forgetFinished()
     }

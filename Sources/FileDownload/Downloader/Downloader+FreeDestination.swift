@@ -22,12 +22,9 @@ extension Downloader {
             let chosen = try policy.destination(for: proposed) { path in
                 takenInStore.contains(path) || isClaimedByUnfinished(path)
             }
-            guard policy.existingFiles == .keep, pages.isActive, pages.mayHoldWaiting, let store else { return chosen }
-            await journal.drain()
-            let path = chosen.path, partPath = chosen.path + configuration.stagingSuffix
-            let owner = try await Self.readingStore("the downloads") {
-                try await store.unfinishedOwner(destination: path, partPath: partPath)
-            }
+            guard policy.existingFiles == .keep, scheduler.pages.isActive, scheduler.pages.mayHoldWaiting else { return chosen }
+            let owner = try await persistence.unfinishedOwner(destination: chosen.path,
+                                                              partPath: chosen.path + configuration.stagingSuffix)
             guard let owner, entries[owner] == nil else { return chosen }
             takenInStore.insert(chosen.path)
         }

@@ -16,13 +16,13 @@ extension Downloader {
             throw DownloadError(.invalidState, "the connections per host must be at least 1, not \(count)")
         }
         guard !host.isEmpty else { throw DownloadError(.invalidState, "the host name is empty") }
-        hosts.setCap(count, forHost: host)
+        scheduler.hosts.setCap(count, forHost: host)
         schedule()
     }
 
     /// The cap of connections to `host` in force (the override, or the configuration's).
     public func maxConnections(forHost host: String) -> Int {
-        hosts.cap(forHost: host)
+        scheduler.hosts.cap(forHost: host)
     }
 
     /// The origin the governor counts an attempt on `url` against; `nil` (not counted) for a URL
@@ -53,13 +53,13 @@ extension Downloader {
     func hostFailed(_ id: String, origin: String, error: DownloadError, policy: RetryPolicy, now: Duration) {
         guard error.code != .cancelled else { return }
         let throttles = error.code == .connectionLost
-            ? hosts.lost(origin: origin, now: now)
+            ? scheduler.hosts.lost(origin: origin, now: now)
             : Self.isThrottle(error)
         guard throttles else { return }
         let wait = error.retryAfter.map { min($0, policy.maxDelay) }
-        hosts.throttled(origin: origin, retryAfter: wait, now: now)
+        scheduler.hosts.throttled(origin: origin, retryAfter: wait, now: now)
         let hold = wait.map { ", no new connection for \($0)" } ?? ""
-        logger.debug("download '\(id)': \(origin) throttles (\(error.code)); target \(hosts.target(of: origin))\(hold)")
+        logger.debug("download '\(id)': \(origin) throttles (\(error.code)); target \(scheduler.hosts.target(of: origin))\(hold)")
     }
 
     /// The error an attempt failed with on its own (not stopped by the downloader), if any.

@@ -31,9 +31,7 @@ extension Downloader {
                 ensureTicking()
             case .discardBytes:
                 discardStagingFile(of: e)
-                e.bytesOnDisk = 0
-                e.segments = []
-                e.validator = nil
+                e.forgetBytes()
             case .countRetriesAnew:
                 e.retriesUsed = 0
                 e.changedFileRestarts = 0

@@ -24,8 +24,8 @@ extension Downloader {
     /// The store's counts when it pages (``WaitingPages/isActive``), `nil` otherwise or when it
     /// cannot answer (then memory answers, without the downloads left in the store).
     private func storeCounts() async -> [DownloadState: Int]? {
-        guard pages.isActive, let store else { return nil }
-        await journal.drain()
+        guard scheduler.pages.isActive, let store = persistence.store else { return nil }
+        await persistence.drain()
         do {
             return try await store.countsByState()
         } catch {
@@ -58,8 +58,8 @@ extension Downloader {
     /// landed), so it costs the same with a million downloads waiting there.
     public func downloads(in states: Set<DownloadState>? = nil, after position: Int64? = nil, limit: Int) async -> DownloadPage {
         let limit = Swift.max(0, limit)
-        if pages.isActive, let store {
-            await journal.drain()
+        if scheduler.pages.isActive, let store = persistence.store {
+            await persistence.drain()
             do {
                 let records = try await store.page(in: states, after: position, limit: limit + 1)
                 let page = records.prefix(limit)

@@ -34,9 +34,7 @@ extension Downloader {
         let nextComparesValidators = (try? transports.transport(for: e.currentURL))?.capabilities.contains(.validators) ?? false
         if !(e.validator?.isStrong ?? false) || !nextComparesValidators
             || Self.protocolFamily(of: from) != Self.protocolFamily(of: e.currentURL) {
-            e.validator = nil
-            e.bytesOnDisk = 0
-            e.segments = []
+            e.forgetBytes()
             e.expectedLength = nil
         }
         carryOut(e.lifecycle.failureClassified(.retry(error, in: .zero, due: now)), on: &e, events: &events, now: now)

@@ -55,7 +55,7 @@ extension Downloader {
     func networkReleases(_ held: [DownloadEntry], now: Duration) -> [String] {
         // Servers being probed: an attempt runs that has no answer yet.
         var probing: Set<String> = []
-        for id in running {
+        for id in scheduler.running {
             guard let e = entries[id], !e.headSeen else { continue }
             probing.insert(Self.hostKey(of: e))
         }

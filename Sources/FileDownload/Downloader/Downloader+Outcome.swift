@@ -36,7 +36,7 @@ extension Downloader {
         try await pageIn(id)
         let e = try awaitableEntry(id)
         if let outcome = settledOutcome(of: e) {
-            await journal.drain()  // its events are out, as for an outcome that is waited for
+            await persistence.drain()  // its events are out, as for an outcome that is waited for
             return outcome
         }
         try Task.checkCancellation()
@@ -118,7 +118,7 @@ extension Downloader {
     func answerWaiters(for e: DownloadEntry) {
         guard outcomeWaiters.hasWaiters(for: e.id), let outcome = settledOutcome(of: e) else { return }
         let waiters = outcomeWaiters.take(e.id)
-        journal.post(.perform { for waiter in waiters { waiter.resume(returning: outcome) } })
+        persistence.afterWrites { for waiter in waiters { waiter.resume(returning: outcome) } }
     }
 
     /// Ends the waits for `id`, which was removed.
@@ -126,7 +126,7 @@ extension Downloader {
         let waiters = outcomeWaiters.take(id)
         guard !waiters.isEmpty else { return }
         let error = DownloadError(.unknownIdentifier, "the download '\(id)' was removed before it ended")
-        journal.post(.perform { for waiter in waiters { waiter.resume(throwing: error) } })
+        persistence.afterWrites { for waiter in waiters { waiter.resume(throwing: error) } }
     }
 
     /// After ``shutdown()`` stopped everything: answers every wait still open.

@@ -13,20 +13,18 @@ extension Downloader {
     /// queue order holds), and nothing of `e` lives only in memory (secrets, a mirror being
     /// tried, an expiring URL, a `Progress`, a caller awaiting its outcome, retries counted).
     func mayLeaveInStore(_ e: DownloadEntry) -> Bool {
-        guard pages.isActive, queue.count >= residentWaitingLimit,
-              queue.runsAfterAll(priority: e.options.priority, order: e.queueOrder, id: e.id) else { return false }
-        return e.nativeProgress == nil && e.urlExpiry == nil && e.options.urlExpiresAt == nil && e.urlIndex == 0
-            && e.secretsOrigin == nil && e.retriesUsed == 0 && e.url.user == nil && e.url.password == nil
-            && e.options == e.options.withoutSecrets && !outcomeWaiters.hasWaiters(for: e.id)
+        guard scheduler.pages.isActive, scheduler.queue.count >= residentWaitingLimit,
+              scheduler.queue.runsAfterAll(priority: e.options.priority, order: e.queueOrder, id: e.id) else { return false }
+        return Persistence.storeHoldsAll(of: e) && !outcomeWaiters.hasWaiters(for: e.id)
     }
 
     /// Forgets waiting `e` in memory; its save is already posted, so the store holds it.
     func leaveInStore(_ e: DownloadEntry) {
         entries[e.id] = nil
         for path in [e.destination.path, e.partPath] where claimedPaths[path] == e.id { claimedPaths[path] = nil }
-        pages.parkSequence += 1
-        pages.unsaved[e.id] = pages.parkSequence
-        pages.mayHoldWaiting = true
+        scheduler.pages.parkSequence += 1
+        scheduler.pages.unsaved[e.id] = scheduler.pages.parkSequence
+        scheduler.pages.mayHoldWaiting = true
     }
 
     /// How many completed or cancelled downloads stay in memory once paging is on: the newest,
@@ -38,37 +36,37 @@ extension Downloader {
     /// that acts on one pages it in), unless something of them lives only in memory (a
     /// `Progress`, a caller awaiting its outcome).
     func forgetFinished() {
-        guard pages.finished.count >= 2 * finishedKeptInMemory else { return }
-        let old = pages.finished.prefix(pages.finished.count - finishedKeptInMemory)
-        pages.finished.removeFirst(old.count)
+        guard scheduler.pages.finished.count >= 2 * finishedKeptInMemory else { return }
+        let old = scheduler.pages.finished.prefix(scheduler.pages.finished.count - finishedKeptInMemory)
+        scheduler.pages.finished.removeFirst(old.count)
         for id in old {
             guard let e = entries[id], e.state == .completed || e.state == .cancelled, e.attempt == nil,
                   e.nativeProgress == nil, !outcomeWaiters.hasWaiters(for: id) else { continue }
             entries[id] = nil
             for path in [e.destination.path, e.partPath] where claimedPaths[path] == id { claimedPaths[path] = nil }
-            pages.parkSequence += 1
-            pages.unsaved[id] = pages.parkSequence
-            pages.forgotFinished = true
+            scheduler.pages.parkSequence += 1
+            scheduler.pages.unsaved[id] = scheduler.pages.parkSequence
+            scheduler.pages.forgotFinished = true
         }
         // Once the saves posted so far have landed, the store answers for those ids.
-        let sequence = pages.parkSequence
-        journal.post(.perform { [weak self] in Task { await self?.landed(upTo: sequence) } })
+        let sequence = scheduler.pages.parkSequence
+        persistence.afterWrites { [weak self] in Task { await self?.landed(upTo: sequence) } }
     }
 
     /// The saves of the downloads left in the store up to `sequence` have landed.
     func landed(upTo sequence: UInt64) {
-        pages.saved(upTo: sequence)
+        scheduler.pages.saved(upTo: sequence)
     }
 
     /// Download `id` was removed: until the removal has reached the store, a question about `id`
     /// waits for it (the store still holds the record).
     func removedFromMemory(_ id: String) {
-        if pages.refilling { pages.removedDuringRefill.insert(id) }
-        guard pages.isActive else { return }
-        pages.parkSequence += 1
-        pages.unsaved[id] = pages.parkSequence
-        let sequence = pages.parkSequence
-        journal.post(.perform { [weak self] in Task { await self?.landed(upTo: sequence) } })
+        if scheduler.pages.refilling { scheduler.pages.removedDuringRefill.insert(id) }
+        guard scheduler.pages.isActive else { return }
+        scheduler.pages.parkSequence += 1
+        scheduler.pages.unsaved[id] = scheduler.pages.parkSequence
+        let sequence = scheduler.pages.parkSequence
+        persistence.afterWrites { [weak self] in Task { await self?.landed(upTo: sequence) } }
     }
 
     /// Starts a refill when the store may hold waiting downloads and fewer than half of
@@ -81,10 +79,10 @@ extension Downloader {
     /// Claims the one refill that may run: `false` when one runs, none is needed, or the store
     /// holds no waiting download left there.
     func claimRefill() -> Bool {
-        guard pages.isActive, pages.mayHoldWaiting, !pages.refilling, !isShutDown,
-              queue.count < residentWaitingLimit / 2 else { return false }
-        pages.refilling = true
-        pages.removedDuringRefill = []
+        guard scheduler.pages.isActive, scheduler.pages.mayHoldWaiting, !scheduler.pages.refilling, !isShutDown,
+              scheduler.queue.count < residentWaitingLimit / 2 else { return false }
+        scheduler.pages.refilling = true
+        scheduler.pages.removedDuringRefill = []
         return true
     }
 
@@ -93,24 +91,24 @@ extension Downloader {
     /// then schedules. A store that cannot be read is logged, and asked again at the next
     /// scheduling. Only after ``claimRefill()`` returned `true`.
     func refill() async {
-        let sequence = pages.parkSequence
-        await journal.drain()
-        pages.saved(upTo: sequence)
-        let limit = residentWaitingLimit + queue.count
+        let sequence = scheduler.pages.parkSequence
+        await persistence.drain()
+        scheduler.pages.saved(upTo: sequence)
+        let limit = residentWaitingLimit + scheduler.queue.count
         let records: [DownloadRecord]
         do {
-            records = try await store?.nextWaiting(limit: limit) ?? []
+            records = try await persistence.nextWaiting(limit: limit)
         } catch {
             logger.error("the store could not list the waiting downloads", metadata: ["error": "\(error)"])
-            pages.refilling = false
+            scheduler.pages.refilling = false
             return
         }
-        pages.refilling = false
+        scheduler.pages.refilling = false
         guard !isShutDown else { return }
-        for record in records where entries[record.id] == nil && !pages.removedDuringRefill.contains(record.id) {
+        for record in records where entries[record.id] == nil && !scheduler.pages.removedDuringRefill.contains(record.id) {
             adoptWaiting(record)
         }
-        if records.count < limit, pages.parkSequence == sequence { pages.mayHoldWaiting = false }
+        if records.count < limit, scheduler.pages.parkSequence == sequence { scheduler.pages.mayHoldWaiting = false }
         schedule()
     }
 
@@ -122,16 +120,15 @@ extension Downloader {
     /// and reconciled as ``restore()`` does, then, when it is waiting, queued without a new save
     /// or event (it was waiting already).
     func adoptWaiting(_ record: DownloadRecord) {
-        var report = RestoreReport()
         if record.state.isTerminal {
             var e = DownloadEntry(record: record)
             if pathProblem(of: e) != nil {
-                entries[e.id] = reconcile(record, report: &report)  // failed; no file touched
+                entries[e.id] = carryOut(RestoreRules.reconcile(record, stagingSuffix: configuration.stagingSuffix))  // failed; no file touched
                 return
             }
             e.bytesOnDisk = record.state == .completed ? record.checkpointedBytes : 0
             entries[e.id] = e
-            if pages.isActive { pages.finished.append(e.id) }  // it may leave memory again
+            if scheduler.pages.isActive { scheduler.pages.finished.append(e.id) }  // it may leave memory again
             return
         }
         if (try? checkUnclaimed(destination: record.destination.path, partPath: record.partPath)) == nil {
@@ -145,13 +142,14 @@ extension Downloader {
             persist(e, flush: nil, events: events)
             return
         }
-        var e = reconcile(record, report: &report)
+        let restored = RestoreRules.reconcile(record, stagingSuffix: configuration.stagingSuffix)
+        var e = carryOut(restored)
         entries[e.id] = e
-        if report.rejected.isEmpty { claim(e) }
+        if restored.finding != .rejected { claim(e) }
         guard e.state == .waiting else { return }
         armExpiry(&e, now: clock.now())
         entries[e.id] = e
-        queue.push(id: e.id, priority: e.options.priority, order: e.queueOrder)
+        scheduler.queue.push(id: e.id, priority: e.options.priority, order: e.queueOrder)
     }
 
     /// The record of `id` when it is a download left in the store (waiting, or finished and
@@ -159,9 +157,8 @@ extension Downloader {
     ///
     /// - Throws: ``DownloadError/Code/store`` when the store cannot be read.
     func recordInStore(_ id: String) async throws -> DownloadRecord? {
-        guard entries[id] == nil, pages.isActive, pages.mayHoldOthers, let store else { return nil }
-        if pages.unsaved[id] != nil { await journal.drain() }
-        let record = try await Self.readingStore("download '\(id)'") { try await store.record(id: id) }
+        guard entries[id] == nil, scheduler.pages.isActive, scheduler.pages.mayHoldOthers else { return nil }
+        let record = try await persistence.record(id, afterWrites: scheduler.pages.unsaved[id] != nil)
         return entries[id] == nil ? record : nil
     }
 
@@ -197,25 +194,11 @@ extension Downloader {
     /// ``DownloadError/Code/store`` when the store cannot tell. Only downloads not in memory are
     /// asked about: ``checkUnclaimed(destination:partPath:)`` answers for the others.
     func checkUnclaimedInStore(destination: String, partPath: String) async throws {
-        guard pages.isActive, pages.mayHoldWaiting, let store else { return }
-        await journal.drain()
-        let owner = try await Self.readingStore("the downloads") {
-            try await store.unfinishedOwner(destination: destination, partPath: partPath)
-        }
+        guard scheduler.pages.isActive, scheduler.pages.mayHoldWaiting else { return }
+        let owner = try await persistence.unfinishedOwner(destination: destination, partPath: partPath)
         if let owner, entries[owner] == nil {
             throw DownloadError(.invalidDestination,
                                 "the download '\(owner)' already writes to \(destination) or its staging file")
-        }
-    }
-
-    /// The answer of `read`; an error of the store becomes ``DownloadError/Code/store`` naming `what`.
-    static func readingStore<T>(_ what: String, _ read: () async throws -> T) async throws -> T {
-        do {
-            return try await read()
-        } catch let error as DownloadError where error.code == .store {
-            throw error
-        } catch {
-            throw DownloadError(.store, "the store could not read \(what): \(error)")
         }
     }
 }

@@ -61,9 +61,7 @@ extension Downloader {
             e.url = url
         }
         if Self.protocolFamily(of: from) != Self.protocolFamily(of: url) {
-            e.validator = nil
-            e.bytesOnDisk = 0
-            e.segments = []
+            e.forgetBytes()
             e.expectedLength = nil
         }
         switch expiry {
@@ -202,7 +200,7 @@ extension Downloader {
             var events: [DownloadEvent] = []
             carryOut(e.lifecycle.urlExpiresSoon(), on: &e, events: &events, now: now)
             entries[id] = e
-            journal.post(.publish(events))
+            persistence.publish(events)
         }
     }
 }

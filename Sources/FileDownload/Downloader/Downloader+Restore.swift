@@ -1,8 +1,3 @@
-import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
-
 extension Downloader {
     /// Loads the downloads from the store (every one, or with a paging store those neither waiting
     /// nor finished) and reconciles them with the files on disk.
@@ -45,25 +40,24 @@ extension Downloader {
     @discardableResult
     public func restore() async throws -> RestoreReport {
         try checkAccepting()
-        guard let store else { return RestoreReport() }
-        let paging = store.pagesWaitingDownloads
-        let records = paging ? try await store.loadAll(excluding: [.waiting, .completed, .cancelled]) : try await store.loadAll()
+        guard persistence.hasStore else { return RestoreReport() }
         // Read before anything changes: a store that cannot answer leaves everything as it was.
-        let waitingInStore = paging ? try await store.waitingPartPaths() : []
-        if paging {
-            let last = try await store.lastQueueOrder()
-            scheduler.nextQueueOrder = Swift.max(scheduler.nextQueueOrder, last?.successorSaturating ?? 0)
-            pages.isActive = true
-            pages.mayHoldWaiting = true
-            pages.forgotFinished = true  // the finished downloads stay in the store, which answers for them
+        let stored = try await persistence.loadForRestore()
+        if persistence.pagesWaiting {
+            scheduler.nextQueueOrder = Swift.max(scheduler.nextQueueOrder, stored.lastQueueOrder?.successorSaturating ?? 0)
+            scheduler.pages.isActive = true
+            scheduler.pages.mayHoldWaiting = true
+            scheduler.pages.forgotFinished = true  // the finished downloads stay in the store, which answers for them
         }
         var report = RestoreReport()
         var toQueue: [String] = []
-        for record in records where entries[record.id] == nil {
+        for record in stored.records where entries[record.id] == nil {
             scheduler.nextQueueOrder = Swift.max(scheduler.nextQueueOrder, record.queueOrder.successorSaturating)
-            let e = reconcile(record, report: &report)
+            let restored = RestoreRules.reconcile(record, stagingSuffix: configuration.stagingSuffix)
+            restored.note(in: &report)
+            let e = carryOut(restored)
             entries[record.id] = e
-            let rejected = report.rejected.last == record.id
+            let rejected = restored.finding == .rejected
             if !rejected { claim(e) }
             report.restored.append(record.id)
             if !rejected, record.state == .waiting || (e.state == .interrupted && configuration.resumeInterruptedOnRestore) {
@@ -71,7 +65,9 @@ extension Downloader {
                 if e.state == .interrupted { report.resumed.append(record.id) }
             }
         }
-        report.removedOrphans = removeOrphanStagingFiles(alsoOwned: waitingInStore)
+        report.removedOrphans = RestoreRules.removeOrphanStagingFiles(
+            in: configuration.downloadsDirectory, stagingSuffix: configuration.stagingSuffix,
+            owned: Set(entries.values.map(\.partPath)).union(stored.waitingPartPaths))
         for id in toQueue { requeue(id) }
         for id in report.restored { updateProgress(of: id) }
         refreshRootProgress(force: true)
@@ -81,116 +77,22 @@ extension Downloader {
         return report
     }
 
-    /// The entry `record` describes, reconciled with the disk (see ``restore()``): its paths
-    /// checked first (a record that fails becomes `failed` and is listed in `report.rejected`),
-    /// a completed file looked for, a staging file cut to the checkpoint, a download that was
-    /// running made `interrupted`. A change is stored and announced.
-    func reconcile(_ record: DownloadRecord, report: inout RestoreReport) -> DownloadEntry {
-        var e = DownloadEntry(record: record)
-        e.bytesOnDisk = 0
-        let now = clock.now()
+    /// Carries out what the lifecycle of a reconciled download returned, and stores and
+    /// announces it when it changed (a transition announces itself; bytes restarted from zero
+    /// announce the state as it is). Returns the entry.
+    func carryOut(_ restored: RestoreRules.Restored) -> DownloadEntry {
+        var e = restored.entry
         var events: [DownloadEvent] = []
-        if let problem = pathProblem(of: e) {
-            e.lastError = DownloadError(.invalidDestination,
-                                        "the stored download was refused and no file was touched: \(problem)")
-            report.rejected.append(record.id)
-            carryOut(e.lifecycle.restoredAsFailed(), on: &e, events: &events, now: now)
-            persist(e, flush: nil, events: events)
-            return e
-        }
-        var changed = false
-        switch record.state {
-        case .completed:
-            e.bytesOnDisk = record.checkpointedBytes
-            let size = FileValidation.size(ofFileAt: record.destination.path)
-            if size == nil {
-                carryOut(e.lifecycle.restoredAsFailed(), on: &e, events: &events, now: now)
-                e.bytesOnDisk = 0
-                e.segments = []
-                e.validator = nil
-                e.lastError = DownloadError(.fileSystem, "the completed file \(record.destination.path) is gone")
-                report.vanished.append(record.id)
-                changed = true
-            } else if let expected = record.expectedLength, size != expected {
-                report.modified.append(record.id)
-            }
-        case .cancelled:
-            break
-        case .downloading, .waiting, .interrupted, .paused, .failed, .notStarted:
-            if Self.segmentsFit(record) {
-                // Each segment continues from its own bytes: the file is kept as it is.
-                e.segments = record.segments
-                e.bytesOnDisk = record.segments.bytesDone
-            } else {
-                e.segments = []
-                let prefix = record.segments.isEmpty ? record.checkpointedBytes : record.segments.contiguousPrefix
-                let kept = cutStagingFile(record.partPath, to: prefix)
-                let keep = kept ?? 0
-                if kept == nil, prefix > 0 {
-                    report.restartedFromZero.append(record.id)
-                    changed = true
-                }
-                e.bytesOnDisk = keep
-                if keep == 0 { e.validator = nil }
-            }
-            if record.state == .downloading {
-                carryOut(e.lifecycle.restoredAfterCrash(), on: &e, events: &events, now: now)
-                e.lastError = DownloadError(.connectionLost, "the process stopped during the download")
-                changed = true
-            }
-        }
-        if changed {
-            // A transition announces itself; bytes restarted from zero announce the state as it is.
+        if !restored.actions.isEmpty { carryOut(restored.actions, on: &e, events: &events, now: clock.now()) }
+        if restored.changed {
             persist(e, flush: nil, events: events.isEmpty ? [.stateChanged(id: e.id, state: e.state)] : events)
         }
         return e
     }
 
-    /// Cuts the staging file at `path` to at most `limit` bytes through a descriptor opened with
-    /// ``StagingFile/reopen(_:)`` (which also gives back space reserved past the end by a process
-    /// that died); the bytes kept, or `nil` when there is no trustworthy file (an entry that
-    /// failed the check was removed).
-    func cutStagingFile(_ path: String, to limit: Int64) -> Int64? {
-        guard let fd = StagingFile.reopen(path) else { return nil }
-        defer { close(fd) }
-        var st = stat()
-        guard fstat(fd, &st) == 0 else { return nil }
-        let keep = min(limit, Int64(st.st_size))
-        guard ftruncate(fd, off_t(keep)) == 0 else { return nil }
-        return keep
-    }
-
-    /// Removes `*<stagingSuffix>` files in the downloads directory that no download owns.
-    /// `alsoOwned`: the staging files of downloads left in the store.
-    func removeOrphanStagingFiles(alsoOwned: Set<String>) -> [String] {
-        let directory = configuration.downloadsDirectory.standardizedFileURL.path
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return [] }
-        let owned = Set(entries.values.map(\.partPath)).union(alsoOwned)
-        var removed: [String] = []
-        for name in names where name.hasSuffix(configuration.stagingSuffix) {
-            let path = (directory as NSString).appendingPathComponent(name)
-            if !owned.contains(path) {
-                StagingFile.remove(path)
-                removed.append(path)
-            }
-        }
-        return removed.sorted()
-    }
-
-    /// Whether the stored segments of `record` can be continued: a strong validator, the length
-    /// they cover, and a staging file (a regular file of ours) holding every byte they say is done.
-    static func segmentsFit(_ record: DownloadRecord) -> Bool {
-        segmentsFit(record.segments, validator: record.validator, length: record.expectedLength, partPath: record.partPath)
-    }
-
-    /// Whether `segments` (of a record or of resume data) can be continued in `partPath`.
+    /// Whether `segments` (of a record or of resume data) can be continued in `partPath`
+    /// (``RestoreRules/segmentsFit(_:validator:length:partPath:)``; for the attempts).
     static func segmentsFit(_ segments: [SegmentCheckpoint], validator: Validator?, length: Int64?, partPath: String) -> Bool {
-        guard !segments.isEmpty, validator?.isStrong == true,
-              let length, segments.map(\.end).max() == length,
-              let fd = StagingFile.reopen(partPath) else { return false }
-        defer { close(fd) }
-        var st = stat()
-        guard fstat(fd, &st) == 0 else { return false }
-        return segments.allSatisfy { $0.done == 0 || $0.next <= Int64(st.st_size) }
+        RestoreRules.segmentsFit(segments, validator: validator, length: length, partPath: partPath)
     }
 }

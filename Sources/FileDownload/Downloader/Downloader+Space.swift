@@ -52,7 +52,7 @@ extension Downloader {
     /// What the running downloads on file system `id` (other than `besides`) still need.
     func neededByRunning(on id: UInt, besides: String) -> Int64 {
         var sum: Int64 = 0
-        for other in running where other != besides {
+        for other in scheduler.running where other != besides {
             guard let e = entries[other], let needed = stillNeeded(e), needed > 0,
                   let fs = spaceHolds.fileSystem(of: Self.directory(of: e)), fs == id else { continue }
             sum = sum.addingSaturating(needed)

@@ -44,9 +44,7 @@ extension Downloader {
         if transportStuck { StagingFile.remove(partPath) }
         attemptEnded(id, handle: handle, outcome: .stopped)
         guard transportStuck, var e = entries[id], e.bytesOnDisk > 0 else { return }
-        e.bytesOnDisk = 0
-        e.segments = []
-        e.validator = nil
+        e.forgetBytes()
         entries[id] = e
         persist(e, flush: nil, events: [])
     }

@@ -20,7 +20,7 @@ extension Downloader {
     /// One tick; `false` (and the loop ends) when nothing needs ticking any more.
     func tickAndContinue() -> Bool {
         tick()
-        if running.isEmpty && retrying.isEmpty && !waitsForHost {
+        if scheduler.running.isEmpty && retrying.isEmpty && !waitsForHost {
             tickTask = nil
             return false
         }
@@ -33,7 +33,7 @@ extension Downloader {
         let now = clock.now()
         applyBandwidthSchedule(at: now)
         var events: [DownloadEvent] = []
-        for id in running {
+        for id in scheduler.running {
             guard var e = entries[id], let handle = e.attempt else { continue }
             let sink = handle.currentSink
             if let sink { absorbHead(&e, sink: sink, events: &events) }
@@ -56,16 +56,12 @@ extension Downloader {
                 let received = segmented ? board.received : sink.fileLength
                 e.speed.sample(bytes: received, at: now)
                 recordHostBytes(id, fileLength: received, now: now)
-                if store != nil, now - e.lastCheckpointAt >= configuration.checkpointInterval,
+                if persistence.hasStore, now - e.lastCheckpointAt >= configuration.checkpointInterval,
                    received != e.lastCheckpointBytes, e.headSeen {
                     e.lastCheckpointAt = now
                     e.lastCheckpointBytes = received
-                    if segmented {
-                        // Read before the flush: every byte counted is on disk when it is stored.
-                        journal.post(.checkpointSegments(id: id, sink: sink, segments: board.checkpoints(), validator: e.validator))
-                    } else {
-                        journal.post(.checkpoint(id: id, sink: sink, validator: e.validator))
-                    }
+                    // The segments are read before the flush: every byte counted is on disk when it is stored.
+                    persistence.checkpoint(id, sink: sink, segments: segmented ? board.checkpoints() : nil, validator: e.validator)
                 }
             }
             emitProgress(&e, now: now, force: false, events: &events)
@@ -85,10 +81,10 @@ extension Downloader {
             }
         }
         releaseHeld(now: now)
-        hosts.forgetIdle(now: now)
+        scheduler.hosts.forgetIdle(now: now)
         if !freshURLs.expiring.isEmpty { askForExpiringURLs(now: now) }
         let total = emitTotal(now: now, force: false, events: &events)
-        if !events.isEmpty { journal.post(.publish(events)) }
+        if !events.isEmpty { persistence.publish(events) }
         refreshRootProgress(force: true, total: total)
         schedule()
         wakeSegments()
@@ -174,7 +170,7 @@ extension Downloader {
     /// ever from the actor: concurrent updates of `completedUnitCount` lose increments on Linux.
     func updateProgress(of id: String) {
         if let e = entries[id] { updateNativeProgress(e) }
-        refreshRootProgress(force: running.isEmpty)
+        refreshRootProgress(force: scheduler.running.isEmpty)
     }
 
     func updateNativeProgress(_ e: DownloadEntry) {

@@ -41,11 +41,11 @@ public actor Downloader {
     /// The configuration given at init.
     public nonisolated let configuration: DownloaderConfiguration
     let transports: TransportRegistry
-    let store: (any DownloadStore)?
     let delegate: (any DownloaderDelegate)?
     let clock: ClockBox
     let hub: EventHub
-    let journal: Journal
+    /// The persistence part: the journal of store writes and events, and the store.
+    let persistence: Persistence
     let outcomeWaiters = OutcomeWaiters()
     var logger: Logger { configuration.logger }
 
@@ -104,7 +104,6 @@ public actor Downloader {
     ) where C.Duration == Duration {
         self.configuration = configuration
         self.transports = transports
-        self.store = store
         self.delegate = delegate
         self.clock = ClockBox(clock)
         self.bandwidth = BandwidthLimiter(bytesPerSecond: nil, clock: clock)
@@ -112,7 +111,7 @@ public actor Downloader {
         self.networkWaits = NetworkWaits(probeInterval: configuration.networkProbeInterval)
         let hub = EventHub(delegate: delegate)
         self.hub = hub
-        self.journal = Journal(store: store, hub: hub, logger: configuration.logger)
+        self.persistence = Persistence(store: store, hub: hub, logger: configuration.logger)
         self.rng = SplitMix64(seed: configuration.jitterSeed ?? UInt64.random(in: .min ... .max))
         let root = Progress(totalUnitCount: -1)
         root.isCancellable = true
@@ -175,14 +174,14 @@ public actor Downloader {
     /// Whether any download is waiting (in memory or in a paging store), downloading, or
     /// interrupted with a retry due.
     public var hasActiveDownloads: Bool {
-        !running.isEmpty || !retrying.isEmpty || pages.mayHoldWaiting || entries.values.contains { $0.state == .waiting }
+        !scheduler.running.isEmpty || !retrying.isEmpty || scheduler.pages.mayHoldWaiting || entries.values.contains { $0.state == .waiting }
     }
 
     /// Every download, in queue order (with a paging store, read from the store: this costs a
     /// pass over every record; ``downloads(in:after:limit:)`` reads a page).
     public func downloads() async -> [DownloadInfo] {
-        if pages.isActive, let store {
-            await journal.drain()
+        if scheduler.pages.isActive, let store = persistence.store {
+            await persistence.drain()
             do {
                 return describe(try await store.loadAll())
             } catch {
@@ -232,7 +231,7 @@ public actor Downloader {
     /// Returns when every store write and event caused so far has been done: observers
     /// (``observe(_:)``) have seen the events, and the ``events()`` sequences hold them.
     public func settle() async {
-        await journal.drain()
+        await persistence.drain()
     }
 
     /// Stops every running attempt (those downloads become `interrupted`, so that ``restore()``
@@ -247,7 +246,7 @@ public actor Downloader {
         networkTask?.cancel()
         networkTask = nil
         var handles: [AttemptHandle] = []
-        for id in running {
+        for id in scheduler.running {
             guard var e = entries[id], let handle = e.attempt else { continue }
             var events: [DownloadEvent] = []
             guard let reason = carryOut(e.lifecycle.shutdown(), on: &e, events: &events, now: clock.now()).stop else { continue }
@@ -256,9 +255,9 @@ public actor Downloader {
         }
         for handle in handles { await handle.waitUntilEnded() }
         answerAllWaiters()
-        await journal.drain()
+        await persistence.drain()
         for transport in transports.allTransports { await transport.shutdown() }
-        await journal.finish()
+        await persistence.finish()
         await hub.finish()
     }
 

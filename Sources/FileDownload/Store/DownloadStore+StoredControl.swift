@@ -42,9 +42,7 @@ extension DownloadStore {
                     throw DownloadError(.invalidDestination, "the stored download '\(id)' was not changed: \(problem)")
                 }
                 try StagingFile.removeFile(e.partPath)
-                e.bytesOnDisk = 0
-                e.segments = []
-                e.validator = nil
+                e.forgetBytes()
                 changed = true
             case .send(let events):
                 changed = changed || !events.isEmpty
