@@ -71,6 +71,9 @@ final class CurlTransfer: @unchecked Sendable {
     /// Set for an FTP exchange: it reads the server's replies and plans the head instead of the
     /// HTTP response (``FTPTransport``).
     var ftp: FTPExchange?
+    /// What libcurl's debug callback writes to (`HTTPTransport.Configuration.exchangeLog`),
+    /// held as long as the handle; `nil` without one.
+    var exchangeLogger: ExchangeLogger?
     /// The I/O thread's gatherer of fast body pieces, set when the thread takes the transfer.
     var gatherer: BodyGatherer?
     /// The I/O thread's list of transfers paused for the downloader's overall limit, set when the

@@ -59,6 +59,19 @@ extension HTTPTransport {
         /// environment says. A download's `TransferOptions.proxy` replaces it for that download
         /// (used for every host, without exceptions).
         public var proxy: ProxySettings
+        /// A cookie file libcurl reads before each request (Netscape `cookies.txt` format, as
+        /// curl's `-b FILE` and wget's `--load-cookies`): its cookies go to the hosts and paths
+        /// they match, with the cookies a server sets during the attempt. Never written: the
+        /// transport stores no cookie. Default `nil`: no cookies.
+        public var cookieFile: String? = nil
+        /// Receives the status line and header fields of every request sent and answer received,
+        /// one line each (`> ` before a request's, `< ` before an answer's, after the download's
+        /// id), as curl's `-v` shows them. Secrets are shown as `[redacted]`: the values of
+        /// `Authorization`, `Proxy-Authorization`, `Cookie`, `Set-Cookie`, `X-Amz-Security-Token`
+        /// and every sensitive field of the request (`HeaderField.isSensitive`), and the value of
+        /// every query parameter of the request target (a presigned URL's signature). Called on
+        /// the transport's I/O threads: it must be quick and must not block. Default `nil`.
+        public var exchangeLog: ExchangeLog? = nil
 
         /// Creates a configuration; every parameter has the strict default described on its property.
         public init(

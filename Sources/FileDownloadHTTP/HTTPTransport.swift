@@ -268,6 +268,7 @@ public final class HTTPTransport: Transport {
         t.set(CURLOPT_SSL_VERIFYHOST, verifies ? 2 : 0)
         if let path = configuration.caBundlePath { try t.set(CURLOPT_CAINFO, path) }
         if let path = configuration.caDirectoryPath { try t.set(CURLOPT_CAPATH, path) }
+        if let path = configuration.cookieFile { try t.set(CURLOPT_COOKIEFILE, path) }
         if let path = configuration.clientCertificatePath { try t.set(CURLOPT_SSLCERT, path) }
         if let path = configuration.clientKeyPath { try t.set(CURLOPT_SSLKEY, path) }
         if let secret = configuration.clientKeyPassphrase { try t.set(CURLOPT_KEYPASSWD, secret) }
@@ -306,6 +307,10 @@ public final class HTTPTransport: Transport {
             throw DownloadError(.transport, "the request header field \(bad.prefix { $0 != ":" }) holds a line break or NUL; the request was not sent")
         }
         t.setHeaders(lines)
+        if let log = configuration.exchangeLog {
+            t.logExchanges(to: log, id: request.downloadID,
+                           secretNames: Set(options.headers.filter(\.isSensitive).map { $0.name.lowercased() }))
+        }
         return t
     }
 

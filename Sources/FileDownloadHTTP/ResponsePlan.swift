@@ -64,7 +64,8 @@ enum ResponsePlan: Sendable {
             effectiveURL: effectiveURL,
             suggestedFilename: response.suggestedFilename,
             retryAfter: response.retryAfter,
-            announcedSHA256: response.announcedSHA256
+            announcedSHA256: response.announcedSHA256,
+            modificationDate: response.value("last-modified").flatMap(RemoteTime.date(httpDate:))
         )
         // The response's validator of the remembered kind, when it differs from the remembered one.
         let changedTo: Validator? = validator.flatMap { old in

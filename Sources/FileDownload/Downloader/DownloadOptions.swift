@@ -59,6 +59,12 @@ public struct DownloadOptions: Sendable, Hashable, Codable {
     /// retried, and its bytes are discarded: nothing is left at the destination or its staging
     /// name. Checked on every attempt, also one that resumes.
     public var maxFileSize: Int64?
+    /// Whether the finished file gets the remote file's modification time (as `wget` does by
+    /// default and `curl -R`): HTTP `Last-Modified`, FTP `MDTM`, the SFTP mtime, from the head of
+    /// the attempt that completed it (``TransferHead/modificationDate``, else the time in its
+    /// validator). Set on the staging file just before it is moved into place, without following a
+    /// link; a server that reports no time leaves the time of the download. Default `false`.
+    public var keepsRemoteTime: Bool
 
     public init(
         transfer: TransferOptions = TransferOptions(),
@@ -70,7 +76,8 @@ public struct DownloadOptions: Sendable, Hashable, Codable {
         usesSuggestedFileName: Bool = false,
         urlExpiresAt: Date? = nil,
         maxConnections: Int? = nil,
-        maxFileSize: Int64? = nil
+        maxFileSize: Int64? = nil,
+        keepsRemoteTime: Bool = false
     ) {
         self.transfer = transfer
         self.expectedSize = expectedSize
@@ -82,15 +89,16 @@ public struct DownloadOptions: Sendable, Hashable, Codable {
         self.urlExpiresAt = urlExpiresAt
         self.maxConnections = maxConnections
         self.maxFileSize = maxFileSize
+        self.keepsRemoteTime = keepsRemoteTime
     }
 
     private enum CodingKeys: String, CodingKey {
         case transfer, expectedSize, sha256, priority, retryPolicy, mirrors, usesSuggestedFileName, urlExpiresAt
-        case maxConnections, maxFileSize
+        case maxConnections, maxFileSize, keepsRemoteTime
     }
 
     /// Decodes options; fields added after the first release (mirrors, usesSuggestedFileName,
-    /// urlExpiresAt, maxConnections, maxFileSize) may be missing (records of earlier versions) and get their defaults.
+    /// urlExpiresAt, maxConnections, maxFileSize, keepsRemoteTime) may be missing (records of earlier versions) and get their defaults.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         self.transfer = try c.decode(TransferOptions.self, forKey: .transfer)
@@ -103,6 +111,7 @@ public struct DownloadOptions: Sendable, Hashable, Codable {
         self.urlExpiresAt = try c.decodeIfPresent(Date.self, forKey: .urlExpiresAt)
         self.maxConnections = try c.decodeIfPresent(Int.self, forKey: .maxConnections)
         self.maxFileSize = try c.decodeIfPresent(Int64.self, forKey: .maxFileSize)
+        self.keepsRemoteTime = try c.decodeIfPresent(Bool.self, forKey: .keepsRemoteTime) ?? false
     }
 
     /// Encodes the options; mirrors without credentials (sensitive header fields are left out by
@@ -119,5 +128,6 @@ public struct DownloadOptions: Sendable, Hashable, Codable {
         try c.encodeIfPresent(urlExpiresAt, forKey: .urlExpiresAt)
         try c.encodeIfPresent(maxConnections, forKey: .maxConnections)
         try c.encodeIfPresent(maxFileSize, forKey: .maxFileSize)
+        if keepsRemoteTime { try c.encode(true, forKey: .keepsRemoteTime) }
     }
 }

@@ -23,6 +23,10 @@ public struct TransferHead: Sendable, Hashable {
     /// content is the whole file. The downloader checks the finished file against it
     /// (``CompletionChecks/serverDigest``); a file that differs fails validation.
     public var announcedSHA256: String?
+    /// When the remote file was last modified, as the server reported it (HTTP `Last-Modified`),
+    /// when it did and the ``validator`` does not carry it already (an FTP `MDTM` or SFTP mtime
+    /// validator does). What ``DownloadOptions/keepsRemoteTime`` sets on the finished file.
+    public var modificationDate: Date?
 
     public init(
         disposition: ResumeDisposition,
@@ -32,7 +36,8 @@ public struct TransferHead: Sendable, Hashable {
         effectiveURL: URL? = nil,
         suggestedFilename: String? = nil,
         retryAfter: Duration? = nil,
-        announcedSHA256: String? = nil
+        announcedSHA256: String? = nil,
+        modificationDate: Date? = nil
     ) {
         self.disposition = disposition
         self.statusCode = statusCode
@@ -42,5 +47,6 @@ public struct TransferHead: Sendable, Hashable {
         self.suggestedFilename = suggestedFilename
         self.retryAfter = retryAfter
         self.announcedSHA256 = announcedSHA256
+        self.modificationDate = modificationDate
     }
 }

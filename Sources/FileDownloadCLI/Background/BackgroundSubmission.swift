@@ -43,6 +43,10 @@ struct BackgroundSubmission {
         if settings.maxTime != nil { refused.append("--max-time") }
         if settings.maxFileSize != nil { refused.append("--max-filesize") }
         if settings.maxNetworkWait != nil { refused.append("--max-network-wait") }
+        if settings.keepsRemoteTime { refused.append("-R/--remote-time") }
+        if settings.cookieFile != nil || settings.headers.contains(where: { $0.name.lowercased() == "cookie" }) {
+            refused.append("-b/--cookie/--load-cookies")
+        }
         return refused
     }
 

@@ -160,11 +160,36 @@ public struct GetCommand: AsyncParsableCommand {
     @Flag(name: [.customShort("q"), .customLong("quiet")], help: "Print nothing but errors.")
     public var quiet = false
 
-    @Flag(name: [.customShort("v"), .customLong("verbose")], help: "Print the library's log messages to standard error (never secrets).")
+    @Flag(name: [.customShort("v"), .customLong("verbose")], help: ArgumentHelp(
+        "Print each request's and answer's status line and header fields to standard error (HTTP); "
+        + "Authorization, Cookie and signed URL values are shown as [redacted]."))
     public var verbose = false
 
-    @Flag(name: [.customShort("c"), .customLong("continue")], help: "Accepted for aria2c/wget habits: fdl always continues.")
+    @Flag(name: [.customShort("c"), .customLong("continue")], help: ArgumentHelp(
+        "Also continue a partial file fdl did not make (left by curl or wget) when the server shows it is the same "
+        + "file (HTTP If-Range with the file's modification time); otherwise say why and download it under a new "
+        + "name, keeping the file. fdl always continues its own downloads."))
     public var continueDownloads = false
+
+    @Flag(name: [.customShort("R"), .customLong("remote-time")], help: ArgumentHelp(
+        "Give each finished file the server's modification time (HTTP Last-Modified, FTP MDTM, SFTP mtime), "
+        + "as curl -R and wget do."))
+    public var remoteTime = false
+
+    @Option(name: [.customShort("b"), .customLong("cookie")], help: ArgumentHelp(
+        "Send the cookies of FILE (Netscape cookies.txt format, as curl -b FILE) to HTTP servers they match; "
+        + "'NAME=VALUE; ...' sends those cookies. Never stored or printed; fdl writes no cookie file.",
+        valueName: "FILE"))
+    public var cookie: String?
+
+    @Option(name: .customLong("load-cookies"), help: ArgumentHelp(
+        "The same as -b FILE (as wget --load-cookies).", valueName: "FILE"))
+    public var loadCookies: String?
+
+    @Flag(name: .customLong("spider"), help: ArgumentHelp(
+        "Ask the server for each URL and download nothing: print each answer; exit 0 when every URL "
+        + "answers 2xx, else the code the failed download would give."))
+    public var spider = false
 
     @Flag(name: .customLong("dry-run"), help: "Print what would be downloaded where, and change nothing.")
     public var dryRun = false
@@ -296,6 +321,7 @@ public struct GetCommand: AsyncParsableCommand {
         settings.maxConnectionsPerHost = maxConnectionsPerHost
         settings.onComplete = onComplete.command
         try applyHabitOptions(to: &settings)
+        try applyServerOptions(to: &settings)
         settings.s3 = try s3.settings()
         settings = try withNetOptions(settings)
         if toStandardOutput { try checkStandardOutput(&settings) }
@@ -372,6 +398,7 @@ public struct GetCommand: AsyncParsableCommand {
             if background { return try await runInBackground(settings) }
             if dryRun { return try await DryRun(settings: settings).run() }
             try settings.credentials.askForMissingPassword()
+            if settings.spider { return try await Spider(settings: settings).run() }
             if settings.writesToStandardOutput { return try await StandardOutputTransfer(settings: settings).run() }
             return try await GetSession(settings: settings).run()
         }

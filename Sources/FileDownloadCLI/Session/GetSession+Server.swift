@@ -18,7 +18,8 @@ extension GetSession {
                       refresher: AgentURLRefresher?) async -> (ServiceGroup, Task<Void, Never>) {
         let socketPath = state.socketPath
         var logger = settings.verbose ? StderrLogHandler.logger(label: "fdl.server") : Logger(label: "fdl.server") { StderrLogHandler(label: $0) }
-        logger.logLevel = settings.verbose ? .debug : .warning
+        // Not the lifecycle's debug messages under -v: they print the service's internal structures.
+        logger.logLevel = settings.verbose ? .info : .warning
         let (listening, signal) = AsyncStream<Void>.makeStream()
         let server = AgentServer(downloader: downloader, store: store, socketPath: socketPath,
                                  logger: logger,

@@ -130,7 +130,7 @@ public actor GetSession {
         // The transfer options are the downloader's defaults (`defaultTransferOptions` above): the
         // downloader fills them in (`DownloadOptions.resolved(with:)`).
         let options = DownloadOptions(retryPolicy: settings.retryPolicy, maxConnections: settings.maxConnections,
-                                      maxFileSize: settings.maxFileSize)
+                                      maxFileSize: settings.maxFileSize, keepsRemoteTime: settings.keepsRemoteTime)
         let planner = DownloadPlanner(outputDirectory: state.outputDirectory, allowsOverwrite: settings.allowOverwrite,
                                       stagingSuffix: configuration.stagingSuffix)
         var plans = planner.plan(urls: settings.urls, sha256: settings.sha256, names: settings.names,
@@ -174,7 +174,8 @@ public actor GetSession {
 
     /// Starts one planned download, or reports it complete.
     func start(_ plan: PlannedDownload, options: DownloadOptions, downloader: Downloader) async {
-        var plan = plan
+        var plan = await continuingPartialFile(plan, options: options,
+                                               stagingSuffix: downloader.configuration.stagingSuffix)
         var checkFailure: DownloadError?
         origins.record(plan.url, for: plan.id)
         if plan.alreadyComplete, settings.timestamping { (plan, checkFailure) = await checkingWithServer(plan) }
@@ -187,7 +188,7 @@ public actor GetSession {
         added.resumeFrom = plan.resume?.bytesOnDisk ?? 0
         added.keptFile = plan.keptFile?.path
         if let kept = plan.keptFile {
-            printer.log("\(plan.id): \(kept.path) (or its .part) was not downloaded by fdl and is kept; "
+            printer.log(plan.notContinued ?? "\(plan.id): \(kept.path) (or its .part) was not downloaded by fdl and is kept; "
                         + "saving as \(plan.destination.path) (--allow-overwrite replaces it)")
         }
         if let checkFailure {
@@ -220,6 +221,7 @@ public actor GetSession {
                 resume.options.mirrors = options.mirrors
                 resume.options.usesSuggestedFileName = options.usesSuggestedFileName
                 resume.options.maxFileSize = options.maxFileSize  // this command's limit, not the stored one
+                resume.options.keepsRemoteTime = options.keepsRemoteTime
                 try await downloader.start(id: plan.id, resumeData: resume)
             } else {
                 var own = options

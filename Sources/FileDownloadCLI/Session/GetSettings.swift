@@ -98,8 +98,19 @@ public struct GetSettings: Sendable {
     public var credentials: CredentialSource = CredentialSource()
     /// Print nothing but errors (`-q`).
     public var quiet = false
-    /// Print the library's log messages to standard error (`-v`).
+    /// Print each HTTP request's and answer's status line and header fields, secrets redacted,
+    /// and the library's log messages to standard error (`-v`).
     public var verbose = false
+    /// `-c`: also continue a partial file fdl did not make when the server shows it is the same
+    /// file (`GetSession.continuingPartialFile(_:options:stagingSuffix:)`).
+    public var continuesPartialFiles = false
+    /// `-R`: finished files get the server's modification time (`DownloadOptions.keepsRemoteTime`).
+    public var keepsRemoteTime = false
+    /// `-b FILE`, `--load-cookies FILE`: a Netscape cookie file libcurl reads cookies from
+    /// (`HTTPTransport.Configuration.cookieFile`); never written.
+    public var cookieFile: String? = nil
+    /// `--spider`: ask the server for each URL, download nothing (``Spider``).
+    public var spider = false
 
     public init(urls: [URL], outputDirectory: URL, concurrency: Int = 4, sha256: [String?] = [],
                 retries: Int = 5, requestTimeout: Duration = .seconds(60), headers: [HeaderField] = [],

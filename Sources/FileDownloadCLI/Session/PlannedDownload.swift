@@ -21,6 +21,8 @@ public struct PlannedDownload: Sendable, Hashable {
     public var completedRecord: DownloadRecord? = nil
     /// `-N` found the server's file unchanged.
     public var upToDate = false
+    /// Why `-c` did not continue ``keptFile`` (one line for the log), when it was asked to.
+    public var notContinued: String? = nil
 
     public init(id: String, url: URL, destination: URL, sha256: String?, resume: ResumeData?, alreadyComplete: Bool,
                 keptFile: URL? = nil) {

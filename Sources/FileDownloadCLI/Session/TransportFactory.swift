@@ -17,6 +17,9 @@ enum TransportFactory {
         http.caBundlePath = settings.trust.caBundlePath
         http.caDirectoryPath = settings.trust.caDirectoryPath
         http.skipsTLSVerification = settings.trust.skipsVerification
+        http.cookieFile = settings.cookieFile
+        // -v: the requests' and answers' heads, secrets redacted by the transport.
+        if settings.verbose { http.exchangeLog = HTTPTransport.ExchangeLog { Terminal.writeError($0) } }
         do {
             registry.register(try HTTPTransport(configuration: http), for: "http", "https")
         } catch {

@@ -1,0 +1,39 @@
+import ArgumentParser
+import FileDownload
+import Foundation
+
+extension GetCommand {
+    /// `-c`, `-R`, `-b`/`--cookie`, `--load-cookies` and `--spider`, checked and set on
+    /// `settings`.
+    ///
+    /// A `-b` value with `=` is cookies themselves (`NAME=VALUE; ...`, as curl reads it): sent as
+    /// a secret `Cookie` field, never stored or printed. Without `=` it is a cookie file, which
+    /// must be readable now; `--load-cookies` is the same file option.
+    func applyServerOptions(to settings: inout GetSettings) throws {
+        settings.continuesPartialFiles = continueDownloads
+        settings.keepsRemoteTime = remoteTime
+        if let cookie, let loadCookies, cookie != loadCookies {
+            throw ValidationError("-b/--cookie and --load-cookies both name the cookie file; give one")
+        }
+        if let cookie, cookie.contains("=") {
+            // The value is never echoed: it is a secret.
+            settings.headers.append(try Self.checked(option: "-b/--cookie") {
+                try InputValidation.header(name: "Cookie", value: cookie, isSecret: true)
+            })
+        } else if let file = cookie ?? loadCookies {
+            let option = cookie == nil ? "--load-cookies" : "-b/--cookie"
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory), !isDirectory.boolValue,
+                  FileManager.default.isReadableFile(atPath: file) else {
+                throw ValidationError("\(option): cannot read the cookie file \(file)")
+            }
+            settings.cookieFile = file
+        }
+        if spider {
+            if dryRun { throw ValidationError("--spider asks the server and --dry-run does not; give one") }
+            if background { throw ValidationError("--spider asks the server now; it does not go with --background") }
+            if output == "-" { throw ValidationError("--spider downloads nothing; it does not go with -o -") }
+            settings.spider = true
+        }
+    }
+}
