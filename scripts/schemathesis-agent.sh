@@ -12,7 +12,7 @@
 # URLs pointed at 127.0.0.1:1 (scripts/schemathesis/fdl_agent_hooks.py). Options after these go to
 # `st run` (e.g. --max-examples 200, --seed 7, --max-time 60).
 # schemathesis is installed into a virtualenv under ${XDG_CACHE_HOME:-~/.cache}/fdl-test-venv the
-# first time (python3 -m venv from Debian's python3-venv; scripts/install-deps.sh installs it).
+# first time (scripts/test-venv.sh).
 set -euo pipefail
 
 version=4.32.5
@@ -33,21 +33,7 @@ if [ -z "$port" ] || [ -z "$state" ] || [ -z "$scratch" ]; then
   exit 64
 fi
 
-# The virtualenv: made once per schemathesis version, under a lock (tests may start together).
-cache=${XDG_CACHE_HOME:-${HOME:-/tmp}/.cache}/fdl-test-venv
-venv=$cache/schemathesis-$version
-python=python3
-[ -x /usr/bin/python3 ] && python=/usr/bin/python3
-mkdir -p "$cache"
-(
-  flock -w 600 9 || { echo "schemathesis-agent.sh: another install holds $cache/.lock" >&2; exit 75; }
-  if [ ! -f "$venv/.installed" ]; then
-    rm -rf "$venv"
-    "$python" -m venv "$venv"
-    "$venv/bin/pip" install --quiet --disable-pip-version-check "schemathesis==$version"
-    touch "$venv/.installed"
-  fi
-) 9>"$cache/.lock"
+venv=$(bash "$here/test-venv.sh" "schemathesis-$version" "schemathesis==$version")
 
 mkdir -p "$scratch/out" "$scratch/in"
 token=$(tr -d '[:space:]' < "$state/agent.token")

@@ -68,13 +68,16 @@ extension AgentAPI {
 
     /// Checks one request and adds it,
     /// started unless `start` is `false`; returns its id. Does not wait for the store.
-    private func addOne(_ decoded: AgentDownloadRequest) async throws -> String {
+    /// (Also the add of the aria2 RPC's `aria2.addUri`, ``Aria2RPC``, whose `max-download-limit`
+    /// is `maxBytesPerSecond`: the download's own `TransferOptions.maxBytesPerSecond`.)
+    func addOne(_ decoded: AgentDownloadRequest, maxBytesPerSecond: Int64? = nil) async throws -> String {
         let id = try decoded.validatedID()
         let url = try decoded.parsedURL()
         let given = try decoded.parsedDestination()
         let overwrite = decoded.overwrite ?? false
         let destination = try await chosenDestination(given, url: url, overwrite: overwrite)
-        let options = try decoded.options()
+        var options = try decoded.options()
+        if let maxBytesPerSecond { options.transfer.maxBytesPerSecond = maxBytesPerSecond }
         // Kept before the download starts, so that its first completion finds them.
         var keptNotify = false
         if let notify = decoded.notify, let deliveries {

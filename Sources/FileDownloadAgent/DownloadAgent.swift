@@ -73,6 +73,10 @@ public final class DownloadAgent: Service, Sendable {
         /// listener's total cap follows from the descriptor limit, which ``DownloadAgent/run()`` first raises
         /// to the hard limit.
         public var connections = AgentConnectionLimits()
+        /// With ``tcpPort`` set: also serve aria2's JSON-RPC at `/jsonrpc` on the TCP listener
+        /// (HTTP `POST` and WebSocket, aria2's `token:TOKEN` with the agent's token; see
+        /// `docs/agent-api.md`, "aria2 JSON-RPC"). Default `false`.
+        public var aria2RPC = false
         /// Whom the agent tells of each completion and failure, and how (see
         /// ``DeliveryConfiguration``); what is not yet acknowledged is kept in
         /// ``deliveriesPath``. By default nobody, unless a download names its own (`"notify"`).
@@ -193,7 +197,8 @@ public final class DownloadAgent: Service, Sendable {
                                       perPeer: limits.tcpConnectionsPerPeer, logger: logger)
             logger.info("TCP listener: at most \(gate.total) connections, \(gate.perPeer) per peer (descriptor limit \(descriptors.limit); \(limits.socketConnections) kept for the socket, \(limits.reservedDescriptors) for the rest)")
             web = AgentWebServer(requestedPort: port, stateDirectory: configuration.stateDirectory, token: token, api: api,
-                                 logger: logger, limits: limits, gate: gate, onListening: onWebListening)
+                                 logger: logger, limits: limits, gate: gate, onListening: onWebListening,
+                                 aria2RPC: configuration.aria2RPC)
         }
         do {
             try await withGracefulShutdownHandler {

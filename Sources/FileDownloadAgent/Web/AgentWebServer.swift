@@ -26,16 +26,23 @@ struct AgentWebServer: Sendable {
     let limits: AgentConnectionLimits
     let gate: ConnectionGate
     let onListening: @Sendable (AgentWebEndpoint) async -> Void
+    /// Whether aria2's JSON-RPC is served at `/jsonrpc` (``Aria2RPC``, ``Aria2WebSocket``).
+    var aria2RPC = false
 
     func run() async throws {
         let port = WebPort()
-        let router = api.router(guardedBy: WebGuardMiddleware(token: token, port: port))
+        var site = WebGuardMiddleware(token: token, port: port)
+        if aria2RPC { site.tokenInBody = ["/jsonrpc"] }
+        let router = api.router(guardedBy: site)
         addPage(to: router)
+        let rpc = aria2RPC ? Aria2RPC(api: api, token: token) : nil
+        rpc?.addRoute(to: router)
         let portPath = AgentWebEndpoint.portPath(in: stateDirectory)
         let (requestedPort, stateDirectory, token, logger, onListening) = (requestedPort, stateDirectory, token, logger, onListening)
         let app = Application(
             responder: SecurityHeadersResponder(inner: router.buildResponder()),
-            server: GuardedHTTP1Channel.builder(limits: limits, gate: gate, transport: .tcp),
+            server: rpc.map { Aria2WebSocket(rpc: $0, site: site).builder(limits: limits, gate: gate) }
+                ?? GuardedHTTP1Channel.builder(limits: limits, gate: gate, transport: .tcp),
             configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: requestedPort), serverName: nil),
             onServerRunning: { channel in
                 let bound = channel.localAddress?.port ?? requestedPort

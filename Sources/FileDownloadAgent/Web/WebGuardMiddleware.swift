@@ -1,5 +1,6 @@
 import Hummingbird
 import HTTPTypes
+import Logging
 
 /// Guards every request that comes over TCP, in this order:
 ///
@@ -26,26 +27,19 @@ struct WebGuardMiddleware: RouterMiddleware {
 
     let token: AgentToken
     let port: WebPort
+    /// Paths whose `POST` carries the token in its body and whose handler checks it (the aria2
+    /// RPC's `/jsonrpc`, `token:TOKEN`): checked for Host and Origin here, not for the header.
+    var tokenInBody: Set<String> = []
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        let port = port.value
-        let hosts = ["127.0.0.1:\(port)", "localhost:\(port)"]
-        guard port != 0, let host = request.head.authority?.lowercased(), hosts.contains(host) else {
-            context.logger.warning("refused a TCP request for host \(request.head.authority ?? "(none)"): only \(hosts.joined(separator: " or ")) is served")
-            throw AgentAPIError(.forbidden, .badHost,
-                                "the agent answers only requests for \(hosts.joined(separator: " or ")) (Host header)")
-        }
-        if let origin = request.headers[.origin] {
-            guard hosts.map({ "http://" + $0 }).contains(origin.lowercased()) else {
-                context.logger.warning("refused a TCP request \(request.method) \(request.uri.path) from the origin \(origin)")
-                throw AgentAPIError(.forbidden, .foreignOrigin,
-                                    "requests from pages of other origins (\(origin)) are refused")
-            }
-        }
+        try checkSite(request.head, logger: context.logger)
         if request.method == .get || request.method == .head, Self.publicPaths.contains(request.uri.path) {
             return try await next(request, context)
         }
-        guard isAuthorized(request) else {
+        if request.method == .post, tokenInBody.contains(request.uri.path) {
+            return try await next(request, context)
+        }
+        guard isAuthorized(request.head) else {
             context.logger.warning("refused a TCP request \(request.method) \(request.uri.path) without a valid token")
             throw AgentAPIError(.unauthorized, .unauthorized,
                                 "send \"Authorization: Bearer TOKEN\" (TOKEN is in STATE/agent.token), or open the URL `fdl ui` prints")
@@ -53,9 +47,28 @@ struct WebGuardMiddleware: RouterMiddleware {
         return try await next(request, context)
     }
 
+    /// Checks 1 and 2 (Host, then Origin) of `head`, logging and throwing the refusal; also run on
+    /// the aria2 RPC's WebSocket upgrade requests, which no middleware sees.
+    func checkSite(_ head: HTTPRequest, logger: Logger) throws {
+        let port = port.value
+        let hosts = ["127.0.0.1:\(port)", "localhost:\(port)"]
+        guard port != 0, let host = head.authority?.lowercased(), hosts.contains(host) else {
+            logger.warning("refused a TCP request for host \(head.authority ?? "(none)"): only \(hosts.joined(separator: " or ")) is served")
+            throw AgentAPIError(.forbidden, .badHost,
+                                "the agent answers only requests for \(hosts.joined(separator: " or ")) (Host header)")
+        }
+        if let origin = head.headerFields[.origin] {
+            guard hosts.map({ "http://" + $0 }).contains(origin.lowercased()) else {
+                logger.warning("refused a TCP request \(head.method) \((head.path ?? "").prefix { $0 != "?" }) from the origin \(origin)")
+                throw AgentAPIError(.forbidden, .foreignOrigin,
+                                    "requests from pages of other origins (\(origin)) are refused")
+            }
+        }
+    }
+
     /// Whether the request carries `Authorization: Bearer TOKEN` with the agent's token.
-    private func isAuthorized(_ request: Request) -> Bool {
-        guard let authorization = request.headers[.authorization] else { return false }
+    func isAuthorized(_ head: HTTPRequest) -> Bool {
+        guard let authorization = head.headerFields[.authorization] else { return false }
         let prefix = "bearer "
         guard authorization.count > prefix.count, authorization.prefix(prefix.count).lowercased() == prefix else { return false }
         return token.matches(authorization.dropFirst(prefix.count))

@@ -41,6 +41,9 @@ public struct AgentCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "With --tcp: print the URL that opens the web page (it carries the token; see also `fdl ui`).")
     public var open = false
 
+    @Flag(name: .customLong("aria2-rpc"), help: "With --tcp: also serve aria2's JSON-RPC at /jsonrpc (HTTP and WebSocket) for aria2 front ends; the secret is the agent's token (token:TOKEN).")
+    public var aria2RPC = false
+
     @Option(name: .long, help: "How many downloads run at once.")
     public var maxConcurrent: Int = 4
 
@@ -80,6 +83,7 @@ public struct AgentCommand: AsyncParsableCommand {
         _ = try GetCommand.duration(freshURLTimeout, option: "--fresh-url-timeout", range: GetCommand.freshURLTimeoutRange)
         if let tcp, !(0...65535).contains(tcp) { throw ValidationError("--tcp must be a port between 0 and 65535") }
         if open, tcp == nil { throw ValidationError("--open needs --tcp PORT (the page is served on TCP)") }
+        if aria2RPC, tcp == nil { throw ValidationError("--aria2-rpc needs --tcp PORT (the RPC is served on TCP)") }
         for (name, value) in [("--socket", socket), ("--state", state), ("--downloads", downloads)] {
             if let value, value.isEmpty { throw ValidationError("\(name) cannot be empty") }
         }
@@ -102,6 +106,7 @@ public struct AgentCommand: AsyncParsableCommand {
                                                 logger: logger))
         configuration.store = .init(journalCapacity: journalCapacity)
         configuration.tcpPort = tcp
+        configuration.aria2RPC = aria2RPC
         configuration.connections = try connections.limits()
         configuration.deliveries = try deliveries.configuration()
         configuration.bandwidthLimit = try limitRateTotal.flatMap { try ByteRate.option("--limit-rate-total", $0) }

@@ -32,11 +32,11 @@ final class WebAgent: Sendable {
         try FileManager.default.createDirectory(at: downloads, withIntermediateDirectories: true)
     }
 
-    /// Starts the agent on TCP `port` (0: any) and returns once both its socket and its TCP
-    /// listener accept connections.
-    func start(port: Int = 0) async throws {
+    /// Starts the agent on TCP `port` (0: any), with more options of `fdl agent` (`--aria2-rpc`),
+    /// and returns once both its socket and its TCP listener accept connections.
+    func start(port: Int = 0, arguments: [String] = []) async throws {
         let agent = try FDLProcess(["agent", "--socket", socket, "--state", state, "--downloads", downloads.path,
-                                    "--tcp", String(port), "--open"])
+                                    "--tcp", String(port), "--open"] + arguments)
         do {
             try await agent.waitForOutput(containing: "listening on")
             try await agent.waitForOutput(containing: "/ui/#token=")

@@ -5,12 +5,16 @@ import NIOCore
 import Glibc
 #endif
 
-/// Hummingbird's HTTP/1.1 child channel behind the agent's connection rules: at accept, the
-/// peer (``ConnectionPeer``) is found and asked of the listener's ``ConnectionGate``; a refused
-/// connection is closed before any of its bytes is read, an admitted one gets a
-/// ``RequestTimeoutHandler`` and is counted until it closes.
-struct GuardedHTTP1Channel: ServerChildChannel {
-    typealias Value = HTTP1Channel.Value
+/// The HTTP/1.1 child channel of the agent's listeners: Hummingbird's, behind the connection rules.
+typealias GuardedHTTP1Channel = GuardedChannel<HTTP1Channel>
+
+/// A Hummingbird child channel (`Inner`: HTTP/1.1, or HTTP/1.1 with the WebSocket upgrade of the
+/// aria2 RPC) behind the agent's connection rules: at accept, the peer (``ConnectionPeer``) is
+/// found and asked of the listener's ``ConnectionGate``; a refused connection is closed before any
+/// of its bytes is read, an admitted one gets a ``RequestTimeoutHandler`` (for its HTTP requests)
+/// and is counted until it closes.
+struct GuardedChannel<Inner: ServerChildChannel>: ServerChildChannel {
+    typealias Value = Inner.Value
 
     /// How the peer of a connection is found.
     enum Transport: Sendable {
@@ -20,19 +24,9 @@ struct GuardedHTTP1Channel: ServerChildChannel {
         case tcp
     }
 
-    let inner: HTTP1Channel
+    let inner: Inner
     let gate: ConnectionGate
     let transport: Transport
-
-    /// The server builder of a listener: HTTP/1.1 with the timeouts of `limits`, behind `gate`.
-    static func builder(limits: AgentConnectionLimits, gate: ConnectionGate, transport: Transport) -> HTTPServerBuilder {
-        HTTPServerBuilder { responder in
-            GuardedHTTP1Channel(
-                inner: HTTP1Channel(responder: responder,
-                                    configuration: .init(additionalChannelHandlers: [RequestTimeoutHandler(limits: limits)])),
-                gate: gate, transport: transport)
-        }
-    }
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         let (gate, inner) = (gate, inner)
@@ -68,4 +62,16 @@ struct GuardedHTTP1Channel: ServerChildChannel {
 
     /// Why a refused connection's setup fails (NIO drops the connection; nothing else sees it).
     struct ConnectionRefused: Error {}
+}
+
+extension GuardedChannel where Inner == HTTP1Channel {
+    /// The server builder of a listener: HTTP/1.1 with the timeouts of `limits`, behind `gate`.
+    static func builder(limits: AgentConnectionLimits, gate: ConnectionGate, transport: Transport) -> HTTPServerBuilder {
+        HTTPServerBuilder { responder in
+            GuardedHTTP1Channel(
+                inner: HTTP1Channel(responder: responder,
+                                    configuration: .init(additionalChannelHandlers: [RequestTimeoutHandler(limits: limits)])),
+                gate: gate, transport: transport)
+        }
+    }
 }
