@@ -91,18 +91,23 @@ struct AgentDocumentationTests {
                 ("post", "/v1/downloads/{id}/cancel", []),
                 ("delete", "/v1/downloads/{id}", []),
                 ("get", "/v1/events", ["--max-time", "1", "-H", "Last-Event-ID: 0"]),
+                // No delivery is dead here: each key is a 404.
+                ("get", "/v1/deliveries/dead", []),
+                ("post", "/v1/deliveries/dead/{key}/retry", []),
+                ("delete", "/v1/deliveries/dead/{key}", []),
             ]
             let documented = Set(paths.flatMap { path, methods in methods.keys.map { "\($0) \(path)" } })
             #expect(Set(plan.map { "\($0.method) \($0.path)" }) == documented, "the test covers every documented endpoint")
             for step in plan {
-                for id in ["doc", "nobody"] where step.path.contains("{id}") || id == "doc" {
+                for id in ["doc", "nobody"] where step.path.contains("{id}") || step.path.contains("{key}") || id == "doc" {
                     let operation = try #require(paths[step.path]?[step.method] as? [String: Any])
                     let responses = try #require(operation["responses"] as? [String: Any])
                     let url = "http://agent" + step.path.replacingOccurrences(of: "{id}", with: id)
+                        .replacingOccurrences(of: "{key}", with: id)
                     let (status, answer) = try await CommandRun.curl(socket: agent.socket,
                                                                      ["-X", step.method.uppercased()] + step.arguments + [url])
                     #expect(responses[String(status)] != nil, "\(step.method) \(url) answered \(status), not documented: \(answer)")
-                    if id == "nobody" { #expect(status == 404, "\(step.method) \(url)") }
+                    if id == "nobody" || step.path.contains("{key}") { #expect(status == 404, "\(step.method) \(url)") }
                     guard (200..<300).contains(status), step.path != "/v1/events", status != 204 else { continue }
                     let required = try Self.requiredFields(of: responses[String(status)], schemas: schemas)
                     let object = try #require(try JSONSerialization.jsonObject(with: Data(answer.utf8)) as? [String: Any])
