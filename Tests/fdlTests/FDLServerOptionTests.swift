@@ -171,4 +171,20 @@ import Testing
             #expect(!run.stderr.contains("AgentServer("), "no internal structures: \(run.stderr)")
         }
     }
+
+    /// `-R` over SFTP: the time comes from the server's mtime (the size-and-mtime validator).
+    @Test func remoteTimeOverSFTPIsTheRemoteFilesMtime() async throws {
+        let server = try SSHServer()
+        let out = try TemporaryDirectory("fdl-sftp-r")
+        defer {
+            server.stop()
+            out.remove()
+        }
+        let path = try server.serve("m.bin", sampleBytes(30_000, seed: 37))
+        try setModificationTime(path, to: Date(timeIntervalSince1970: 1_111_111_111))
+        let run = try await FDLProcess.run(["get", server.address(path), "-d", out.path, "-R", "--identity", server.clientKey,
+                                            "--known-hosts", server.knownHosts])
+        #expect(run.status == 0, "stdout: \(run.stdout) stderr: \(run.stderr)")
+        #expect(try modificationTime(out.path("m.bin")) == 1_111_111_111)
+    }
 }

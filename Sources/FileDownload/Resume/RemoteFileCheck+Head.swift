@@ -36,14 +36,8 @@ extension RemoteFileCheck {
         transport: any Transport, scratchDirectory: URL,
         authenticate: @escaping @Sendable (AuthChallenge) async -> AuthDisposition = { _ in .performDefaultHandling }
     ) async throws -> TransferHead {
-        let scratch = scratchDirectory.appendingPathComponent(".head-\(UUID().uuidString)").path
-        let fd = open(scratch, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw DownloadError.fileSystem(errno: errno, "cannot create the scratch file \(scratch)") }
-        let sized = ftruncate(fd, off_t(max(0, offset))) == 0
-        let sizeErrno = errno
-        close(fd)
+        let scratch = try makeScratchFile(length: offset, in: scratchDirectory, prefix: ".head-")
         defer { unlink(scratch) }
-        guard sized else { throw DownloadError.fileSystem(errno: sizeErrno, "cannot size the scratch file \(scratch)") }
 
         let seen = Mutex<TransferHead?>(nil)
         let sink = try TransferSink(path: scratch, requestedOffset: max(0, offset)) { head in

@@ -47,14 +47,8 @@ public enum RemoteFileCheck {
         transport: any Transport, scratchDirectory: URL,
         authenticate: @escaping @Sendable (AuthChallenge) async -> AuthDisposition = { _ in .performDefaultHandling }
     ) async throws -> Outcome {
-        let scratch = scratchDirectory.appendingPathComponent(".check-\(UUID().uuidString)").path
-        let fd = open(scratch, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw DownloadError.fileSystem(errno: errno, "cannot create the scratch file \(scratch)") }
-        let sized = ftruncate(fd, off_t(max(0, length))) == 0
-        let sizeErrno = errno
-        close(fd)
+        let scratch = try makeScratchFile(length: length, in: scratchDirectory, prefix: ".check-")
         defer { unlink(scratch) }
-        guard sized else { throw DownloadError.fileSystem(errno: sizeErrno, "cannot size the scratch file \(scratch)") }
 
         let seen = Mutex<TransferHead?>(nil)
         let sink = try TransferSink(path: scratch, requestedOffset: max(0, length)) { head in
@@ -80,6 +74,24 @@ public enum RemoteFileCheck {
             throw DownloadError(.protocolViolation, "the transport finished without reporting a head")
         }
         return isUnchanged(head, length: length, validator: validator) ? .unchanged : .changed(head)
+    }
+
+    /// Creates an empty, sparse file of `length` bytes (0 when negative) named `prefix` and a UUID
+    /// in `directory`, and returns its path; the caller removes it. Nothing is left when it fails.
+    ///
+    /// - Throws: ``DownloadError/Code/fileSystem`` when it cannot be created or sized.
+    static func makeScratchFile(length: Int64, in directory: URL, prefix: String) throws -> String {
+        let scratch = directory.appendingPathComponent(prefix + UUID().uuidString).path
+        let fd = open(scratch, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw DownloadError.fileSystem(errno: errno, "cannot create the scratch file \(scratch)") }
+        let sized = ftruncate(fd, off_t(max(0, length))) == 0
+        let sizeErrno = errno
+        close(fd)
+        guard sized else {
+            unlink(scratch)
+            throw DownloadError.fileSystem(errno: sizeErrno, "cannot size the scratch file \(scratch)")
+        }
+        return scratch
     }
 
     /// Whether `head` (of a request at offset `length`) says the remote file is the recorded one:
