@@ -96,6 +96,34 @@ struct AttemptTests {
         #expect(f.mock.requests(for: Self.url).first?.bytesDelivered == 0)
     }
 
+    @Test("a connection lost mid-body fails retryable; its bytes stay in staging for the next attempt, nothing at the destination")
+    func droppedConnection() async throws {
+        let f = try Fixture(size: 200_000)
+        defer { f.directory.remove() }
+        f.mock.script(Self.url, attempts: [.drop(at: 96 * 1024)])
+        let handle = AttemptHandle(startedAt: .zero)
+        let outcome = await f.attempt(handle: handle).run()
+        let failure = Self.error(of: outcome)
+        #expect(failure?.kind == "failed")
+        #expect(failure?.error.isRetryable == true)
+        #expect(!f.exists(f.destination.path))
+        let onDisk: Int64? = handle.currentSink?.fileLength
+        #expect(onDisk == 98_304, "the downloader reads what is on disk from the handle")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: f.partPath)) == f.content.bytes(in: 0..<(96 * 1024)))
+    }
+
+    @Test("a status the delegate does not accept (none: 2xx only) fails with its code before the body")
+    func refusedStatus() async throws {
+        let f = try Fixture(size: 10_000)
+        defer { f.directory.remove() }
+        f.mock.script(Self.url, attempts: [.status(404)])
+        let outcome = await f.attempt().run()
+        let failure = Self.error(of: outcome)
+        #expect(failure?.kind == "failed")
+        #expect(failure?.error.code == .notFound)
+        #expect(!f.exists(f.destination.path))
+    }
+
     @Test("a file whose SHA-256 differs is invalid: its staging file is removed and nothing is at the destination")
     func checksumMismatch() async throws {
         let f = try Fixture(size: 100_000)
