@@ -16,6 +16,20 @@ import Testing
             == "a: interrupted: reset; retrying in 0:02")
     }
 
+    /// A download paused in segments: the bytes of every segment, as its progress counted them
+    /// (`ResumeData.bytesDone`), not the contiguous prefix one stream would continue from.
+    @Test func aPausedDownloadSaysTheBytesItsProgressCounted() throws {
+        let segments = [SegmentCheckpoint(start: 0, end: 4 << 20, done: 1 << 20),
+                        SegmentCheckpoint(start: 4 << 20, end: 8 << 20, done: 2 << 20)]
+        let data = ResumeData(id: "a", url: try #require(URL(string: "https://h/a")), destination: URL(fileURLWithPath: "/d/a"),
+                              partPath: "/d/a.part", bytesOnDisk: 1 << 20, validator: nil, expectedLength: 8 << 20,
+                              options: DownloadOptions(), segments: segments)
+        #expect(data.bytesDone == 3 << 20)
+        #expect(PlainLog.line(for: .paused(id: "a", resumeData: data)) == "a: paused at 3.0 MiB")
+        #expect(PlainLog.line(for: .paused(id: "a", resumeData: nil), pausedAt: 5 << 20) == "a: paused at 5.0 MiB")
+        #expect(PlainLog.line(for: .paused(id: "a", resumeData: nil)) == "a: paused", "no number rather than 0 B")
+    }
+
     @Test func bookkeepingEventsAreLeftOut() {
         #expect(PlainLog.line(for: .stateChanged(id: "a", state: .waiting)) == nil)
         #expect(PlainLog.line(for: .activityCountChanged(1)) == nil)

@@ -46,7 +46,7 @@ extension DownloadEvent: Codable {
             try c.encode(Kind.resumed, forKey: .type)
         case .paused(_, let data):
             try c.encode(Kind.paused, forKey: .type)
-            try c.encodeIfPresent(data?.bytesOnDisk, forKey: .receivedBytes)
+            try c.encodeIfPresent(data?.bytesDone, forKey: .receivedBytes)
         case .interrupted(_, let error, let retryIn):
             try c.encode(Kind.interrupted, forKey: .type)
             try c.encode(error, forKey: .error)

@@ -96,7 +96,10 @@ struct EventWatcher {
                 }
             case .event(let item):
                 guard let id = item.event.id, watched.contains(id), finals[id] == nil else { continue }
-                printer.print(item.event)
+                // The stream's paused event has no resume data: the bytes are the downloader's.
+                var pausedAt: Int64?
+                if case .paused(_, nil) = item.event { pausedAt = try? await client.info(of: id)?.progress.receivedBytes }
+                printer.print(item.event, pausedAt: pausedAt)
                 finals[id] = Self.state(of: item.event)
             }
             if watched.allSatisfy({ finals[$0] != nil }) { break }

@@ -49,7 +49,7 @@ enum ControlCommandRunner {
             return record
         case .pause:
             let paused = try await applyStored(.pause, id: id, state: state)
-            Terminal.write("\(id): paused at \(Formatting.bytes(paused.checkpointedBytes)); `fdl resume \(id)` continues it\n")
+            Terminal.write("\(id): paused at \(Formatting.bytes(paused.bytesDone)); `fdl resume \(id)` continues it\n")
         case .cancel:
             _ = try await applyStored(.cancel, id: id, state: state)
             Terminal.write("\(id): cancelled; its partial bytes were deleted\n")

@@ -13,9 +13,6 @@ extension ListCommand {
         } catch let error as DownloadAgentClientError {
             throw ControlCommandRunner.agentFailure(error, socketPath: socketPath)
         }
-        show(downloads.map { d in
-            Row(id: d.id, state: d.state, done: d.progress.receivedBytes, expected: d.progress.expectedBytes,
-                url: d.url, destination: d.destination, errors: d.lastError.map { [$0] } ?? [])
-        }, empty: "no downloads in the download agent at \(socketPath)")
+        show(downloads.map(Row.init), empty: "no downloads in the download agent at \(socketPath)")
     }
 }

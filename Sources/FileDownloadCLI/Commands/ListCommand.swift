@@ -1,11 +1,12 @@
 public import ArgumentParser
 import FileDownload
+import FileDownloadAgentClient
 import Foundation
 
 /// `fdl list`: the downloads the state directory knows.
 public struct ListCommand: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
-        commandName: "list", abstract: "List the downloads kept in DIR/.fdl (with --agent: the download agent's).")
+        commandName: "list", abstract: "List the downloads kept in DIR/.fdl, those of a fdl get running on DIR as it counts them now (with --agent: the download agent's).")
 
     @OptionGroup public var state: StateOptions
 
@@ -25,7 +26,24 @@ public struct ListCommand: AsyncParsableCommand {
             throw ControlCommandRunner.fail(.stateUnavailable, error.message)
         }
         stored.warnAboutRefused()
-        show(stored.all.map(Row.init), empty: "no downloads in \(state.url.path)")
+        // The downloads of a run on DIR as it sees them now (what its display shows), the others
+        // as stored.
+        let live = Dictionary(try await runningDownloads().map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        let storedIDs = Set(stored.all.map(\.id))
+        let rows = stored.all.map { live[$0.id].map(Row.init) ?? Row($0) }
+            + live.values.filter { !storedIDs.contains($0.id) }.sorted { $0.id < $1.id }.map(Row.init)
+        show(rows, empty: "no downloads in \(state.url.path)")
+    }
+
+    /// The downloads of the `fdl get` running on DIR, from its socket (`DownloadInfo`, the
+    /// downloader's live values, which its display shows); none when no run serves it.
+    func runningDownloads() async throws -> [DownloadInfo] {
+        do {
+            return try await DownloadAgentClient(socketPath: state.state.socketPath).downloads()
+        } catch let error as DownloadAgentClientError {
+            if error.status == 0 { return [] }
+            throw ControlCommandRunner.fail(.stateUnavailable, "the fdl running on \(state.url.path) refused: \(error.message)")
+        }
     }
 
     /// Prints the rows as the table, or as JSON lines; `empty` when there are none.
@@ -79,6 +97,12 @@ public struct ListCommand: AsyncParsableCommand {
 }
 
 extension ListCommand.Row {
+    /// The row of a download as a downloader reports it (a running `fdl get`, the agent).
+    init(_ d: DownloadInfo) {
+        self.init(id: d.id, state: d.state, done: d.progress.receivedBytes, expected: d.progress.expectedBytes,
+                  url: d.url, destination: d.destination, errors: d.lastError.map { [$0] } ?? [])
+    }
+
     /// The row of a stored download.
     init(_ r: DownloadRecord) {
         self.init(id: r.id, state: r.state, done: r.bytesDone, expected: r.expectedLength, url: r.url,

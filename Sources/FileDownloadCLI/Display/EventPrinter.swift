@@ -27,15 +27,16 @@ final class EventPrinter {
     }
 
     /// Reports a downloader event, with a hint when the error has an obvious remedy. `checks`
-    /// are what confirmed the file of a completed event (see ``PlainLog/line(for:checks:)``).
-    func print(_ event: DownloadEvent, checks: CompletionChecks? = nil) {
+    /// are what confirmed the file of a completed event, `pausedAt` the bytes of a paused one
+    /// whose event has no resume data (see ``PlainLog/line(for:checks:pausedAt:)``).
+    func print(_ event: DownloadEvent, checks: CompletionChecks? = nil, pausedAt: Int64? = nil) {
         if quiet {
             guard case .failed(let id, let error, _) = event else { return }
             Terminal.writeError(PlainLog.line(for: event) ?? "")
             if let hint = Self.hint(for: error, hasCredentials: hasCredentials) { Terminal.writeError("\(id): \(hint)") }
             return
         }
-        printEvent(event, checks: checks)
+        printEvent(event, checks: checks, pausedAt: pausedAt)
         if case .failed(let id, let error, _) = event, let hint = Self.hint(for: error, hasCredentials: hasCredentials) {
             log("\(id): \(hint)")
         }
@@ -60,7 +61,7 @@ final class EventPrinter {
         }
     }
 
-    private func printEvent(_ event: DownloadEvent, checks: CompletionChecks?) {
+    private func printEvent(_ event: DownloadEvent, checks: CompletionChecks?, pausedAt: Int64?) {
         switch mode {
         case .json:
             guard var line = JSONEventLine(event) else { return }
@@ -73,12 +74,12 @@ final class EventPrinter {
                 if let last = lastProgressLine[id], now - last < plainProgressInterval { return }
                 lastProgressLine[id] = now
                 log(PlainLog.progressLine(id: id, p))
-            } else if let line = PlainLog.line(for: event, checks: checks) {
+            } else if let line = PlainLog.line(for: event, checks: checks, pausedAt: pausedAt) {
                 log(line)
             }
         case .terminal:
             if case .progress = event { return }
-            if let line = PlainLog.line(for: event, checks: checks), !line.hasSuffix(": downloading") { log(line) }
+            if let line = PlainLog.line(for: event, checks: checks, pausedAt: pausedAt), !line.hasSuffix(": downloading") { log(line) }
         }
     }
 

@@ -7,8 +7,10 @@ public enum PlainLog {
     /// that another line already tells, activity counts, totals). Progress lines come from
     /// ``progressLine(id:_:)``, which the caller throttles. `checks` are what confirmed the file
     /// of a `DownloadEvent.completed(id:file:)` event (`DownloadInfo.checks`), told after
-    /// its path when known.
-    public static func line(for event: DownloadEvent, checks: CompletionChecks? = nil) -> String? {
+    /// its path when known. `pausedAt` is the bytes of a paused download when the event carries
+    /// no resume data (an event from the agent's stream): its `DownloadInfo.progress`; otherwise
+    /// the resume data's `ResumeData.bytesDone`, the number the display and `fdl list` show.
+    public static func line(for event: DownloadEvent, checks: CompletionChecks? = nil, pausedAt: Int64? = nil) -> String? {
         switch event {
         case .stateChanged(let id, let state) where state == .downloading:
             "\(id): downloading"
@@ -19,7 +21,7 @@ public enum PlainLog {
         case .resumed(let id):
             "\(id): resuming"
         case .paused(let id, let data):
-            "\(id): paused at \(Formatting.bytes(data?.bytesOnDisk ?? 0))"
+            (pausedAt ?? data?.bytesDone).map { "\(id): paused at \(Formatting.bytes($0))" } ?? "\(id): paused"
         case .interrupted(let id, let error, let retryIn):
             "\(id): interrupted: \(error.messages.joined(separator: ": "))"
                 + (retryIn.map { "; retrying in \(Formatting.eta($0))" } ?? "")

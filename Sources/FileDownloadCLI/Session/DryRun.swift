@@ -52,7 +52,7 @@ struct DryRun {
         let kept = plan.keptFile.map { " (keeping \($0.path), which fdl did not download)" } ?? ""
         if plan.alreadyComplete { return "\(plan.id): already complete at \(plan.destination.path)" }
         if let resume = plan.resume, resume.bytesOnDisk > 0 {
-            return "\(plan.id): continue from \(Formatting.bytes(resume.bytesOnDisk)): \(plan.url.redactingPassword) -> "
+            return "\(plan.id): continue from \(Formatting.bytes(resume.bytesDone)): \(plan.url.redactingPassword) -> "
                 + "\(plan.destination.path)\(kept)"
         }
         return "\(plan.id): download \(plan.url.redactingPassword) -> \(plan.destination.path)\(kept)"

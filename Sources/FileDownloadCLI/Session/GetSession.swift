@@ -213,7 +213,7 @@ public actor GetSession {
         printer.emit(added)
         if let resume = plan.resume {
             // In segments: the bytes of every segment (the library checks the file holds them).
-            let have = resume.segments.isEmpty ? resume.bytesOnDisk : resume.segments.bytesDone
+            let have = resume.bytesDone
             if have > 0 { printer.log("\(plan.id): continuing from \(Formatting.bytes(have))") }
         }
         do {
