@@ -72,7 +72,7 @@ extension Downloader {
             bandwidth: transport.capabilities.contains(.rateLimit) ? rateBudget(for: e) : nil,
             segments: e.segments, seam: segmentable ? segmentSeam(for: e.id, handle: handle) : nil,
             segmentThreshold: configuration.segmentThreshold, minimumSegmentSize: configuration.minimumSegmentSize,
-            downloadsDirectory: configuration.downloadsDirectory.path,
+            downloadsDirectory: downloadsDirectoryPath,
             handle: handle, transport: transport, delegate: delegate
         )
     }

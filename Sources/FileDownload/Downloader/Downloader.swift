@@ -40,6 +40,10 @@ import Logging
 public actor Downloader {
     /// The configuration given at init.
     public nonisolated let configuration: DownloaderConfiguration
+    /// The path of ``DownloaderConfiguration/downloadsDirectory``, read once: every attempt checks
+    /// the directories below it, and `URL.path` decodes the URL at each call (0.6 µs of the
+    /// actor's time a download in bench-core).
+    let downloadsDirectoryPath: String
     let transports: TransportRegistry
     let delegate: (any DownloaderDelegate)?
     let clock: ClockBox
@@ -103,6 +107,7 @@ public actor Downloader {
         clock: C = ContinuousClock()
     ) where C.Duration == Duration {
         self.configuration = configuration
+        self.downloadsDirectoryPath = configuration.downloadsDirectory.path
         self.transports = transports
         self.delegate = delegate
         self.clock = ClockBox(clock)
