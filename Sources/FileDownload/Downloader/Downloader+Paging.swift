@@ -20,11 +20,15 @@ extension Downloader {
 
     /// Forgets waiting `e` in memory; its save is already posted, so the store holds it.
     func leaveInStore(_ e: DownloadEntry) {
+        forgetInMemory(e)
+        scheduler.pages.leave(e.id)
+        scheduler.pages.mayHoldWaiting = true
+    }
+
+    /// Drops `e` from memory with its claims on its paths (the store keeps its record).
+    private func forgetInMemory(_ e: DownloadEntry) {
         entries[e.id] = nil
         for path in [e.destination.path, e.partPath] where claimedPaths[path] == e.id { claimedPaths[path] = nil }
-        scheduler.pages.parkSequence += 1
-        scheduler.pages.unsaved[e.id] = scheduler.pages.parkSequence
-        scheduler.pages.mayHoldWaiting = true
     }
 
     /// How many completed or cancelled downloads stay in memory once paging is on: the newest,
@@ -42,15 +46,12 @@ extension Downloader {
         for id in old {
             guard let e = entries[id], e.state == .completed || e.state == .cancelled, e.attempt == nil,
                   e.nativeProgress == nil, !outcomeWaiters.hasWaiters(for: id) else { continue }
-            entries[id] = nil
-            for path in [e.destination.path, e.partPath] where claimedPaths[path] == id { claimedPaths[path] = nil }
-            scheduler.pages.parkSequence += 1
-            scheduler.pages.unsaved[id] = scheduler.pages.parkSequence
+            forgetInMemory(e)
+            scheduler.pages.leave(id)
             scheduler.pages.forgotFinished = true
         }
         // Once the saves posted so far have landed, the store answers for those ids.
-        let sequence = scheduler.pages.parkSequence
-        persistence.afterWrites { [weak self] in Task { await self?.landed(upTo: sequence) } }
+        landedAfterWrites(upTo: scheduler.pages.parkSequence)
     }
 
     /// The saves of the downloads left in the store up to `sequence` have landed.
@@ -58,15 +59,17 @@ extension Downloader {
         scheduler.pages.saved(upTo: sequence)
     }
 
+    /// Calls ``landed(upTo:)`` once the writes posted so far are done.
+    func landedAfterWrites(upTo sequence: UInt64) {
+        persistence.afterWrites { [weak self] in Task { await self?.landed(upTo: sequence) } }
+    }
+
     /// Download `id` was removed: until the removal has reached the store, a question about `id`
     /// waits for it (the store still holds the record).
     func removedFromMemory(_ id: String) {
         if scheduler.pages.refilling { scheduler.pages.removedDuringRefill.insert(id) }
         guard scheduler.pages.isActive else { return }
-        scheduler.pages.parkSequence += 1
-        scheduler.pages.unsaved[id] = scheduler.pages.parkSequence
-        let sequence = scheduler.pages.parkSequence
-        persistence.afterWrites { [weak self] in Task { await self?.landed(upTo: sequence) } }
+        landedAfterWrites(upTo: scheduler.pages.leave(id))
     }
 
     /// Starts a refill when the store may hold waiting downloads and fewer than half of

@@ -25,6 +25,16 @@ struct WaitingPages {
     /// Ids removed while a refill read the store (its answer may still name them).
     var removedDuringRefill: Set<String> = []
 
+    /// Download `id` leaves memory (left in the store, or removed) while its write may still be
+    /// on its way to the store: a question about it waits for the journal until
+    /// ``saved(upTo:)`` passes the sequence returned.
+    @discardableResult
+    mutating func leave(_ id: String) -> UInt64 {
+        parkSequence += 1
+        unsaved[id] = parkSequence
+        return parkSequence
+    }
+
     /// Forgets the downloads left in the store up to `sequence`, whose saves have landed.
     mutating func saved(upTo sequence: UInt64) {
         guard !unsaved.isEmpty else { return }
