@@ -7,8 +7,9 @@ import Logging
 /// events are published; saves that queue up together reach the store as one
 /// ``DownloadStore/saveAll(_:)``; a checkpoint flushes the staging file before it stores the
 /// bytes; a removal (``remove(_:)``) reaches the store before ``DownloadEvent/removed(id:)`` is
-/// published. Reads of a paging store (``record(_:afterWrites:)``, ``nextWaiting(limit:)``,
-/// ``unfinishedOwner(destination:partPath:)``) first wait for the writes posted before them, so
+/// published. Reads of a paging store wait for the writes posted before them when memory may
+/// be ahead of the store (``unfinishedOwner(destination:partPath:)`` always,
+/// ``record(_:afterWrites:)`` when asked; before ``nextWaiting(limit:)`` the caller drains), so
 /// that the store answers as memory would.
 ///
 /// It holds no download: the actor hands it values and carries out what the restore rules
