@@ -13,7 +13,7 @@ extension Downloader {
     /// unfinished download (so `x` and `x.part` cannot overwrite each other's files), stores the
     /// download and announces ``DownloadEvent/stateChanged(id:state:)``.
     ///
-    /// The download keeps `options` (`nil`: ``DownloadOptions/init(transfer:expectedSize:sha256:priority:retryPolicy:mirrors:usesSuggestedFileName:urlExpiresAt:maxConnections:maxFileSize:)``
+    /// The download keeps `options` (`nil`: ``DownloadOptions/init(transfer:expectedSize:sha256:priority:retryPolicy:mirrors:usesSuggestedFileName:urlExpiresAt:maxConnections:maxFileSize:keepsRemoteTime:)``
     /// with no argument) resolved with ``DownloadOptions/resolved(with:)``: every transfer option
     /// it leaves unset takes ``DownloaderConfiguration/defaultTransferOptions``'s value.
     ///

@@ -109,7 +109,7 @@ public struct GetSettings: Sendable {
     /// `-b FILE`, `--load-cookies FILE`: a Netscape cookie file libcurl reads cookies from
     /// (`HTTPTransport.Configuration.cookieFile`); never written.
     public var cookieFile: String? = nil
-    /// `--spider`: ask the server for each URL, download nothing (``Spider``).
+    /// `--spider`: ask the server for each URL, download nothing (`Spider`).
     public var spider = false
 
     public init(urls: [URL], outputDirectory: URL, concurrency: Int = 4, sha256: [String?] = [],
