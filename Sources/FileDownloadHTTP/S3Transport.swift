@@ -39,9 +39,12 @@ import Foundation
 /// 3. From there the attempt is ``HTTPTransport``'s: a resume asks `Range: bytes=OFFSET-` with
 ///    `If-Range` carrying the object's ETag (its validator, `Validator.Kind.entityTag`, strong),
 ///    and the object's size is its length; a 206 whose ETag or total size differs from the
-///    remembered one is never appended to the bytes on disk (the next attempt starts again from
-///    zero); a 200 to a range restarts with `RestartReason.validatorChanged`. A ranged request
-///    (`TransferRequest.end`) asks for its range only.
+///    remembered one is never appended to the bytes on disk; a 200 to a range restarts with
+///    `RestartReason.validatorChanged`. AWS S3 (and moto) ignore `If-Range` and answer a 206 of a
+///    replaced object: that 206 is refused before its first byte and, in the same attempt, the
+///    whole object is asked for (the head says `RestartReason.validatorChanged`). A ranged request
+///    (`TransferRequest.end`) asks for its range only; a replaced object fails it with a retryable
+///    `DownloadError.Code.protocolViolation`.
 ///
 /// Statuses S3 answers with are told apart: 403 (`SignatureDoesNotMatch`, `InvalidAccessKeyId`,
 /// `AccessDenied`) fails with `DownloadError.Code.authenticationFailed` and a message naming the
@@ -101,10 +104,24 @@ public final class S3Transport: Transport {
         let signing = AWSSigning(region: settings.region, service: "s3", accessKeyID: credentials.accessKeyID,
                                  secretAccessKey: credentials.secretAccessKey)
         do {
-            try await http.transfer(signed, into: writer, signing: signing)
+            do {
+                try await http.transfer(signed, into: writer, signing: signing)
+            } catch let error as DownloadError where Self.asksWholeObjectNow(error, request: request, writer: writer) {
+                // S3 ignores If-Range: a resume of a replaced object got a 206 of the new one, which
+                // HTTPTransport refused before a byte (and remembered that the next request of this
+                // download asks for the whole object). Ask for it now, in the same attempt.
+                try await http.transfer(signed, into: writer, signing: signing)
+            }
         } catch let error as DownloadError {
             throw Self.explained(error, location: location, settings: settings)
         }
+    }
+
+    /// Whether `error` is HTTPTransport refusing a resumed (open-ended) response as another
+    /// object's, before anything reached the writer: the request again then asks for the whole
+    /// object and restarts.
+    private static func asksWholeObjectNow(_ error: DownloadError, request: TransferRequest, writer: TransferWriter) -> Bool {
+        error.code == .protocolViolation && error.isRetryable && request.offset > 0 && request.end == nil && writer.head == nil
     }
 
     /// `error` with the S3 meaning of its status, when it has one.
