@@ -183,6 +183,50 @@ struct AgentDeliveryTests {
         }
     }
 
+    @Test("the web page lists the dead letters; its Drop button forgets one, its Retry button has the other delivered")
+    func pageDropsAndRetries() async throws {
+        try WebAgent.requireChromium()
+        try await FaultServer.withRootAndOutput { server, root, _ in
+            _ = try root.createFile("p.bin", contents: sampleBytes(10_000, seed: 5))
+            var down: RefusingPort? = try RefusingPort()
+            let port = down!.port
+            let agent = try WebAgent()
+            var receiver: WebhookReceiver?
+            do {
+                try await agent.start(arguments: ["--webhook", "http://127.0.0.1:\(port)/hook", "--delivery-lifetime", "0.3"]
+                                      + Self.quickRetries)
+                let client = DownloadAgentClient(socketPath: agent.socket)
+                for id in ["keep", "drop"] {
+                    _ = try await client.start(id: id, url: server.url("p.bin"), destination: agent.downloads.appending(path: "\(id).bin"))
+                }
+                var dead: [[String: Any]] = []
+                try await poll("both deliveries are dead letters", limit: .seconds(60), interval: .milliseconds(20)) {
+                    dead = (try? await Self.deadLetters(socket: agent.socket)) ?? []
+                    return dead.count == 2
+                }
+                let keys = Dictionary(uniqueKeysWithValues: dead.map { ($0["id"] as? String ?? "", $0["key"] as? String ?? "") })
+                down = nil
+                let hooks = try await WebhookReceiver.start(port: port, status: 200)
+                receiver = hooks
+                let (status, output, errors) = try await CommandRun.run([
+                    "/usr/bin/timeout", "300", "/usr/bin/env", "python3", AgentWebPageTests.script, "--login", agent.loginURL,
+                    "--id", "keep", "--dead", keys["keep"]!, "--drop", keys["drop"]!,
+                ])
+                #expect(status == 0, "drive_page.py: \(output) \(errors)")
+                let key = String(keys["keep"]!.prefix { $0 != "-" })
+                try await poll("the retried delivery is acknowledged", limit: .seconds(60)) { hooks.acknowledgedKeys == [key] }
+                #expect(try await Self.deadLetters(socket: agent.socket).isEmpty)
+                #expect(hooks.calls.count == 1, "the dropped one is not delivered")
+            } catch {
+                await receiver?.stop()
+                await agent.remove()
+                throw error
+            }
+            await receiver?.stop()
+            await agent.remove()
+        }
+    }
+
     @Test("the webhook's signature is HMAC-SHA256 as RFC 4231 defines it (test cases 1 and 2)")
     func signatureVectors() {
         let one = WebhookSignature.value(of: Data("Hi There".utf8), secret: DeliverySecret(String(repeating: "\u{0b}", count: 20)))
@@ -212,7 +256,11 @@ struct AgentDeliveryTests {
 
     /// `GET /v1/deliveries/dead`'s deliveries.
     static func deadLetters(_ agent: AgentFixture) async throws -> [[String: Any]] {
-        let answer = try await CommandRun.curl(socket: agent.socket, ["http://localhost/v1/deliveries/dead"])
+        try await deadLetters(socket: agent.socket)
+    }
+
+    static func deadLetters(socket: String) async throws -> [[String: Any]] {
+        let answer = try await CommandRun.curl(socket: socket, ["http://localhost/v1/deliveries/dead"])
         guard answer.status == 200,
               let object = try JSONSerialization.jsonObject(with: Data(answer.body.utf8)) as? [String: Any] else {
             throw TestFailure("GET /v1/deliveries/dead answered \(answer.status): \(answer.body)")

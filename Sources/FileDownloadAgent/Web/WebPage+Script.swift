@@ -5,7 +5,10 @@ extension WebPage {
     /// downloads from the form (with mirrors) and sends pause, resume, cancel, retry and forget;
     /// shows the overall limit (`GET /v1/limit`, read again on every (re)connect, after
     /// journalled events and every 5 s) and sets or clears it (`PUT /v1/limit`). Rows are updated
-    /// in place, so a focused button keeps its focus.
+    /// in place, so a focused button keeps its focus. Lists the dead letters of the completion
+    /// deliveries (`GET /v1/deliveries/dead`, with the summary and every 5 s: a delivery dies
+    /// without an event) with a Retry and a Drop button
+    /// each (`POST .../retry`, `DELETE`); the section is hidden while there are none.
     ///
     /// The token comes from the URL's fragment (`#token=TOKEN`, which no browser sends to a
     /// server): the script removes it from the address bar and the history entry at once
@@ -207,6 +210,42 @@ extension WebPage {
           summary = await api("GET", "/v1/summary");
           totals();
           await loadLimit();
+          await loadDead();
+        }
+
+        // The dead letters of the completion deliveries, each with Retry and Drop.
+        const deadList = document.getElementById("dead");
+        async function loadDead() {
+          const answer = await api("GET", "/v1/deliveries/dead");
+          const items = answer.deliveries.map((d) => {
+            const li = document.createElement("li");
+            li.className = "dead";
+            li.dataset.key = d.key;
+            const text = document.createElement("span");
+            text.textContent = d.id + ": " + ((d.event && d.event.type) || "event") + " (" + d.sequence + ") to the "
+              + d.kind + " " + d.target + ", " + d.attempts + " tries, last: " + (d.lastError || "?");
+            li.append(text, deadButton("Retry", "POST", "/retry", d.key), deadButton("Drop", "DELETE", "", d.key));
+            return li;
+          });
+          deadList.replaceChildren(...items);
+          document.getElementById("dead-section").hidden = items.length === 0;
+        }
+
+        function deadButton(label, method, suffix, key) {
+          const b = document.createElement("button");
+          b.type = "button";
+          b.textContent = label;
+          b.dataset.action = label.toLowerCase();
+          b.addEventListener("click", async () => {
+            say("");
+            try {
+              await api(method, "/v1/deliveries/dead/" + encodeURIComponent(key) + suffix);
+            } catch (e) {
+              say(label.toLowerCase() + " " + key + ": " + e.message);
+            }
+            loadDead().catch((e) => say(e.message));
+          });
+          return b;
         }
 
         // The summary again after journalled events, at most twice a second.
@@ -265,7 +304,7 @@ extension WebPage {
           setLimit(value === 0 ? null : value);
         });
         document.getElementById("limit-clear").addEventListener("click", () => { limitRate.value = ""; setLimit(null); });
-        setInterval(() => loadLimit().catch(() => {}), 5000);
+        setInterval(() => { loadLimit().catch(() => {}); loadDead().catch(() => {}); }, 5000);
 
         document.getElementById("more").addEventListener("click", () => {
           wanted += PAGE;

@@ -6,7 +6,8 @@
 /// travel beside it (on Linux `Bundle.module` stops the process when the bundle is missing).
 /// There is no build step and nothing from a CDN; the script is a file of its own so the
 /// Content-Security-Policy `default-src 'self'` holds (no inline script or style). The page uses
-/// only the documented API (`/v1/downloads`, `/v1/summary`, `/v1/limit`, `/v1/events`), with the
+/// only the documented API (`/v1/downloads`, `/v1/summary`, `/v1/limit`, `/v1/events`,
+/// `/v1/deliveries/dead`), with the
 /// token the page read from its URL's fragment, as `Authorization: Bearer TOKEN`.
 enum WebPage {
     static let html = #"""
@@ -60,6 +61,11 @@ enum WebPage {
             <ul id="downloads"></ul>
             <p id="empty">No downloads yet.</p>
             <button type="button" id="more" hidden>Show more</button>
+          </section>
+          <section aria-labelledby="dead-title" id="dead-section" hidden>
+            <h2 id="dead-title">Undelivered notifications</h2>
+            <p>Completions the agent could not deliver to a webhook or command within their lifetime.</p>
+            <ul id="dead"></ul>
           </section>
         </main>
         </body>

@@ -5,6 +5,7 @@ page does not do what it should.
 
     drive_page.py --login URL --url SLOW_URL --id NAME --missing MISSING_URL --shots DIR
     drive_page.py --login URL --id NAME --ready FILE      (reconnect mode, see reconnect())
+    drive_page.py --login URL --id NAME --dead KEY --drop KEY   (dead letters, see dead_letters())
 
 In order: opens the login URL and checks the page lost the token from its address; waits until
 the event stream is live; adds the slow download through the form (URL and name) and a second one
@@ -254,17 +255,48 @@ def reconnect(arguments):
         shutil.rmtree(profile, ignore_errors=True)
 
 
+def dead_letters(arguments):
+    """Opens the page and waits until it lists the dead letters `--drop` and `--dead`; drops the
+    first with its Drop button, retries the second with its Retry button (the test's receiver
+    then acknowledges it), and waits until no dead letter is left and the section is hidden."""
+    profile = tempfile.mkdtemp(prefix="fdl-chromium-")
+    driver = None
+    listed = ('const li = document.querySelector(\'#dead li[data-key="\' + arguments[0] + \'"]\');'
+              ' return li !== null && !document.getElementById("dead-section").hidden;')
+    try:
+        driver = Driver(shutil.which("chromium") or "/usr/bin/chromium", shutil.which("chromedriver") or "/usr/bin/chromedriver", profile)
+        driver.go(arguments.login)
+        driver.wait("the event stream is live", 'return document.getElementById("connection").textContent === "live";')
+        for key in (arguments.drop, arguments.dead):
+            driver.wait("the dead letter %s is listed" % key, listed, key)
+        driver.click('#dead li[data-key="%s"] button[data-action="drop"]' % arguments.drop)
+        driver.wait("the dropped one is gone", 'return document.querySelector(\'#dead li[data-key="\' + arguments[0] + \'"]\') === null;',
+                    arguments.drop)
+        driver.click('#dead li[data-key="%s"] button[data-action="retry"]' % arguments.dead)
+        driver.wait("no dead letter is left", 'return document.getElementById("dead-section").hidden;')
+        log("dropped %s, retried %s" % (arguments.drop, arguments.dead))
+        return 0
+    finally:
+        if driver:
+            driver.close()
+        shutil.rmtree(profile, ignore_errors=True)
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--login", required=True)
     parser.add_argument("--id", required=True)
     parser.add_argument("--ready", help="reconnect mode: the file to create once the page is live")
+    parser.add_argument("--dead", help="dead-letter mode: the key to retry (and --drop: the key to drop)")
+    parser.add_argument("--drop")
     for name in ("url", "missing", "shots", "limit"):
         parser.add_argument("--" + name)
     arguments = parser.parse_args()
     try:
         if arguments.ready:
             return reconnect(arguments)
+        if arguments.dead and arguments.drop:
+            return dead_letters(arguments)
         if not (arguments.url and arguments.missing and arguments.shots and arguments.limit):
             parser.error("--url, --missing, --shots and --limit are needed (or --ready)")
         return run(arguments)
