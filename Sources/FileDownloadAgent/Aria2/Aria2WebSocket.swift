@@ -4,6 +4,7 @@ import HTTPTypes
 import HummingbirdCore
 import HummingbirdWebSocket
 import Logging
+import NIOCore
 
 /// The aria2 RPC's WebSocket at `ws://127.0.0.1:PORT/jsonrpc` (HummingbirdWebSocket's upgrade on
 /// the TCP listener): calls in text (or binary) messages, answered in text messages, as
@@ -21,7 +22,8 @@ struct Aria2WebSocket: Sendable {
     let site: WebGuardMiddleware
 
     /// The TCP listener's server: HTTP/1.1 with this WebSocket upgrade, behind `gate` and the
-    /// timeouts of `limits` (for HTTP requests; a WebSocket is kept alive by pings).
+    /// timeouts of `limits` (the first head's through ``FirstHeadTimeoutHandler``, as the upgrade
+    /// reads it before the HTTP handlers are added; a WebSocket is then kept alive by pings).
     func builder(limits: AgentConnectionLimits, gate: ConnectionGate) -> HTTPServerBuilder {
         HTTPServerBuilder { responder in
             GuardedChannel(
@@ -30,7 +32,7 @@ struct Aria2WebSocket: Sendable {
                     configuration: .init(http1: .init(additionalChannelHandlers: [RequestTimeoutHandler(limits: limits)]),
                                          ws: .init(maxFrameSize: AgentAPI.maxBatchBodySize)),
                     shouldUpgrade: { head, _, logger in await shouldUpgrade(head, logger: logger) }),
-                gate: gate, transport: .tcp)
+                gate: gate, transport: .tcp, firstHeadTimeout: TimeAmount(limits.headerTimeout))
         }
     }
 

@@ -27,15 +27,25 @@ struct GuardedChannel<Inner: ServerChildChannel>: ServerChildChannel {
     let inner: Inner
     let gate: ConnectionGate
     let transport: Transport
+    /// When set, a ``FirstHeadTimeoutHandler`` with this timeout goes before `inner`'s handlers:
+    /// for an `inner` whose own timeouts start after the first request head (the WebSocket upgrade).
+    var firstHeadTimeout: TimeAmount?
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
-        let (gate, inner) = (gate, inner)
+        let (gate, inner, firstHeadTimeout) = (gate, inner, firstHeadTimeout)
         return peer(of: channel).flatMap { peer in
             guard gate.admit(peer) else {
                 channel.close(promise: nil)
                 return channel.eventLoop.makeFailedFuture(ConnectionRefused())
             }
             channel.closeFuture.whenComplete { _ in gate.release(peer) }
+            if let timeout = firstHeadTimeout {
+                do {
+                    try channel.pipeline.syncOperations.addHandler(FirstHeadTimeoutHandler(timeout: timeout))
+                } catch {
+                    return channel.eventLoop.makeFailedFuture(error)
+                }
+            }
             return inner.setup(channel: channel, logger: logger)
         }
     }
