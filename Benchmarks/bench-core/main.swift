@@ -44,7 +44,9 @@ for (i, url) in urls.enumerated() {
     mock.serve(url, MockResource(.seeded(seed: UInt64(i), size: Int64(size)), chunkSize: 16 * 1024))
 }
 
-// Raw: the transport into sinks, `concurrency` at a time, no Downloader.
+// Raw: the transport into sinks, `concurrency` at a time, no Downloader. FDL_BENCH_SKIP_RAW=1 skips
+// it, to profile the Downloader phase alone (`perf record`); the overhead lines then mean nothing.
+let skipsRaw = ProcessInfo.processInfo.environment["FDL_BENCH_SKIP_RAW"] == "1"
 let rawDir = root.appendingPathComponent("raw")
 try FileManager.default.createDirectory(at: rawDir, withIntermediateDirectories: true)
 let rawCPUStart = cpuSeconds()
@@ -62,7 +64,7 @@ await withTaskGroup(of: Void.self) { group in
             rename(path, path + ".done")
         }
     }
-    for _ in 0..<min(concurrency, count) { add() }
+    for _ in 0..<(skipsRaw ? 0 : min(concurrency, count)) { add() }
     while await group.next() != nil { if next < count { add() } }
 }
 let rawTime = ContinuousClock.now - rawStart
