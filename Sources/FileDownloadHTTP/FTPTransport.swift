@@ -189,42 +189,29 @@ public final class FTPTransport: Transport {
         let options = request.options
         try t.set(CURLOPT_URL, url)
         try t.set(CURLOPT_PROTOCOLS_STR, "ftp,ftps")
-        t.set(CURLOPT_NOSIGNAL, 1)
         t.set(CURLOPT_FILETIME, 1)
-        t.set(CURLOPT_BUFFERSIZE, min(max(configuration.receiveBufferSize, Int(ccurl_max_write_size())), Int(ccurl_max_read_size())))
-        t.set(CURLOPT_CONNECTTIMEOUT_MS, max(1, Self.milliseconds(options.connectTimeout)))
-        t.set(CURLOPT_LOW_SPEED_LIMIT, 1)
-        let requestSeconds = max(1, (Self.milliseconds(options.requestTimeout) + 999) / 1000)
-        t.set(CURLOPT_LOW_SPEED_TIME, requestSeconds)
+        try t.setCommonOptions(options, receiveBufferSize: configuration.receiveBufferSize,
+                               verifiesTLS: !configuration.skipsTLSVerification,
+                               caBundlePath: configuration.caBundlePath, caDirectoryPath: configuration.caDirectoryPath)
         // A control connection that goes silent (no reply to a command) is bounded by the request
         // timeout too, not libcurl's 120 s; libcurl 7.88 has no _MS form of this option.
-        t.set(CURLOPT_SERVER_RESPONSE_TIMEOUT, requestSeconds)
+        t.set(CURLOPT_SERVER_RESPONSE_TIMEOUT, options.requestTimeout.curlSeconds)
         // The data connection goes to the control connection's address, never to the one in the
         // PASV reply (which can be a private address, or another host's).
         t.set(CURLOPT_FTP_SKIP_PASV_IP, 1)
-        t.set(CURLOPT_SSL_VERIFYPEER, configuration.skipsTLSVerification ? 0 : 1)
-        t.set(CURLOPT_SSL_VERIFYHOST, configuration.skipsTLSVerification ? 0 : 2)
         if configuration.requiresTLS { t.set(CURLOPT_USE_SSL, Int(CURLUSESSL_ALL.rawValue)) }
         t.set(CURLOPT_FTPSSLAUTH, Int(CURLFTPAUTH_TLS.rawValue))  // AUTH TLS first, not AUTH SSL
-        if let path = configuration.caBundlePath { try t.set(CURLOPT_CAINFO, path) }
-        if let path = configuration.caDirectoryPath { try t.set(CURLOPT_CAPATH, path) }
         if configuration.usesActiveMode { try t.set(CURLOPT_FTPPORT, "-") }
         try t.set(CURLOPT_PROXY, "")  // checked in transfer(_:into:): no proxy applies
         if let login {
             try t.set(CURLOPT_USERNAME, login.user)
             try t.set(CURLOPT_PASSWORD, login.password)
         }
-        if let rate = options.maxBytesPerSecond, rate > 0 { t.set(CURLOPT_MAX_RECV_SPEED_LARGE, offset: rate) }
         if let end = context.end {
             try t.set(CURLOPT_RANGE, "\(context.offset)-\(end - 1)")
         } else if context.offset > 0 {
             t.set(CURLOPT_RESUME_FROM_LARGE, offset: context.offset)
         }
         return t
-    }
-
-    private static func milliseconds(_ duration: Duration) -> Int {
-        let (seconds, attoseconds) = duration.components
-        return Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000)
     }
 }

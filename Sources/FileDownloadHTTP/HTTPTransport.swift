@@ -256,18 +256,11 @@ public final class HTTPTransport: Transport {
         try t.set(CURLOPT_URL, context.requestURL)
         try t.set(CURLOPT_PROTOCOLS_STR, "http,https")
         try t.set(CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
-        t.set(CURLOPT_NOSIGNAL, 1)
         t.set(CURLOPT_FOLLOWLOCATION, context.followsRedirects ? 1 : 0)
         t.set(CURLOPT_MAXREDIRS, redirectsLeft)
-        t.set(CURLOPT_BUFFERSIZE, min(max(configuration.receiveBufferSize, Int(ccurl_max_write_size())), Int(ccurl_max_read_size())))
-        t.set(CURLOPT_CONNECTTIMEOUT_MS, max(1, Self.milliseconds(options.connectTimeout)))
-        t.set(CURLOPT_LOW_SPEED_LIMIT, 1)
-        t.set(CURLOPT_LOW_SPEED_TIME, max(1, (Self.milliseconds(options.requestTimeout) + 999) / 1000))
-        let verifies = !trustsServer && !configuration.skipsTLSVerification
-        t.set(CURLOPT_SSL_VERIFYPEER, verifies ? 1 : 0)
-        t.set(CURLOPT_SSL_VERIFYHOST, verifies ? 2 : 0)
-        if let path = configuration.caBundlePath { try t.set(CURLOPT_CAINFO, path) }
-        if let path = configuration.caDirectoryPath { try t.set(CURLOPT_CAPATH, path) }
+        try t.setCommonOptions(options, receiveBufferSize: configuration.receiveBufferSize,
+                               verifiesTLS: !trustsServer && !configuration.skipsTLSVerification,
+                               caBundlePath: configuration.caBundlePath, caDirectoryPath: configuration.caDirectoryPath)
         if let path = configuration.cookieFile { try t.set(CURLOPT_COOKIEFILE, path) }
         if let path = configuration.clientCertificatePath { try t.set(CURLOPT_SSLCERT, path) }
         if let path = configuration.clientKeyPath { try t.set(CURLOPT_SSLKEY, path) }
@@ -278,7 +271,6 @@ public final class HTTPTransport: Transport {
         let proxy = try chosenProxy(options.proxy, forScheme: request.url.scheme ?? "")
         try t.set(CURLOPT_PROXY, proxy?.absoluteString ?? "")
         try t.set(CURLOPT_NOPROXY, options.proxy == nil ? configuration.proxy.noProxy.joined(separator: ",") : "")
-        if let rate = options.maxBytesPerSecond, rate > 0 { t.set(CURLOPT_MAX_RECV_SPEED_LARGE, offset: rate) }
         try serverAuth?.apply(to: t, proxy: false)
         try proxyAuth?.apply(to: t, proxy: true)
         try signing?.apply(to: t)
@@ -370,10 +362,5 @@ public final class HTTPTransport: Transport {
         case .reject, .trust:
             throw refused("answering the challenge was declined")
         }
-    }
-
-    private static func milliseconds(_ duration: Duration) -> Int {
-        let (seconds, attoseconds) = duration.components
-        return Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000)
     }
 }
