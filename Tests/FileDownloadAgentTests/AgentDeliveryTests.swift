@@ -227,6 +227,25 @@ struct AgentDeliveryTests {
         }
     }
 
+    @Test("a command that runs longer than its timeout is killed with its whole process group, and the try counts as failed")
+    func commandTimeout() async throws {
+        let directory = try TemporaryDirectory("command-timeout")
+        defer { directory.remove() }
+        let pidFile = directory.path("pid")
+        // The shell starts a grandchild and waits for it: both are in the command's process group.
+        let outcome = await CompletionCommand("sleep 600 & echo $! > \(pidFile); wait", timeout: .milliseconds(300))
+            .run(environment: [:])
+        #expect(outcome == .timedOut(.milliseconds(300)))
+        #expect(!outcome.succeeded)
+        let grandchild = try #require(Int32(try String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
+        try await poll("the grandchild is gone (or a zombie waiting for init)", limit: .seconds(30), interval: .milliseconds(20)) {
+            guard let stat = try? String(contentsOfFile: "/proc/\(grandchild)/stat", encoding: .utf8) else { return true }
+            return stat.split(separator: ")").last?.split(separator: " ").first == "Z"
+        }
+        #expect(await CompletionCommand("exit 0").run(environment: [:]).succeeded)
+        #expect(await CompletionCommand("exit 7").run(environment: [:]) == .exited(7))
+    }
+
     @Test("the webhook's signature is HMAC-SHA256 as RFC 4231 defines it (test cases 1 and 2)")
     func signatureVectors() {
         let one = WebhookSignature.value(of: Data("Hi There".utf8), secret: DeliverySecret(String(repeating: "\u{0b}", count: 20)))

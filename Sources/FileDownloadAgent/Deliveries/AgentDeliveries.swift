@@ -37,6 +37,9 @@ actor AgentDeliveries {
     private var savedCursor: Int64
     private let cursorSaveInterval: Int64 = 1000
     private var lanes: [Lane: Task<Void, Never>] = [:]
+    /// The environment of each pending command delivery, made at its first try: the file is read
+    /// for its SHA-256 once, not at every try.
+    private var environments: [String: [String: String]] = [:]
     private var isScanning = false
     private var scanAgain = false
     private var isClosed = false
@@ -153,7 +156,16 @@ actor AgentDeliveries {
 
     private func run(_ lane: Lane) async {
         while let delivery = next(in: lane) {
-            let problem = await Self.attempt(delivery, configuration: configuration, downloader: downloader)
+            var environment: [String: String] = [:]
+            if delivery.kind == .command {
+                if let made = environments[delivery.key] {
+                    environment = made
+                } else {
+                    environment = await Self.environment(of: delivery, downloader: downloader)
+                    environments[delivery.key] = environment
+                }
+            }
+            let problem = await Self.attempt(delivery, environment: environment, configuration: configuration)
             if Task.isCancelled { break }
             guard let wait = settle(delivery, problem: problem) else { continue }
             do {
@@ -177,6 +189,7 @@ actor AgentDeliveries {
     private func settle(_ delivery: Delivery, problem: String?) -> Duration? {
         guard let index = file.pending.firstIndex(where: { $0.key == delivery.key }) else { return nil }
         guard let problem else {
+            environments[delivery.key] = nil
             file.pending.remove(at: index)
             logger.info("deliveries: \(delivery.kind.rawValue) acknowledged event \(delivery.sequence) of '\(delivery.downloadID)'")
             save()
@@ -190,6 +203,7 @@ actor AgentDeliveries {
         let left = lifetime - .seconds(age)
         if left <= .zero {
             var dead = file.pending.remove(at: index)
+            environments[delivery.key] = nil
             dead.deadAt = Date()
             file.dead.append(dead)
             logger.warning("deliveries: \(delivery.kind.rawValue) for event \(delivery.sequence) of '\(delivery.downloadID)' moved to the dead letters after \(attempts) tries in \(lifetime): \(problem)")
@@ -209,9 +223,24 @@ actor AgentDeliveries {
         return full * Double.random(in: 0.5...1.0)
     }
 
+    /// The environment of a command delivery (``CompletionEnvironment``); empty when the event is
+    /// neither a completion nor a failure.
+    private static func environment(of delivery: Delivery, downloader: Downloader) async -> [String: String] {
+        switch try? JSONDecoder().decode(DownloadEvent.self, from: Data(delivery.event.utf8)) {
+        case .completed(let id, let file)?:
+            return CompletionEnvironment.variables(id: id, state: .completed, path: file.path, sequence: delivery.sequence)
+        case .failed(let id, let error, _)?:
+            let destination = await downloader.info(of: id)?.destination.path ?? ""
+            return CompletionEnvironment.variables(id: id, state: .failed, path: destination, sequence: delivery.sequence,
+                                                   error: error.message)
+        default:
+            return [:]
+        }
+    }
+
     /// One try; `nil` when acknowledged, else what went wrong in words.
-    private static func attempt(_ delivery: Delivery, configuration: DeliveryConfiguration,
-                                downloader: Downloader) async -> String? {
+    private static func attempt(_ delivery: Delivery, environment: [String: String],
+                                configuration: DeliveryConfiguration) async -> String? {
         switch delivery.kind {
         case .webhook:
             guard let url = URL(string: delivery.target) else { return "the webhook \"\(delivery.target)\" is not a URL" }
@@ -229,19 +258,7 @@ actor AgentDeliveries {
                 return "\(error)"
             }
         case .command:
-            let event = try? JSONDecoder().decode(DownloadEvent.self, from: Data(delivery.event.utf8))
-            let environment: [String: String]
-            switch event {
-            case .completed(let id, let file)?:
-                environment = CompletionEnvironment.variables(id: id, state: .completed, path: file.path,
-                                                              sequence: delivery.sequence)
-            case .failed(let id, let error, _)?:
-                let destination = await downloader.info(of: id)?.destination.path ?? ""
-                environment = CompletionEnvironment.variables(id: id, state: .failed, path: destination,
-                                                              sequence: delivery.sequence, error: error.message)
-            default:
-                return "the event \(delivery.sequence) is neither completed nor failed"
-            }
+            guard !environment.isEmpty else { return "the event \(delivery.sequence) is neither completed nor failed" }
             let outcome = await CompletionCommand(delivery.target, timeout: configuration.timeout).run(environment: environment)
             return outcome.succeeded ? nil : "the command \(outcome)"
         }

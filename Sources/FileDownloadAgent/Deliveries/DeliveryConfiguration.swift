@@ -18,7 +18,8 @@ public struct DeliveryConfiguration: Sendable {
     /// The key of the webhook's signature (`X-FDL-Signature: sha256=HEX`, HMAC-SHA256 over the
     /// body); `nil`: webhooks are sent unsigned. Never logged.
     public var secret: DeliverySecret?
-    /// How long a delivery is tried, from the moment the agent journalled its event (default 24 h).
+    /// How long a delivery is tried, from the moment the agent made it (just after it journalled
+    /// the event; or when it was retried from the dead letters); default 24 h.
     public var lifetime: Duration = .seconds(86_400)
     /// The bound of one try: the whole webhook call (connect, send, answer), or one run of the
     /// command, which is killed (SIGKILL, its process group) when it runs longer (default 30 s).
