@@ -30,7 +30,7 @@ extension Downloader {
     /// the attempt ends, also after it finished its piece, and the slots are the counted ones plus
     /// the origin's room; a download without an origin counts nothing.
     func segmentReserve(_ id: String, handle: AttemptHandle, running: Int) -> Int? {
-        guard isCurrent(handle, of: id), let e = entries[id] else { return nil }
+        guard let e = entries[id], e.attempt === handle else { return nil }
         return scheduler.reserveSegment(for: id, running: running, own: Self.ownConnections(e),
                                         adaptive: e.options.maxConnections == nil, now: clock.now())
     }
@@ -52,7 +52,7 @@ extension Downloader {
     /// A connection of `id`'s segmented attempt ended early with `error`: a throttle (429, 503,
     /// a refusal, a loss soon after another) tells the governor, as the end of an attempt does.
     func segmentFailed(_ id: String, handle: AttemptHandle, error: DownloadError) {
-        guard isCurrent(handle, of: id), let origin = scheduler.origin(of: id), let e = entries[id] else { return }
+        guard let e = entries[id], e.attempt === handle, let origin = scheduler.origin(of: id) else { return }
         hostFailed(id, origin: origin, error: error, policy: e.options.retryPolicy ?? configuration.retryPolicy, now: clock.now())
     }
 
