@@ -59,15 +59,9 @@ struct EntryTable {
     subscript(id: String) -> DownloadEntry? {
         get { storage[id] }
         _modify {
-            // The entry is moved out and back, not copied: `storage[id]` read before and after
-            // the change would copy the whole entry twice, on every change of every download.
-            var entry = storage.removeValue(forKey: id)
-            forget(entry)
-            defer {
-                remember(entry)
-                storage[id] = entry
-            }
-            yield &entry
+            forget(storage[id])
+            defer { remember(storage[id]) }
+            yield &storage[id]
         }
     }
 
