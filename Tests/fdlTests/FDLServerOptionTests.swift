@@ -18,7 +18,7 @@ import Testing
     func exists(_ path: String) -> Bool { FileManager.default.fileExists(atPath: path) }
 
     /// The first bytes of the server's file, with its modification time (what `curl -R` or
-    /// `wget` leave): -c asks with `If-Range` and continues from them.
+    /// `wget` leave): -c continues from them under the server's validator.
     @Test func continuesAPartialFileWhoseTimeIsTheServersFromItsEnd() async throws {
         try await NginxServer.withServer { server, out in
             let data = try server.serve("p.bin", sampleBytes(300_000, seed: 31))
@@ -36,20 +36,24 @@ import Testing
             #expect(full.isEmpty, "nothing fetched from zero: \(server.accessLog)")
             let continued = server.accessLog.filter { $0.hasPrefix("206 ") && $0.contains("range=\"bytes=100000-\"") }
             #expect(!continued.isEmpty, "a range from the partial file's end: \(server.accessLog)")
-            #expect(server.accessLog.contains { $0.contains("if_range=\"Sun, 13 Sep 2020 12:26:40 GMT\"") },
-                    "asked with If-Range and the file's time: \(server.accessLog)")
+            #expect(run.stdout.contains("its Last-Modified is the partial file's time, Sun, 13 Sep 2020 12:26:40 GMT"),
+                    "stdout: \(run.stdout)")
+            #expect(server.accessLog.contains { $0.hasPrefix("206 ") && !$0.contains("if_range=\"\"") },
+                    "the resume carries If-Range: \(server.accessLog)")
         }
     }
 
     /// A partial file left by the real `curl`, killed midway: its time is when curl wrote it, not
-    /// the server's, so nothing shows it is the same file: fdl says why, keeps it untouched and
-    /// downloads from the start under the next name.
-    @Test func aPartialFileLeftByCurlIsKeptAndTheDownloadStartsOverUnderANewName() async throws {
+    /// the server's, but the server's file is older than the partial file's creation, so every
+    /// byte of it came from this version: -c continues it under the server's validator.
+    @Test func aPartialFileLeftByCurlIsContinued() async throws {
         try await NginxServer.withServer(slowRate: "64k") { server, out in
             let data = try server.serve("slow/c.bin", sampleBytes(600_000, seed: 32))
             try server.serve("c.bin", data)
-            // A file the server has had for a while: curl's partial file is newer.
-            try setModificationTime(server.root.appendingPathComponent("c.bin").path, to: Date(timeIntervalSinceNow: -86_400))
+            // A file the server has had for a while (both names: the one curl reads and fdl's).
+            for name in ["c.bin", "slow/c.bin"] {
+                try setModificationTime(server.root.appendingPathComponent(name).path, to: Date(timeIntervalSinceNow: -86_400))
+            }
             let partial = out.path("c.bin")
             let curl = try ChildProcess("/usr/bin/curl", ["-s", "-o", partial, server.url("slow/c.bin")])
             try await poll("curl wrote part of the file", limit: .seconds(20)) {
@@ -59,13 +63,36 @@ import Testing
             _ = try await curl.wait()
             let left = try Data(contentsOf: out.file("c.bin"))
             #expect(left.count > 0 && left.count < data.count, "curl left \(left.count) bytes")
+            #expect(left == data.prefix(left.count))
 
             let run = try await FDLProcess.run(["get", server.url("c.bin"), "-d", out.path, "-c"])
             #expect(run.status == 0, "stdout: \(run.stdout) stderr: \(run.stderr)")
-            #expect(run.stdout.contains("c.bin: not continued (-c): the server's file was modified at"), "stdout: \(run.stdout)")
-            #expect(run.stdout.contains("downloading from the start as c.1.bin"), "stdout: \(run.stdout)")
-            #expect(try Data(contentsOf: out.file("c.bin")) == left, "curl's bytes are untouched")
-            #expect(try Data(contentsOf: out.file("c.1.bin")) == data)
+            #expect(run.stdout.contains("before the partial file was created"), "stdout: \(run.stdout)")
+            #expect(try Data(contentsOf: out.file("c.bin")) == data)
+            #expect(!exists(out.path("c.1.bin")), "no second copy")
+            let fdlRequests = server.accessLog.filter { $0.contains("GET /c.bin") }
+            #expect(!fdlRequests.contains { $0.hasPrefix("200 ") }, "nothing fetched from zero: \(fdlRequests)")
+            #expect(fdlRequests.contains { $0.hasPrefix("206 ") && $0.contains("range=\"bytes=\(left.count)-\"") },
+                    "one range from curl's last byte: \(fdlRequests)")
+        }
+    }
+
+    /// A partial file older than the server's file: nothing shows its bytes are this version's, so
+    /// fdl says why, keeps it untouched and downloads from the start under the next name.
+    @Test func aPartialFileOlderThanTheServersFileIsKeptAndTheDownloadStartsOver() async throws {
+        try await NginxServer.withServer { server, out in
+            let data = try server.serve("o.bin", sampleBytes(300_000, seed: 38))
+            let old = Data(sampleBytes(300_000, seed: 39).prefix(120_000))
+            try old.write(to: out.file("o.bin"))
+            // Replaced on the server after the partial file was made.
+            try setModificationTime(server.root.appendingPathComponent("o.bin").path, to: Date(timeIntervalSinceNow: 86_400))
+
+            let run = try await FDLProcess.run(["get", server.url("o.bin"), "-d", out.path, "-c"])
+            #expect(run.status == 0, "stdout: \(run.stdout) stderr: \(run.stderr)")
+            #expect(run.stdout.contains("o.bin: not continued (-c): the server's file was modified at"), "stdout: \(run.stdout)")
+            #expect(run.stdout.contains("downloading from the start as o.1.bin"), "stdout: \(run.stdout)")
+            #expect(try Data(contentsOf: out.file("o.bin")) == old, "the partial file is untouched")
+            #expect(try Data(contentsOf: out.file("o.1.bin")) == data)
         }
     }
 

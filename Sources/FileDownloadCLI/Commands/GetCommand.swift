@@ -167,7 +167,8 @@ public struct GetCommand: AsyncParsableCommand {
 
     @Flag(name: [.customShort("c"), .customLong("continue")], help: ArgumentHelp(
         "Also continue a partial file fdl did not make (left by curl or wget) when the server shows it is the same "
-        + "file (HTTP If-Range with the file's modification time); otherwise say why and download it under a new "
+        + "file (its Last-Modified is the file's time, or before the file was created); otherwise say why "
+        + "and download it under a new "
         + "name, keeping the file. fdl always continues its own downloads."))
     public var continueDownloads = false
 

@@ -7,14 +7,16 @@ extension GetSession {
     /// returns the plan unchanged otherwise, with ``PlannedDownload/notContinued`` saying why.
     ///
     /// The server is asked before the file is touched (`RemoteFileCheck.head`): the range after
-    /// the file's bytes with `If-Range` carrying the file's modification time as an HTTP date, as
-    /// a resume sends its validator. Only a 206 from that offset (or a 416 saying the file is
-    /// already whole) shows the same file: the server's `Last-Modified` is that very time (the
-    /// file was saved with `curl -R`, `wget`, or had its time set so) and it takes ranges. Then
-    /// the file is moved to its staging name (never over anything) and the download continues it
-    /// through the library (`ResumeData` with the server's strong validator, else that date),
-    /// under the file's own name. Otherwise nothing of it is changed: the download starts from
-    /// zero under the name the planner chose (`NAME.1.EXT`), as without `-c`.
+    /// the file's bytes (`Range: bytes=SIZE-`, stopped before its body). Its 206 must start there
+    /// (the server takes ranges) and its `Last-Modified` must show the same file
+    /// (``sameFile(serverTime:modified:created:)``): the partial file's modification time (saved by
+    /// wget, `curl -R`, `fdl -R`), or a time before the partial file was created (curl or wget
+    /// killed midway). Then the file is moved to its staging name (never over anything) and the
+    /// download continues it through the library: `ResumeData` under the server's strong
+    /// validator (its `ETag`), else that `Last-Modified`, which the resume sends in `If-Range`, so
+    /// a change on the server since restarts from zero. Otherwise nothing of the file is changed:
+    /// the download starts from zero under the name the planner chose (`NAME.1.EXT`), as without
+    /// `-c`, and ``PlannedDownload/notContinued`` says why.
     func continuingPartialFile(_ plan: PlannedDownload, options: DownloadOptions, stagingSuffix: String) async -> PlannedDownload {
         guard settings.continuesPartialFiles, let kept = plan.keptFile, plan.resume == nil, !plan.alreadyComplete else {
             return plan
@@ -29,50 +31,64 @@ extension GetSession {
         let why = "\(name): not continued (-c): "
         let after = "; downloading from the start as \(plan.destination.lastPathComponent), \(path) is kept as it is"
         guard ["http", "https"].contains(plan.url.scheme?.lowercased() ?? "") else {
-            plan.notContinued = why + "fdl continues a file it did not make over HTTP(S) only (If-Range)" + after
+            plan.notContinued = why + "fdl continues a file it did not make over HTTP(S) only" + after
             return plan
         }
-        let date = RemoteTime.httpDate(modified)
-        let asked = Validator.lastModified(date)
         origins.record(plan.url, for: name)
         let delegate = CLIDelegate(headers: settings.headers, credentials: settings.credentials, origins: origins)
         let head: TransferHead
         do {
             head = try await RemoteFileCheck.head(
-                url: plan.url, offset: size, validator: asked, options: settings.transferOptions,
+                url: plan.url, offset: size, options: settings.transferOptions,
                 transport: try transports.transport(for: plan.url), scratchDirectory: URL(fileURLWithPath: state.path),
                 authenticate: { await delegate.download(name, didReceive: $0) })
         } catch {
             plan.notContinued = why + "the server could not be asked (\(DownloadError.wrapping(error).message))" + after
             return plan
         }
-        switch head.disposition {
-        case .resumed(at: size), .complete:
-            break
-        case .restarted(.rangeIgnored), .restarted(.resumeUnsupported):
+        guard case .resumed(at: size) = head.disposition else {
             plan.notContinued = why + "the server does not send ranges" + after
             return plan
-        default:
-            let server = head.modificationDate.map { "was modified at \(RemoteTime.httpDate($0))" } ?? "sends no Last-Modified"
-            plan.notContinued = why + "the server's file \(server), the partial file at \(date): "
-                + "nothing shows they are the same file" + after
+        }
+        let created = (try? FileManager.default.attributesOfItem(atPath: path)[.creationDate]) as? Date
+        guard let serverTime = head.modificationDate,
+              let how = Self.sameFile(serverTime: serverTime, modified: modified, created: created) else {
+            let server = head.modificationDate.map { "was modified at \(RemoteTime.httpDate($0))" } ?? "has no Last-Modified"
+            let made = created.map { "created at \(RemoteTime.httpDate($0)), " } ?? ""
+            plan.notContinued = why + "the server's file \(server), the partial file \(made)modified at "
+                + "\(RemoteTime.httpDate(modified)): nothing shows its bytes are this file's" + after
             return plan
         }
+        let used = head.validator.flatMap { $0.isStrong ? $0 : nil } ?? Validator.lastModified(RemoteTime.httpDate(serverTime))
         do {
             guard try FileValidation.moveWithoutReplacing(from: path, to: staging) else { return plan }
         } catch {
             plan.notContinued = why + DownloadError.wrapping(error).message + after
             return plan
         }
-        let validator = head.validator.flatMap { $0.isStrong ? $0 : nil } ?? asked
         var own = options
         own.sha256 = plan.sha256
         plan.id = name
         plan.destination = kept
         plan.keptFile = nil
         plan.resume = ResumeData(id: name, url: plan.url, destination: kept, partPath: staging, bytesOnDisk: size,
-                                 validator: validator, expectedLength: head.expectedLength, options: own)
-        printer.log("\(name): the server shows \(path) is its file (If-Range: \(date)); continuing it (-c)")
+                                 validator: used, expectedLength: head.expectedLength, options: own)
+        printer.log("\(name): the server shows \(path) is its file (\(how)); continuing it (-c)")
         return plan
+    }
+
+    /// Why the bytes of a partial file modified at `modified` and created at `created` are those
+    /// of the server's file last modified at `serverTime` (whole seconds), or `nil` when nothing
+    /// shows it: its time is the server's (saved by wget, `curl -R`, `fdl -R`), or the server's
+    /// file is older than the partial file's creation (every byte was written while the server
+    /// had this version: curl or wget killed midway).
+    static func sameFile(serverTime: Date, modified: Date, created: Date?) -> String? {
+        let server = serverTime.timeIntervalSince1970.rounded(.down)
+        if server == modified.timeIntervalSince1970.rounded(.down) {
+            return "its Last-Modified is the partial file's time, \(RemoteTime.httpDate(serverTime))"
+        }
+        guard let created, server + 1 <= created.timeIntervalSince1970.rounded(.down) else { return nil }
+        return "modified at \(RemoteTime.httpDate(serverTime)), before the partial file was created at "
+            + "\(RemoteTime.httpDate(created))"
     }
 }
