@@ -103,6 +103,22 @@ def notified(kind, gid, seconds=60):
 
 
 check("listener connected", connected.wait(30))
+
+# Beside aria2p's listener, plain WebSocket connections: one that never shows the token (it must
+# get no notification), one that shows it by a call (it gets them), one from a foreign origin
+# (refused at the upgrade).
+ws_url = f"ws://127.0.0.1:{args.port}/jsonrpc"
+quiet = original_create_connection(ws_url, timeout=0.5)
+quiet.send(json.dumps({"jsonrpc": "2.0", "id": "q", "method": "aria2.tellActive", "params": []}))
+check("a WebSocket call without the token is Unauthorized", json.loads(quiet.recv())["error"]["message"] == "Unauthorized")
+caller = original_create_connection(ws_url, timeout=10)
+caller.send(json.dumps({"jsonrpc": "2.0", "id": "c", "method": "aria2.getVersion", "params": ["token:" + token]}))
+check("a WebSocket call with the token is answered", "version" in json.loads(caller.recv())["result"])
+try:
+    original_create_connection(ws_url, timeout=5, origin="http://evil.example")
+    check("a WebSocket upgrade from a foreign origin is refused", False)
+except websocket.WebSocketBadStatusException as error:
+    check("a WebSocket upgrade from a foreign origin is refused", error.status_code == 400, error.status_code)
 check("getVersion", "version" in client.get_version())
 check("listMethods names addUri", "aria2.addUri" in client.list_methods())
 
@@ -170,6 +186,21 @@ except aria2p.ClientException as error:
     check("a removed and forgotten download is gone", "not found" in error.message, error.message)
 check("purge", api.purge())
 check("nothing stopped is left", client.tell_stopped(0, 1000) == [])
+
+# The connection that showed the token by a call heard the same as aria2p's listener; the other
+# heard nothing.
+heard = []
+while len(heard) < len(notifications):
+    message = json.loads(caller.recv())
+    heard.append((message["method"], message["params"][0]["gid"]))
+check("the WebSocket that called with the token heard every notification",
+      sorted(gid for _, gid in heard) == sorted(gid for _, gid in notifications), heard)
+try:
+    check("the WebSocket without the token heard nothing", False, quiet.recv())
+except websocket.WebSocketTimeoutException:
+    check("the WebSocket without the token heard nothing", True)
+quiet.close()
+caller.close()
 
 client.stop_listening()
 listener.join(5)

@@ -39,7 +39,10 @@ struct Aria2pTests {
             #expect(status == 0, "aria2p's run failed:\n\(output)\n\(errors)\nagent:\n\(agent.process?.stderr ?? "")")
             #expect(output.contains("aria2p drove the agent: all checks passed"), "\(output)")
             for check in ["onDownloadStart", "onDownloadPause", "onDownloadStart again", "onDownloadComplete",
-                          "onDownloadError", "onDownloadStop", "the file is byte-exact", "nothing stopped is left"] {
+                          "onDownloadError", "onDownloadStop", "the file is byte-exact", "nothing stopped is left",
+                          "the WebSocket that called with the token heard every notification",
+                          "the WebSocket without the token heard nothing",
+                          "a WebSocket upgrade from a foreign origin is refused"] {
                 #expect(output.contains("{\"check\": \"\(check)\", \"ok\": true"), "no \(check) in:\n\(output)")
             }
             // What aria2p did is what the agent holds: the small file byte-exact, nothing left.
