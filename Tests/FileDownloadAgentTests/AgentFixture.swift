@@ -15,6 +15,8 @@ final class AgentFixture: Sendable {
     let journalCapacity: Int
     /// More options of `fdl agent` (`--limit-rate-total`, `--fresh-url-timeout`).
     let extraArguments: [String]
+    /// Changes to the agent's environment (`AWS_ACCESS_KEY_ID` for `s3://`, say); `nil` removes.
+    let environment: [String: String?]
     private let current = Shared<FDLProcess?>(nil)
 
     /// The socket: `DIR/run/agent.sock`.
@@ -26,9 +28,11 @@ final class AgentFixture: Sendable {
     var client: DownloadAgentClient { DownloadAgentClient(socketPath: socket) }
     var process: FDLProcess? { current.withLock { $0 } }
 
-    init(maxConcurrent: Int = 4, journalCapacity: Int = 10_000, arguments: [String] = []) throws {
+    init(maxConcurrent: Int = 4, journalCapacity: Int = 10_000, arguments: [String] = [],
+         environment: [String: String?] = [:]) throws {
         directory = try TemporaryDirectory("agent")
         extraArguments = arguments
+        self.environment = environment
         self.maxConcurrent = maxConcurrent
         self.journalCapacity = journalCapacity
         try FileManager.default.createDirectory(at: directory.file("out"), withIntermediateDirectories: true)
@@ -38,7 +42,8 @@ final class AgentFixture: Sendable {
     @discardableResult
     func start() async throws -> FDLProcess {
         let agent = try FDLProcess(["agent", "--socket", socket, "--state", state, "--downloads", downloads.path,
-                                    "--max-concurrent", String(maxConcurrent), "--journal-capacity", String(journalCapacity)] + extraArguments)
+                                    "--max-concurrent", String(maxConcurrent), "--journal-capacity", String(journalCapacity)] + extraArguments,
+                                   environment: environment)
         current.withLock { $0 = agent }
         do {
             try await agent.waitForOutput(containing: "listening on")
