@@ -1,4 +1,4 @@
-import FileDownloadCLI
+@testable import FileDownloadCLI
 import FileDownloadTestSupport
 import Foundation
 import Testing
@@ -41,6 +41,34 @@ import Testing
             return Int32(line.dropFirst(2).prefix { $0.isNumber })
         }
         #expect(documented == ExitStatus.allCases.map(\.rawValue))
+    }
+
+    /// `fdl get --help` (and `fdl help get`) lists the options in sections a person looks in,
+    /// each option where it is looked for, and ends with examples that use only real options.
+    @Test(arguments: [["get", "--help"], ["help", "get"], ["get", "-d", ".", "-h"]])
+    func getHelpIsGroupedAndEndsWithExamples(arguments: [String]) async throws {
+        let result = try await FDLProcess.run(arguments)
+        #expect(result.status == 0, "\(result.stderr)")
+        let help = result.stdout
+        let titles = ["DOWNLOADING:", "NAMING:", "CONNECTIONS:", "NETWORK:", "AUTHENTICATION:", "OUTPUT:", "OPTIONS:", "EXAMPLES:"]
+        let starts = titles.map { help.range(of: "\n\($0)\n")?.lowerBound }
+        #expect(starts.allSatisfy { $0 != nil } && starts.compactMap { $0 } == starts.compactMap { $0 }.sorted(), "\(help)")
+        func section(_ title: String) -> String {
+            help.components(separatedBy: "\n\(title)\n").last?.components(separatedBy: "\n\n").first ?? ""
+        }
+        for (title, options) in [("DOWNLOADING:", ["-i, --input-file", "--sha256", "--retry", "-c, --continue", "--max-filesize"]),
+                                 ("NAMING:", ["-d, --dir", "-o, --output", "--name", "-P, --directory-prefix", "--no-clobber, -nc"]),
+                                 ("CONNECTIONS:", ["-j, --jobs", "-x, --max-connections", "--limit-rate"]),
+                                 ("NETWORK:", ["--timeout", "--proxy", "--cacert", "-k, --insecure", "--header "]),
+                                 ("AUTHENTICATION:", ["--user", "--netrc", "--identity", "--header-secret"]),
+                                 ("OUTPUT:", ["--json", "-q, --quiet", "-v, --verbose"])] {
+            for option in options { #expect(section(title).contains("  \(option)"), "\(option) under \(title): \(section(title))") }
+        }
+        #expect(help.hasSuffix(GetCommand.examplesSection), "\(help)")
+        for example in GetCommand.examples {
+            let words = example.command.components(separatedBy: " | ")[0].split(separator: " ").map(String.init)
+            #expect(words.first == "fdl" && UnknownOptionCheck.mistake(in: Array(words.dropFirst())) == nil, "\(example.command)")
+        }
     }
 
     @Test func controlCommandsOnAnUnknownIdSayHowToFindTheIds() async throws {

@@ -31,6 +31,11 @@ extension FDL {
             Terminal.writeError("fdl: \(mistake)")
             Foundation.exit(ExitStatus.usage.rawValue)
         }
+        if GetCommand.asksForHelp(arguments) {
+            // argument-parser has no place for examples: they follow its help.
+            Terminal.write(FDL.helpMessage(for: GetCommand.self) + "\n" + GetCommand.examplesSection)
+            Foundation.exit(0)
+        }
         let command: any AsyncParsableCommand.Type = FDL.self
         await command.main(arguments)
     }

@@ -14,24 +14,24 @@ extension GetCommand {
     ///   password.
     func withNetOptions(_ settings: GetSettings) throws -> GetSettings {
         var settings = settings
-        if let proxy, !proxy.isEmpty {
+        if let proxy = network.proxy, !proxy.isEmpty {
             guard let url = HTTPTransport.ProxySettings.proxyURL(proxy),
                   Self.proxySchemes.contains(url.scheme?.lowercased() ?? "") else {
                 throw ValidationError("--proxy '\(InputValidation.redactingPassword(proxy))' is not a proxy URL; write it as "
                                       + "http://host:port (or https://, socks5://, socks5h://), or '' for none")
             }
         }
-        settings.proxy = proxy
-        settings.noProxy = noProxy
+        settings.proxy = network.proxy
+        settings.noProxy = network.noProxy
         settings.trust = try tlsTrust(environment: ProcessInfo.processInfo.environment)
-        settings.usesServerFileName = contentDisposition
-        settings.timestamping = timestamping
-        if !mirrorURLs.isEmpty {
+        settings.usesServerFileName = naming.contentDisposition
+        settings.timestamping = downloading.timestamping
+        if !downloading.mirrorURLs.isEmpty {
             guard settings.urls.count == 1 else {
                 throw ValidationError("--mirror gives more URLs of the one URL's file; for \(settings.urls.count) URLs "
                                       + "give mirrors per URL with -i FILE")
             }
-            settings.mirrors = [try mirrorURLs.map(Self.parseURL)]
+            settings.mirrors = [try downloading.mirrorURLs.map(Self.parseURL)]
         }
         return settings
     }

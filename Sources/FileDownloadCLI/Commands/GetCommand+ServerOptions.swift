@@ -10,18 +10,18 @@ extension GetCommand {
     /// a secret `Cookie` field, never stored or printed. Without `=` it is a cookie file, which
     /// must be readable now; `--load-cookies` is the same file option.
     func applyServerOptions(to settings: inout GetSettings) throws {
-        settings.continuesPartialFiles = continueDownloads
-        settings.keepsRemoteTime = remoteTime
-        if let cookie, let loadCookies, cookie != loadCookies {
+        settings.continuesPartialFiles = downloading.continueDownloads
+        settings.keepsRemoteTime = downloading.remoteTime
+        if let cookie = authentication.cookie, let loadCookies = authentication.loadCookies, cookie != loadCookies {
             throw ValidationError("-b/--cookie and --load-cookies both name the cookie file; give one")
         }
-        if let cookie, cookie.contains("=") {
+        if let cookie = authentication.cookie, cookie.contains("=") {
             // The value is never echoed: it is a secret.
             settings.headers.append(try Self.checked(option: "-b/--cookie") {
                 try InputValidation.header(name: "Cookie", value: cookie, isSecret: true)
             })
-        } else if let file = cookie ?? loadCookies {
-            let option = cookie == nil ? "--load-cookies" : "-b/--cookie"
+        } else if let file = authentication.cookie ?? authentication.loadCookies {
+            let option = authentication.cookie == nil ? "--load-cookies" : "-b/--cookie"
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory), !isDirectory.boolValue,
                   FileManager.default.isReadableFile(atPath: file) else {
@@ -29,10 +29,10 @@ extension GetCommand {
             }
             settings.cookieFile = file
         }
-        if spider {
-            if dryRun { throw ValidationError("--spider asks the server and --dry-run does not; give one") }
-            if background { throw ValidationError("--spider asks the server now; it does not go with --background") }
-            if output == "-" { throw ValidationError("--spider downloads nothing; it does not go with -o -") }
+        if downloading.spider {
+            if downloading.dryRun { throw ValidationError("--spider asks the server and --dry-run does not; give one") }
+            if downloading.background { throw ValidationError("--spider asks the server now; it does not go with --background") }
+            if naming.output == "-" { throw ValidationError("--spider downloads nothing; it does not go with -o -") }
             settings.spider = true
         }
     }
