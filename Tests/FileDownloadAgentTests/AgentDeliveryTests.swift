@@ -246,6 +246,20 @@ struct AgentDeliveryTests {
         #expect(await CompletionCommand("exit 7").run(environment: [:]) == .exited(7))
     }
 
+    @Test("the wait after n failed tries is the first delay doubled n-1 times, at most the largest, drawn between half and all of it")
+    func retryDelays() {
+        var configuration = DeliveryConfiguration()
+        configuration.firstRetryDelay = .seconds(1)
+        configuration.maxRetryDelay = .seconds(300)
+        for attempts in [1, 2, 3, 8, 9, 10, 60, 10_000] {
+            let full = min(Duration.seconds(1) * (1 << min(attempts - 1, 40)), .seconds(300))
+            for _ in 0..<100 {
+                let wait = AgentDeliveries.retryDelay(after: attempts, configuration: configuration)
+                #expect(wait >= full / 2 && wait <= full, "after \(attempts) tries: \(wait), not within \(full / 2)...\(full)")
+            }
+        }
+    }
+
     @Test("the webhook's signature is HMAC-SHA256 as RFC 4231 defines it (test cases 1 and 2)")
     func signatureVectors() {
         let one = WebhookSignature.value(of: Data("Hi There".utf8), secret: DeliverySecret(String(repeating: "\u{0b}", count: 20)))
