@@ -214,4 +214,18 @@ import Testing
         #expect(run.status == 0, "stdout: \(run.stdout) stderr: \(run.stderr)")
         #expect(try modificationTime(out.path("m.bin")) == 1_111_111_111)
     }
+
+    /// `-R` over FTP: the time comes from `MDTM` (the size-and-mtime validator).
+    @Test func remoteTimeOverFTPIsTheMDTMTime() async throws {
+        let server = try VsftpdServer()
+        let out = try TemporaryDirectory("fdl-ftp-r")
+        defer {
+            server.stop()
+            out.remove()
+        }
+        try server.serve("f.bin", sampleBytes(30_000, seed: 40), modified: Date(timeIntervalSince1970: 1_222_222_222))
+        let run = try await FDLProcess.run(["get", server.url("f.bin").absoluteString, "-d", out.path, "-R"])
+        #expect(run.status == 0, "stdout: \(run.stdout) stderr: \(run.stderr)")
+        #expect(try modificationTime(out.path("f.bin")) == 1_222_222_222)
+    }
 }
