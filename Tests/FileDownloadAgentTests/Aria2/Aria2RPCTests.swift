@@ -1,6 +1,7 @@
 import FileDownload
 @testable import FileDownloadAgent
 import FileDownloadMock
+import FileDownloadSQLite
 import FileDownloadTestSupport
 import Foundation
 import HTTPTypes
@@ -86,9 +87,18 @@ struct Aria2RPCTests {
             let digest = String(repeating: "ab", count: 32)
             let gid = try #require(try await rpc.result("aria2.addUri", [
                 ["mock://files/a.bin", "mock://mirror/a.bin"],
-                ["dir": directory.path("into"), "out": "a.bin", "split": "3", "checksum": "sha-256=\(digest)", "pause": "true"],
+                ["dir": directory.path("into"), "out": "a.bin", "split": "3", "checksum": "sha-256=\(digest)", "pause": "true",
+                 "max-download-limit": "100K", "header": ["X-Token: t"]],
             ]) as? String)
             #expect(Aria2GID.isGID(gid))
+            // The options as the download keeps them (the store the downloader wrote).
+            let store = try await SQLiteDownloadStore(path: directory.path("agent.sqlite"))
+            let options = try #require(try await store.record(id: gid)).options
+            await store.close()
+            #expect(options.maxConnections == 3)
+            #expect(options.sha256 == digest)
+            #expect(options.transfer.maxBytesPerSecond == Int64(100 * 1024))
+            #expect(options.transfer.headers.contains { $0.name == "X-Token" && $0.value == "t" })
             // The GID is the download's id; the agent's own add made it.
             let info = try #require(await api.downloader.info(of: gid))
             #expect(info.destination.path == directory.path("into/a.bin"))
