@@ -70,6 +70,25 @@ import Testing
         }
     }
 
+    @Test func aSessionTokenSignsAndNoSecretIsPrintedOrStoredEvenWithVerbose() async throws {
+        try await withServer { server, out in
+            let data = sampleBytes(300_000, seed: 54)
+            try server.put(data, bucket: "fdl", key: "token.bin")
+            let result = try await FDLProcess.run(["get", "s3://fdl/token.bin", "-d", out.path, "-v", "--json"],
+                                                  environment: environment(out, server.environment(session: true)))
+            #expect(result.status == 0, "stdout: \(result.stdout) stderr: \(result.stderr)")
+            #expect(try Data(contentsOf: out.file("token.bin")) == data)
+            for secret in [server.sessionSecretAccessKey, server.sessionToken] {
+                #expect(!result.stdout.contains(secret) && !result.stderr.contains(secret))
+                let state = FileManager.default.enumerator(atPath: out.path(".fdl"))?.compactMap { $0 as? String } ?? []
+                for file in state {
+                    let contents = (try? Data(contentsOf: out.file(".fdl/\(file)"))) ?? Data()
+                    #expect(contents.range(of: Data(secret.utf8)) == nil, "a secret is in .fdl/\(file)")
+                }
+            }
+        }
+    }
+
     @Test func aBadEndpointURLIsAUsageError() async throws {
         let out = try TemporaryDirectory("fdl-s3-usage")
         defer { out.remove() }
