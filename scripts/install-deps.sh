@@ -24,7 +24,7 @@ packages=(
   curl                   # benchmarks: the tool users would pick instead
   aria2                  # benchmarks
   python3                # the fault-injecting HTTP test server; drives the web page test
-  python3-venv           # the virtualenv schemathesis (PyPI) is installed into (scripts/schemathesis-agent.sh)
+  python3-venv           # the virtualenvs schemathesis, moto and awscli (PyPI) are installed into (scripts/schemathesis-agent.sh, scripts/moto-s3.sh)
   chromium               # the web page test (headless)
   chromium-driver        # the web page test: WebDriver for chromium
   util-linux             # script(1): pseudo-terminal for the CLI tests; prlimit, setpriv: the agent flood test
