@@ -28,6 +28,18 @@ let package = Package(
         .library(name: "FileDownloadAgentClient", targets: ["FileDownloadAgentClient"]),
         .plugin(name: "DownloadAssets", targets: ["DownloadAssets"]),
     ],
+    // MARK: traits: what a package that depends on this one builds beyond the core and the transports
+    // (docs/consumers.md). All are on by default; `.package(url: ..., traits: [])` resolves, fetches
+    // and compiles only swift-crypto, swift-asn1 and swift-log with FileDownload and the transports.
+    traits: [
+        .trait(name: "AgentClient", description: "FileDownloadAgentClient (swift-nio)"),
+        .trait(name: "Agent", description: "FileDownloadAgent (Hummingbird, swift-nio, service-lifecycle)",
+               enabledTraits: ["AgentClient"]),
+        .trait(name: "Fleet", description: "FileDownloadPostgres, the PostgreSQL fleet queue (postgres-nio)"),
+        .trait(name: "CLI", description: "the fdl command (swift-argument-parser, the agent and the fleet queue)",
+               enabledTraits: ["Agent", "Fleet"]),
+        .default(enabledTraits: ["CLI"]),
+    ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -176,7 +188,7 @@ let package = Package(
             name: "FileDownloadPostgres",
             dependencies: [
                 "FileDownload",
-                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["Fleet"])),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSwift
@@ -197,13 +209,13 @@ let package = Package(
                 "FileDownloadSQLite",
                 "FileDownloadAgentClient",
                 .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Agent"])),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket", condition: .when(traits: ["Agent"])),
+                .product(name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: ["Agent"])),
+                .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["Agent"])),
+                .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["Agent"])),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["Agent"])),
             ],
             swiftSettings: strictSwift
         ),
@@ -211,9 +223,9 @@ let package = Package(
             name: "FileDownloadAgentClient",
             dependencies: [
                 "FileDownload",
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["AgentClient"])),
+                .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["AgentClient"])),
+                .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["AgentClient"])),
             ],
             swiftSettings: strictSwift
         ),
@@ -223,11 +235,11 @@ let package = Package(
             dependencies: ["FileDownloadTestSupport", "FileDownload", "FileDownloadAgent", "FileDownloadAgentClient",
                            "FileDownloadSQLite", "FileDownloadMock", "fdl", "fdl-agent-app",
                            .product(name: "Crypto", package: "swift-crypto"),
-                           .product(name: "Hummingbird", package: "hummingbird"),
-                           .product(name: "HummingbirdTesting", package: "hummingbird"),
-                           .product(name: "HTTPTypes", package: "swift-http-types"),
-                           .product(name: "NIOCore", package: "swift-nio"),
-                           .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                           .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Agent"])),
+                           .product(name: "HummingbirdTesting", package: "hummingbird", condition: .when(traits: ["Agent"])),
+                           .product(name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: ["Agent"])),
+                           .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Agent"])),
+                           .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["Agent"])),
                            .product(name: "Logging", package: "swift-log")],
             exclude: ["Web/drive_page.py", "Web/attack_page.py"],
             swiftSettings: strictSwift
@@ -256,9 +268,9 @@ let package = Package(
                 "FileDownloadAgentClient",
                 "FileDownloadPostgres",
                 .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["CLI"])),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["CLI"])),
             ],
             swiftSettings: strictSwift
         ),
@@ -281,7 +293,7 @@ let package = Package(
         .testTarget(
             name: "fdlTests",
             dependencies: ["FileDownloadTestSupport", "FileDownloadCLI", "FileDownload", "fdl",
-                           .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                           .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["CLI"])),
                            .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strictSwift
         ),
