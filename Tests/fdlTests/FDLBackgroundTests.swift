@@ -111,4 +111,18 @@ import Glibc
         #expect(add.stderr.contains("--limit-rate cannot go to the download agent"), "\(add.stderr)")
         #expect(!FileManager.default.fileExists(atPath: home.socket), "no agent was started")
     }
+
+    @Test("get -k --background: the warning, then a refusal naming -k (exit 64); no agent is started, nothing stored")
+    func insecureIsRefused() async throws {
+        let home = try BackgroundAgentHome()
+        defer { home.directory.remove() }
+        for arguments in [["get", "-k", "--background", "https://127.0.0.1:9/x"], ["add", "--insecure", "https://127.0.0.1:9/x"]] {
+            let run = try await FDLProcess.run(arguments, environment: home.environment)
+            #expect(run.status == 64, "\(arguments): \(run.stderr)")
+            #expect(run.stderr.contains("fdl: warning: -k/--insecure: HTTPS and FTPS servers are not verified"), "\(run.stderr)")
+            #expect(run.stderr.contains("-k/--insecure (the agent verifies every server it downloads from) cannot go to the download agent"),
+                    "\(run.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: home.socket), "no agent was started")
+        }
+    }
 }

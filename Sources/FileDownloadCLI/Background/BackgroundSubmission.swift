@@ -36,9 +36,14 @@ struct BackgroundSubmission {
             refused.append("--identity/--known-hosts/--accept-new-host-keys")
         }
         if settings.allowHTTPSDowngrade { refused.append("--insecure-allow-http-downgrade") }
-        if settings.trust != TLSTrust.resolve(caBundle: nil, caDirectory: nil, insecure: false,
-                                              environment: ProcessInfo.processInfo.environment) {
-            refused.append("--cacert/--capath/-k")
+        let agentTrust = TLSTrust.resolve(caBundle: nil, caDirectory: nil, insecure: false,
+                                          environment: ProcessInfo.processInfo.environment)
+        if settings.trust.caBundlePath != agentTrust.caBundlePath || settings.trust.caDirectoryPath != agentTrust.caDirectoryPath {
+            refused.append("--cacert/--capath")
+        }
+        if settings.trust.skipsVerification {
+            // docs/agent-api.md, "TLS": the agent verifies every server; its API has no switch to stop that.
+            refused.append("-k/--insecure (the agent verifies every server it downloads from)")
         }
         if settings.maxTime != nil { refused.append("--max-time") }
         if settings.maxFileSize != nil { refused.append("--max-filesize") }
