@@ -4,6 +4,13 @@
 # 127.0.0.1. Prints a Markdown table.
 #
 #   swift build -c release --product bench-http && swift build -c release --product fdl && Benchmarks/http.sh
+#   BENCH=.build/debug/bench-http FDL=.build/debug/fdl ROUNDS=1 BIG_MIB=4 SMALL_COUNT=20 SLOW_COUNT=4 \
+#       SLOW_RATE=4m WRK_SECONDS=1 CANCEL_ROUNDS=3 Benchmarks/http.sh   # tiny (the suite)
+#
+# Sizes: BIG_MIB (1024) for the one big file, SMALL_COUNT (2000) files of 64 KiB, SLOW_COUNT (1000)
+# of them at SLOW_RATE (8k, nginx's limit_rate), wrk for WRK_SECONDS (3), CANCEL_ROUNDS (100)
+# cancellations (always on a file served at 8k). Every file a tool saves is compared with the served
+# one byte for byte.
 #
 # Needs: nginx, curl, aria2c, wrk, python3 (to write the files), /usr/bin/time (package `time`).
 # Everything lives in a temporary directory that is removed at the end; nginx is stopped.
@@ -23,6 +30,10 @@ BENCH=${BENCH:-$ROOT/.build/release/bench-http}
 FDL=${FDL:-$ROOT/.build/release/fdl}
 SMALL_COUNT=${SMALL_COUNT:-2000}
 SLOW_COUNT=${SLOW_COUNT:-1000}
+BIG_MIB=${BIG_MIB:-1024}
+SLOW_RATE=${SLOW_RATE:-8k}
+WRK_SECONDS=${WRK_SECONDS:-3}
+CANCEL_ROUNDS=${CANCEL_ROUNDS:-100}
 CASES=${CASES:-big small slow cancel}   # a subset reruns part of the table; missing rows print as -
 FRESH_CACHE=${FRESH_CACHE:-0}
 wants() { case " $CASES " in *" $1 "*) return 0;; esac; return 1; }
@@ -45,19 +56,21 @@ cleanup() {
 trap cleanup EXIT
 
 mkdir -p "$WORK/www/small"
-python3 - "$WORK/www" "$SMALL_COUNT" <<'EOF'
+python3 - "$WORK/www" "$SMALL_COUNT" "$BIG_MIB" <<'EOF'
 import os, sys
-root, count = sys.argv[1], int(sys.argv[2])
+root, count, big_mib = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 with open(os.path.join(root, "big.bin"), "wb") as f:
-    for _ in range(1024):
+    for _ in range(big_mib):
         f.write(os.urandom(1 << 20))
 for i in range(count):
     with open(os.path.join(root, "small", "f%d" % i), "wb") as f:
         f.write(os.urandom(65536))
 EOF
 
-# nginx without a rate limit (0) and without access log; /slow/ serves the small files at 8 KiB/s.
-LOCAL_NGINX_ACCESS_LOG=off start_local_nginx "$WORK" 0 "location /slow/ { alias $WORK/www/small/; limit_rate 8k; }"
+# nginx without a rate limit (0) and without access log; /slow/ serves the small files at SLOW_RATE
+# (8 KiB/s), /crawl/ always at 8 KiB/s (the cancellations need a download that is still running).
+LOCAL_NGINX_ACCESS_LOG=off start_local_nginx "$WORK" 0 \
+    "location /slow/ { alias $WORK/www/small/; limit_rate $SLOW_RATE; } location /crawl/ { alias $WORK/www/small/; limit_rate 8k; }"
 PORT=$port
 
 BASE="http://127.0.0.1:$PORT"
@@ -106,16 +119,19 @@ measure() {
         'BEGIN { printf "%s %.6f %s %s %s %.2f\n", name, ns / 1e9, rss, user, sys, ticks / hz }' >> "$WORK/results"
 }
 check_big() {
-    cmp -s "$WORK/www/big.bin" "$WORK/out/big.bin" || { echo "$1: the downloaded 1 GiB file differs" >&2; exit 1; }
+    cmp -s "$WORK/www/big.bin" "$WORK/out/big.bin" || { echo "$1: the downloaded $BIG_MIB MiB file differs" >&2; exit 1; }
     rm -f "$WORK/out/big.bin"
 }
-check_count() {   # the files a tool saved; fdl's state in out/.fdl is not one of them
-    local n; n=$(find "$WORK/out/" -type f -not -path "$WORK/out/.fdl/*" | wc -l)
+check_count() {   # the files a tool saved (fdl's state in out/.fdl is not one of them), each byte-exact
+    local n file; n=$(find "$WORK/out/" -type f -not -path "$WORK/out/.fdl/*" | wc -l)
     [ "$n" = "$2" ] || { echo "$1: $n files instead of $2" >&2; exit 1; }
+    while IFS= read -r file; do
+        cmp -s "$file" "$WORK/www/small/$(basename "$file")" || { echo "$1: $file differs from the served file" >&2; exit 1; }
+    done < <(find "$WORK/out/" -type f -not -path "$WORK/out/.fdl/*")
 }
 : > "$WORK/results"
 
-# 1) one 1 GiB file; every tool once per round, in rotating order, so drifts hit all alike
+# 1) one BIG_MIB (1 GiB) file; every tool once per round, in rotating order, so drifts hit all alike
 big_cp() { measure cp_big cp "$WORK/www/big.bin" "$WORK/out/big.bin"; rm -f "$WORK/out/big.bin"; }
 big_fdl() { measure fdl_big "$BENCH" one "$BASE/big.bin" "$WORK/out/big.bin"; check_big fdl; }
 big_nosync() { measure fdl_nosync_big env FDL_NO_SYNC=1 "$BENCH" one "$BASE/big.bin" "$WORK/out/big.bin"; check_big fdl-nosync; }
@@ -151,7 +167,7 @@ small_curl() {
     measure curl_small sh -c "xargs -P16 -n $((SMALL_COUNT / 16)) curl -s --output-dir '$WORK/out' --remote-name-all < '$WORK/small.list'"
     check_count curl "$SMALL_COUNT"
 }
-# The HTTP ceiling: wrk asks for the same files over 16 keep-alive connections for 3 s and throws
+# The HTTP ceiling: wrk asks for the same files over 16 keep-alive connections for WRK_SECONDS and throws
 # the bodies away (no file is written). Its rate, and its and nginx's CPU scaled to SMALL_COUNT
 # requests, say how fast any client could fetch these files from this nginx on this machine.
 cat > "$WORK/rotate.lua" <<LUA
@@ -162,7 +178,7 @@ request = function()
 end
 LUA
 small_wrk() {
-    measure wrk_run wrk -t2 -c16 -d3s -s "$WORK/rotate.lua" "$BASE/"
+    measure wrk_run wrk -t2 -c16 "-d${WRK_SECONDS}s" -s "$WORK/rotate.lua" "$BASE/"
     python3 - "$WORK/results" "$WORK/cmd.log" "$SMALL_COUNT" <<'EOF_WRK'
 import re, sys
 results, log, count = sys.argv[1], open(sys.argv[2]).read(), int(sys.argv[3])
@@ -195,12 +211,12 @@ fi
 
 # 4) cancellation latency: from Task.cancel() to the return of transfer, on a slow download
 echo "not run" > "$WORK/cancel.txt"
-wants cancel && "$BENCH" cancel "$BASE/slow/f0" 100 > "$WORK/cancel.txt"
+wants cancel && "$BENCH" cancel "$BASE/crawl/f0" "$CANCEL_ROUNDS" > "$WORK/cancel.txt"
 
-python3 - "$WORK/results" "$SMALL_COUNT" "$SLOW_COUNT" <<'EOF2'
+python3 - "$WORK/results" "$SMALL_COUNT" "$SLOW_COUNT" "$BIG_MIB" <<'EOF2'
 import os, statistics, sys
 rows = [line.split() for line in open(sys.argv[1])]
-small, slow = int(sys.argv[2]), int(sys.argv[3])
+small, slow, big_mib = int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
 def median(n, value):
     v = [value([float(x) for x in r[1:]]) for r in rows if r[0] == n]
     return statistics.median(v) if v else None
@@ -215,8 +231,9 @@ def rss(n):
     return max(v) if v else None
 names = ["fdl", "fdl_nosync", "fdl_raw", "curl", "aria", "cp"]
 if wall("curl_big"):
-    mbs = {n: (1 << 30) / wall(n + "_big") / 1e6 for n in names}
-    print("| 1 GiB file (median of rounds) | MB/s | ÷ curl -o | ÷ aria2c -x1 | ÷ cp |")
+    mbs = {n: big_mib * (1 << 20) / wall(n + "_big") / 1e6 for n in names}
+    big_label = "1 GiB" if big_mib == 1024 else f"{big_mib} MiB"
+    print(f"| {big_label} file (median of rounds) | MB/s | ÷ curl -o | ÷ aria2c -x1 | ÷ cp |")
     print("|---|---|---|---|---|")
     for n, label in [("fdl", "swift-file-download (Downloader: fsync + rename)"),
                      ("fdl_nosync", "swift-file-download (Downloader, synchronizesFiles: false)"), ("fdl_raw", "HTTPTransport alone (bench-http, FDL_RAW=1)"),
@@ -243,7 +260,7 @@ if wall("curl_small"):
     floor = (cpu("wrk_small") + nginx_cpu("wrk_small") + cpu("cp_small")) / cores
     print(f"CPU floor for any HTTP client here: (wrk {cpu('wrk_small'):.3f} s + nginx {nginx_cpu('wrk_small'):.3f} s "
           f"+ cp -r {cpu('cp_small'):.3f} s) ÷ {cores} cores = {floor:.3f} s, so at best "
-          f"{wall('cp_small') / floor:.2f}x cp -r ({wall('cp_small'):.3f} s).")
+          f"{wall('cp_small') / floor if floor > 0 else float('inf'):.2f}x cp -r ({wall('cp_small'):.3f} s).")
     print()
 if rss("fdl_slow"):
     print(f"| {slow} concurrent slow downloads | peak RSS MiB | KiB per download (peak / {slow}) | KiB per download above one alone |")
@@ -254,7 +271,7 @@ if rss("fdl_slow"):
     print()
     print(f"One slow download alone: swift-file-download {rss('fdl_slow1') / 1024:.0f} MiB, aria2c {rss('aria_slow1') / 1024:.0f} MiB.")
 if wall("curl_big"):
-    print(f"Peak RSS on the 1 GiB file: swift-file-download {rss('fdl_big') / 1024:.0f} MiB, curl {rss('curl_big') / 1024:.0f} MiB, aria2c {rss('aria_big') / 1024:.0f} MiB.")
+    print(f"Peak RSS on the {big_label} file: swift-file-download {rss('fdl_big') / 1024:.0f} MiB, curl {rss('curl_big') / 1024:.0f} MiB, aria2c {rss('aria_big') / 1024:.0f} MiB.")
 EOF2
 echo
 echo "Cancellation (HTTPTransport, slow download, from Task.cancel() to transfer's return): $(cat "$WORK/cancel.txt")"

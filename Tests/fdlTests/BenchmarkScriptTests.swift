@@ -1,0 +1,63 @@
+import FileDownloadTestSupport
+import Foundation
+import Testing
+
+/// Every script under Benchmarks/ runs here at a tiny size with this build's (debug) fdl and
+/// benchmark executables, so none can rot unnoticed: the script exits 0 (it checked every file it
+/// downloaded byte for byte and fails otherwise) and each of its rows carries a number. The figures
+/// themselves are the benchmark's, not the test's (no timing is asserted). One script at a time:
+/// they contend for the same two cores.
+@Suite("Benchmarks at a tiny size", .serialized, .timeLimit(.minutes(5)))
+struct BenchmarkScriptTests {
+    @Test("Benchmarks/http.sh: every tool's row on the big file, the small files and the slow ones, and the cancellation")
+    func http() async throws {
+        let output = try await Self.run("http.sh", [
+            "BENCH": try Self.executable("bench-http"), "ROUNDS": "1", "BIG_MIB": "4", "SMALL_COUNT": "20",
+            "SLOW_COUNT": "4", "SLOW_RATE": "4m", "WRK_SECONDS": "1", "CANCEL_ROUNDS": "3",
+        ])
+        for label in ["swift-file-download (Downloader: fsync + rename)", "HTTPTransport alone (bench-http, FDL_RAW=1)",
+                      "curl -o", "aria2c -x1", "cp", "swift-file-download (Downloader)", "fdl get -j 16 (state in SQLite)",
+                      "swift-file-download (Downloader, synchronizesFiles: false)", "HTTPTransport alone",
+                      "xargs -P16 curl (batched)", "aria2c -j16", "cp -r", "wrk -t2 -c16: HTTP ceiling, no file written",
+                      "aria2c -j4"] {
+            Self.expectRow(label, in: output)
+        }
+        #expect(output.contains("cancel: 3 rounds, median "), "\(output)")
+    }
+
+    // MARK: running a script
+
+    /// The path of this build's executable `name` (fdl's directory: the test build made both).
+    static func executable(_ name: String) throws -> String {
+        let path = URL(fileURLWithPath: try FDLProcess.executable).deletingLastPathComponent().appendingPathComponent(name).path
+        guard FileManager.default.isExecutableFile(atPath: path) else {
+            throw TestFailure("\(path) is missing: build with `swift build --build-tests`")
+        }
+        return path
+    }
+
+    /// Runs Benchmarks/`script` from the package root with `settings` (and FDL, this build's fdl) in a
+    /// proxy-free environment; expects exit status 0 and returns what it printed.
+    static func run(_ script: String, _ settings: [String: String], limit: Duration = .seconds(240)) async throws -> String {
+        let scratch = try TemporaryDirectory("fdl-bench-\(script)")
+        defer { scratch.remove() }
+        let log = scratch.file("output.txt").path
+        var environment = ProxyFreeEnvironment.of()
+        environment["FDL"] = try FDLProcess.executable
+        environment.merge(settings) { _, new in new }
+        let status = try await ChildProcess.run(["/bin/bash", "-c", "bash Benchmarks/\(script) > '\(log)' 2>&1"],
+                                                environment: environment, directory: FDLInstallTests.packageRoot,
+                                                limit: limit).status
+        let output = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+        #expect(status == 0, "Benchmarks/\(script) exited \(status):\n\(output)")
+        return output
+    }
+
+    /// Expects a Markdown row whose first cell is `label` and which has a number in another cell.
+    static func expectRow(_ label: String, in output: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        let row = output.split(separator: "\n").map { $0.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) } }
+            .first { $0.first == label }
+        #expect(row?.dropFirst().contains { Double($0) != nil } == true, "no row with a number for \(label) in:\n\(output)",
+                sourceLocation: sourceLocation)
+    }
+}
