@@ -10,6 +10,11 @@ extension FTPTransport {
         /// address of the control connection). Default `false`: passive (`EPSV`, then `PASV`),
         /// which crosses NAT and firewalls.
         public var usesActiveMode: Bool
+        /// In active mode, the address the server is asked to connect back to, as libcurl's
+        /// `CURLOPT_FTPPORT` and curl's `--ftp-port` read it: `-` (the default) for the local address
+        /// of the control connection, else an IP address, a host name or an interface name, with an
+        /// optional `:PORT` or `:FIRST-LAST` port range. Ignored in passive mode.
+        public var activeModeAddress: String
         /// Whether an `ftp://` URL must switch to TLS with `AUTH TLS` (explicit FTPS) for the login
         /// and the data: a server that refuses fails the attempt with
         /// `DownloadError.Code.tlsFailure` (not retryable). Default `false`: plain FTP. An
@@ -37,6 +42,7 @@ extension FTPTransport {
         /// Creates a configuration; every argument has the default described on its property.
         public init(
             usesActiveMode: Bool = false,
+            activeModeAddress: String = "-",
             requiresTLS: Bool = false,
             caBundlePath: String? = nil,
             caDirectoryPath: String? = nil,
@@ -46,6 +52,7 @@ extension FTPTransport {
             proxyVariables: [String: String] = ProcessInfo.processInfo.environment
         ) {
             self.usesActiveMode = usesActiveMode
+            self.activeModeAddress = activeModeAddress.isEmpty ? "-" : activeModeAddress
             self.requiresTLS = requiresTLS
             self.caBundlePath = caBundlePath
             self.caDirectoryPath = caDirectoryPath

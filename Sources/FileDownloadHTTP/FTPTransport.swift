@@ -201,7 +201,7 @@ public final class FTPTransport: Transport {
         t.set(CURLOPT_FTP_SKIP_PASV_IP, 1)
         if configuration.requiresTLS { t.set(CURLOPT_USE_SSL, Int(CURLUSESSL_ALL.rawValue)) }
         t.set(CURLOPT_FTPSSLAUTH, Int(CURLFTPAUTH_TLS.rawValue))  // AUTH TLS first, not AUTH SSL
-        if configuration.usesActiveMode { try t.set(CURLOPT_FTPPORT, "-") }
+        if configuration.usesActiveMode { try t.set(CURLOPT_FTPPORT, configuration.activeModeAddress) }
         try t.set(CURLOPT_PROXY, "")  // checked in transfer(_:into:): no proxy applies
         if let login {
             try t.set(CURLOPT_USERNAME, login.user)

@@ -27,8 +27,9 @@ public final class VsftpdServer: Sendable {
     private let process: ChildProcess
 
     /// Starts a server; `deniedCommands` are refused with `550 Permission denied.` (vsftpd's
-    /// `cmds_denied`), e.g. `["MDTM"]` for a server without modification times.
-    public init(tls: TLS = .none, deniedCommands: [String] = []) throws {
+    /// `cmds_denied`), e.g. `["MDTM"]` for a server without modification times; `passive: false`
+    /// refuses `PASV` and `EPSV` (`pasv_enable=NO`), so only active mode gets data.
+    public init(tls: TLS = .none, deniedCommands: [String] = [], passive: Bool = true) throws {
         let directory = try TemporaryDirectory("vsftpd")
         let root = directory.file("root")
         do {
@@ -38,7 +39,7 @@ public final class VsftpdServer: Sendable {
             }
             try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: directory.path)
             let launched = try LoopbackLaunch.startBlocking("vsftpd (Debian package vsftpd)") { ports in
-                try Self.launch(tls: tls, deniedCommands: deniedCommands, directory: directory, port: ports[0])
+                try Self.launch(tls: tls, deniedCommands: deniedCommands, passive: passive, directory: directory, port: ports[0])
             }
             self.directory = directory
             self.root = root
@@ -84,7 +85,7 @@ public final class VsftpdServer: Sendable {
     }
 
     private static func launch(
-        tls: TLS, deniedCommands: [String], directory: TemporaryDirectory, port: Int
+        tls: TLS, deniedCommands: [String], passive: Bool, directory: TemporaryDirectory, port: Int
     ) throws -> (ChildProcess, LoopbackLaunch.Watch) {
         let vsftpd = "/usr/sbin/vsftpd"
         guard FileManager.default.isExecutableFile(atPath: vsftpd) else {
@@ -94,7 +95,7 @@ public final class VsftpdServer: Sendable {
             "listen=YES", "listen_ipv6=NO", "listen_address=127.0.0.1", "listen_port=\(port)", "background=NO",
             "anonymous_enable=YES", "no_anon_password=YES", "local_enable=YES", "write_enable=NO",
             "anon_root=\(directory.path("root"))", "secure_chroot_dir=\(directory.path("empty"))",
-            "pasv_enable=YES", "pasv_address=127.0.0.1", "port_enable=YES", "connect_from_port_20=NO",
+            "pasv_enable=\(passive ? "YES" : "NO")", "pasv_address=127.0.0.1", "port_enable=YES", "connect_from_port_20=NO",
             "xferlog_enable=YES", "dual_log_enable=YES", "log_ftp_protocol=YES",
             "vsftpd_log_file=\(directory.path("vsftpd.log"))", "xferlog_file=\(directory.path("xfer.log"))",
             "seccomp_sandbox=NO", "pam_service_name=vsftpd", "max_per_ip=0",

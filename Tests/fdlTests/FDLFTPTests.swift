@@ -83,4 +83,49 @@ import Testing
             #expect(try Data(contentsOf: out.file("q.bin")) == data)
         }
     }
+
+    @Test func dashDashFtpPortAndNoPassiveFtpDownloadFromAServerWithoutPassiveMode() async throws {
+        let server = try VsftpdServer(passive: false)
+        let out = try TemporaryDirectory("fdl-ftp-active")
+        defer {
+            server.stop()
+            out.remove()
+        }
+        let data = try server.serve("a.bin", sampleBytes(300_000, seed: 46))
+        let url = server.url("a.bin").absoluteString
+        let passive = try await FDLProcess.run(["get", url, "-d", out.path, "--retry", "0"])
+        #expect(passive.status == 1, "passive mode got data: \(passive.stdout)")
+        #expect(!server.commands.contains { $0.hasPrefix("EPRT") || $0.hasPrefix("PORT") })
+        for options in [["--ftp-port", "127.0.0.1"], ["--no-passive-ftp"]] {
+            try? FileManager.default.removeItem(at: out.file("a.bin"))
+            let active = try await FDLProcess.run(["get", url, "-d", out.path, "--allow-overwrite"] + options)
+            #expect(active.status == 0, "\(options): stdout: \(active.stdout) stderr: \(active.stderr)")
+            #expect(try Data(contentsOf: out.file("a.bin")) == data)
+        }
+        #expect(server.commands.filter { $0.hasPrefix("EPRT") || $0.hasPrefix("PORT") }.count == 2, "\(server.commands)")
+    }
+
+    @Test func dashDashSslReqdLogsInOverExplicitTLSVerifiedWithThePrivateCA() async throws {
+        let certificates = try TemporaryDirectory("fdl-ftps-ca")
+        defer { certificates.remove() }
+        let ca = try TestCertificates(in: certificates.url)
+        let server = try VsftpdServer(tls: .explicit(ca))
+        let out = try TemporaryDirectory("fdl-ftp-tls")
+        defer {
+            server.stop()
+            out.remove()
+        }
+        let data = try server.serve("t.bin", sampleBytes(400_000, seed: 47))
+        let url = server.url("t.bin").absoluteString
+        let plain = try await FDLProcess.run(["get", url, "-d", out.path, "--retry", "0"])
+        #expect(plain.status == 1, "a server that requires TLS served plain FTP: \(plain.stdout)")
+        #expect(!server.commands.contains("AUTH TLS"))
+        let unverified = try await FDLProcess.run(["get", url, "-d", out.path, "--ssl-reqd", "--retry", "0"])
+        #expect(unverified.status == 1, "the private CA was trusted without --cacert: \(unverified.stdout)")
+        #expect(unverified.stdout.contains("tlsFailure"), "\(unverified.stdout)")
+        let verified = try await FDLProcess.run(["get", url, "-d", out.path, "--ssl-reqd", "--cacert", ca.caCertificate.path])
+        #expect(verified.status == 0, "stdout: \(verified.stdout) stderr: \(verified.stderr)")
+        #expect(try Data(contentsOf: out.file("t.bin")) == data)
+        #expect(server.commands.contains("AUTH TLS") && server.commands.contains("PROT P"), "\(server.commands)")
+    }
 }

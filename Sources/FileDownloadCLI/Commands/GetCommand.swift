@@ -32,6 +32,8 @@ public struct GetCommand: AsyncParsableCommand {
 
     @OptionGroup(title: "Network") public var s3: S3Options
 
+    @OptionGroup(title: "Network") public var ftp: FTPOptions
+
     @OptionGroup(title: "Authentication") public var authentication: AuthenticationOptions
 
     @OptionGroup(title: "Output") public var printing: OutputOptions
@@ -119,6 +121,7 @@ public struct GetCommand: AsyncParsableCommand {
         try applyHabitOptions(to: &settings)
         try applyServerOptions(to: &settings)
         settings.s3 = try s3.settings()
+        settings.ftp = try ftp.settings()
         settings = try withNetOptions(settings)
         if toStandardOutput { try checkStandardOutput(&settings) }
         return settings

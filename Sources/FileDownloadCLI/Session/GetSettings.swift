@@ -54,6 +54,8 @@ public struct GetSettings: Sendable {
     public var trust = TLSTrust()
     /// `--endpoint-url`, `--region`, `--profile` for `s3://` URLs.
     public var s3 = S3Settings()
+    /// `--ftp-port`, `--no-passive-ftp`, `--ssl-reqd` for `ftp://` and `ftps://` URLs.
+    public var ftp = FTPSettings()
     /// `--content-disposition`: save each file under the name the server's `Content-Disposition`
     /// suggests (sanitised, never outside the directory, never over a file that is there).
     public var usesServerFileName = false

@@ -31,7 +31,9 @@ enum TransportFactory {
         ssh.hostKeyPolicy = settings.acceptNewHostKeys ? .acceptNew : .strict
         registry.register(SFTPTransport(configuration: ssh), for: "sftp")
         do {
-            let ftp = FTPTransport.Configuration(caBundlePath: settings.trust.caBundlePath,
+            let ftp = FTPTransport.Configuration(usesActiveMode: settings.ftp.activeModeAddress != nil,
+                                                 activeModeAddress: settings.ftp.activeModeAddress ?? "-",
+                                                 requiresTLS: settings.ftp.requiresTLS, caBundlePath: settings.trust.caBundlePath,
                                                  caDirectoryPath: settings.trust.caDirectoryPath,
                                                  skipsTLSVerification: settings.trust.skipsVerification,
                                                  proxyVariables: settings.ftpProxyVariables())
