@@ -5,11 +5,12 @@
 #   bash scripts/generate-manual.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# fdl first: a build that fails leaves docs/fdl.1 as it was.
+swift build --product fdl
 swift package plugin generate-manual --configuration debug
 cp .build/plugins/GenerateManual/outputs/fdl/fdl.1 docs/fdl.1
 # The examples `fdl get --help` ends with (GetCommand.examples; the plugin has no place for
 # them) go in an EXAMPLES section before EXIT STATUS.
-swift build --product fdl
 examples=$(.build/debug/fdl get --help | sed -n '/^EXAMPLES:$/,$p' | tail -n +2 | awk '
     /^  fdl / { sub(/^  /, ""); gsub(/"/, "\\(dq"); print ".It Li \"" $0 "\""; next }
     /^        / { sub(/^ +/, ""); print }')
