@@ -19,6 +19,11 @@ public struct DownloadAgentClient: Sendable {
     public let socketPath: String
 
     /// A client of the agent listening at `socketPath` (default ``AgentSocketPath/default(environment:)``).
+    ///
+    /// Nothing is opened or checked here: the first call connects, and throws `unreachable` when no
+    /// agent listens there.
+    ///
+    /// - Parameter socketPath: the path of the agent's Unix domain socket.
     public init(socketPath: String = AgentSocketPath.default()) {
         self.socketPath = socketPath
     }
@@ -26,19 +31,49 @@ public struct DownloadAgentClient: Sendable {
     // MARK: verbs
 
     /// Adds a download and starts it, as `Downloader.start(id:url:destination:options:)`;
-    /// returns the download as the agent describes it (its destination chosen).
+    /// returns the download as the agent describes it (its destination chosen). The agent has
+    /// stored it when this returns (a 201); it downloads after the call, as the agent's queue
+    /// allows, and goes on when this process is gone.
+    ///
+    /// **Files already there are kept**: the agent applies `DestinationPolicy`, so when something
+    /// is at the destination (or at its staging name) the download is saved as `NAME.1.EXT`,
+    /// `NAME.2.EXT`, ... (the first free one) and the returned `DownloadInfo.destination` says
+    /// which; to replace instead, send an ``AgentDownloadRequest`` with `overwrite: true` through
+    /// ``submit(_:)-(AgentDownloadRequest)``.
+    ///
+    /// - Parameters:
+    ///   - id: the download's name, unique in the agent.
+    ///   - url: what to fetch; credentials in it are kept by the agent in memory only.
+    ///   - destination: an absolute file URL the agent may write; `nil` (default) for the agent's
+    ///     downloads directory plus the URL's file name.
+    ///   - options: of these, the header fields (secret ones kept in memory only), the SHA-256, the
+    ///     expected size, the priority, the mirrors and the connections go to the agent (see
+    ///     ``AgentDownloadRequest/init(id:url:destination:options:start:)``); timeouts, rate
+    ///     limits, retries and the other transfer options are the agent's own. `nil` (default): none.
+    /// - Returns: the download as the agent stored it.
+    /// - Throws: ``DownloadAgentClientError``: `unreachable` when no agent answers; the agent's
+    ///   refusal otherwise, nothing stored: `duplicate-id` (409), `bad-id`, `bad-url`,
+    ///   `bad-destination`, `bad-mirror`, `bad-sha256`, `bad-size`, `bad-connections`,
+    ///   `bad-header` (400), `forbidden` (403) for a user other than the agent's.
     @discardableResult
     public func start(id: String, url: URL, destination: URL? = nil, options: DownloadOptions? = nil) async throws -> DownloadInfo {
         try await submit(AgentDownloadRequest(id: id, url: url, destination: destination, options: options, start: true))
     }
 
-    /// Adds a download without starting it (`DownloadState.notStarted`).
+    /// Adds a download without starting it (`DownloadState.notStarted`): as
+    /// ``start(id:url:destination:options:)`` in every other way (parameters, existing files,
+    /// errors); ``start(id:)`` starts it later.
     @discardableResult
     public func add(id: String, url: URL, destination: URL? = nil, options: DownloadOptions? = nil) async throws -> DownloadInfo {
         try await submit(AgentDownloadRequest(id: id, url: url, destination: destination, options: options, start: false))
     }
 
-    /// Sends a request as it is (`POST /v1/downloads`).
+    /// Sends a request as it is (`POST /v1/downloads`): for the fields the other verbs do not
+    /// set (`overwrite`, `notify`, ...).
+    ///
+    /// - Parameter request: the download; its `start` says whether it starts (absent: it does).
+    /// - Returns: the download as the agent stored it.
+    /// - Throws: as ``start(id:url:destination:options:)``.
     @discardableResult
     public func submit(_ request: AgentDownloadRequest) async throws -> DownloadInfo {
         let body = try JSONEncoder().encode(request)
@@ -46,18 +81,36 @@ public struct DownloadAgentClient: Sendable {
     }
 
     /// Starts a download that was added and not started.
+    ///
+    /// - Returns: the download as it stands after the call (waiting or downloading).
+    /// - Throws: ``DownloadAgentClientError`` `unknown-id` (404), `invalid-state` (409) when it is
+    ///   not `notStarted`, `unreachable`.
     @discardableResult
     public func start(id: String) async throws -> DownloadInfo { try await action("start", id) }
 
-    /// Pauses a download; the agent keeps its bytes and resume data.
+    /// Pauses a download; the agent keeps its bytes and resume data (they never leave the agent:
+    /// ``resume(_:)`` continues it). Pausing a paused download changes nothing.
+    ///
+    /// - Returns: the download as it stands after the call.
+    /// - Throws: ``DownloadAgentClientError`` `unknown-id` (404), `invalid-state` (409) for one
+    ///   not started, completed, cancelled or failed, `unreachable`.
     @discardableResult
     public func pause(_ id: String) async throws -> DownloadInfo { try await action("pause", id) }
 
-    /// Resumes a paused, interrupted or failed download.
+    /// Resumes a paused, interrupted or failed download from the bytes the agent keeps; a waiting
+    /// or downloading one is left alone.
+    ///
+    /// - Returns: the download as it stands after the call.
+    /// - Throws: ``DownloadAgentClientError`` `unknown-id` (404), `invalid-state` (409) for a
+    ///   completed or cancelled one, `unreachable`.
     @discardableResult
     public func resume(_ id: String) async throws -> DownloadInfo { try await action("resume", id) }
 
-    /// Cancels a download and discards its partial bytes.
+    /// Cancels a download and discards its partial bytes; the destination is left as it was.
+    ///
+    /// - Returns: the download as it stands after the call (cancelled).
+    /// - Throws: ``DownloadAgentClientError`` `unknown-id` (404), `invalid-state` (409) for a
+    ///   completed or cancelled one, `unreachable`.
     @discardableResult
     public func cancel(_ id: String) async throws -> DownloadInfo { try await action("cancel", id) }
 
@@ -109,7 +162,12 @@ public struct DownloadAgentClient: Sendable {
     /// limit: 4 MiB).
     public static let maxBatchBodySize = 4 * 1024 * 1024
 
-    /// Forgets a download that is not waiting or downloading (`DELETE /v1/downloads/{id}`).
+    /// Forgets a download that is not waiting or downloading (`DELETE /v1/downloads/{id}`), so
+    /// its id can be used again. A completed file stays where it is; the staging file of an
+    /// unfinished one is deleted.
+    ///
+    /// - Throws: ``DownloadAgentClientError`` `unknown-id` (404), `invalid-state` (409) while it
+    ///   waits or downloads (pause or cancel it first), `unreachable`.
     public func remove(_ id: String) async throws {
         let (status, body) = try await AgentConnection(socketPath: socketPath).exchange(.DELETE, "/v1/downloads/\(Self.escape(id))")
         guard status == 204 else { throw Self.refusal(status, body) }
@@ -118,6 +176,8 @@ public struct DownloadAgentClient: Sendable {
     /// Every download the agent knows (of `states`, when given), in queue order: the pages of
     /// ``page(states:after:limit:)`` read one after the other (1,000 a request). A download added
     /// meanwhile may be missed or listed; one that stays is listed once.
+    ///
+    /// - Throws: ``DownloadAgentClientError`` `unreachable`, or the agent's refusal.
     public func downloads(states: Set<DownloadState>? = nil) async throws -> [DownloadInfo] {
         var all: [DownloadInfo] = []
         var after: Int64?
@@ -131,6 +191,9 @@ public struct DownloadAgentClient: Sendable {
 
     /// One page of downloads in queue order (`GET /v1/downloads`): up to `limit` (1 to 1,000),
     /// after the `next` of the page before (`nil`: from the first), of `states` (`nil`: any).
+    ///
+    /// - Throws: ``DownloadAgentClientError`` `bad-limit` (400) for a `limit` out of range,
+    ///   `bad-after` (400) for an `after` that is no page's `next`, `unreachable`.
     public func page(states: Set<DownloadState>? = nil, after: Int64? = nil, limit: Int = 100) async throws -> AgentDownloadPage {
         var query = ["limit=\(limit)"]
         if let after { query.append("after=\(after)") }
@@ -139,11 +202,16 @@ public struct DownloadAgentClient: Sendable {
     }
 
     /// How many downloads the agent holds, by state (`GET /v1/summary`).
+    ///
+    /// - Throws: ``DownloadAgentClientError`` `unreachable`, or the agent's refusal.
     public func summary() async throws -> AgentSummary {
         try await call(.GET, "/v1/summary")
     }
 
     /// Download `id`, or `nil` when the agent knows no download with that id.
+    ///
+    /// - Throws: ``DownloadAgentClientError`` `unreachable`, or the agent's refusal (`bad-id` for
+    ///   an id no download may have, `forbidden`).
     public func info(of id: String) async throws -> DownloadInfo? {
         do {
             return try await call(.GET, "/v1/downloads/\(Self.escape(id))")
@@ -168,6 +236,8 @@ public struct DownloadAgentClient: Sendable {
 
     /// The overall limit of the agent's downloader: bytes per second for all downloads
     /// together, `nil` for none (`GET /v1/limit`).
+    ///
+    /// - Throws: ``DownloadAgentClientError`` `unreachable`, or the agent's refusal.
     public func limit() async throws -> Int64? {
         let answer: AgentLimit = try await call(.GET, "/v1/limit")
         return answer.bytesPerSecond
@@ -177,7 +247,10 @@ public struct DownloadAgentClient: Sendable {
     /// all downloads together (1 to ``AgentLimit/maxBytesPerSecond``), `nil` for none. It holds at
     /// once, also for running downloads, until changed or the agent stops; returns the limit now.
     ///
-    /// - Throws: ``DownloadAgentClientError`` `bad-limit` (400) for a value out of range.
+    /// - Parameter bytesPerSecond: the limit, or `nil` to remove it.
+    /// - Returns: the limit the agent applies now.
+    /// - Throws: ``DownloadAgentClientError`` `bad-limit` (400) for a value out of range (nothing
+    ///   changes), `unreachable`.
     @discardableResult
     public func setLimit(_ bytesPerSecond: Int64?) async throws -> Int64? {
         let body = try JSONEncoder().encode(AgentLimit(bytesPerSecond: bytesPerSecond))

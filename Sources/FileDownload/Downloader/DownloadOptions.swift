@@ -66,6 +66,42 @@ public struct DownloadOptions: Sendable, Hashable, Codable {
     /// link; a server that reports no time leaves the time of the download. Default `false`.
     public var keepsRemoteTime: Bool
 
+    /// Options for one download; every argument has the default of the property of the same name,
+    /// so `DownloadOptions()` is a plain download: no checks beyond the transport's, priority 0,
+    /// the downloader's retry policy, no mirrors, the URL's file name, automatic connections, no
+    /// size limit, the time of the download.
+    ///
+    /// How they combine (each is described at its property):
+    /// - `transfer` is laid over ``DownloaderConfiguration/defaultTransferOptions`` when the
+    ///   download is added (``resolved(with:)``): fields left unset take the default, header
+    ///   fields are combined by name.
+    /// - `expectedSize` and `sha256` are both checked when the body is complete; a file that
+    ///   fails either is not moved to the destination (``DownloadError/Code/validationFailed``).
+    ///   `maxFileSize` is checked while the body arrives, before either.
+    /// - `mirrors` are tried after `url` when an attempt fails, under the same `retryPolicy`
+    ///   (`nil`: ``DownloaderConfiguration/retryPolicy``); every connection `maxConnections`
+    ///   allows also counts against ``DownloaderConfiguration/maxConnectionsPerHost``.
+    /// - `usesSuggestedFileName` changes only the last component of the destination, and never
+    ///   replaces a file; without it a file at the destination is replaced when the download
+    ///   completes (see ``Downloader/add(id:url:destination:options:)``).
+    ///
+    /// The initializer checks nothing: ``Downloader/add(id:url:destination:options:)`` checks the
+    /// header fields, the SHA-256's form and the mirrors when the download is added, and throws
+    /// there.
+    ///
+    /// - Parameters:
+    ///   - transfer: headers, timeouts, rate limit, ... (``transfer``); default: none set.
+    ///   - expectedSize: the size the file must have (``expectedSize``); default `nil`.
+    ///   - sha256: the digest the file must have, 64 hex digits (``sha256``); default `nil`.
+    ///   - priority: higher runs first (``priority``); default 0.
+    ///   - retryPolicy: replaces the downloader's for this download (``retryPolicy``); default `nil`.
+    ///   - mirrors: other URLs of the same file (``mirrors``); default none.
+    ///   - usesSuggestedFileName: save under the server's name (``usesSuggestedFileName``); default `false`.
+    ///   - urlExpiresAt: when the URL stops working (``urlExpiresAt``); default `nil`.
+    ///   - maxConnections: connections at once (``maxConnections``); default `nil`, automatic.
+    ///   - maxFileSize: the most bytes the file may have (``maxFileSize``); default `nil`.
+    ///   - keepsRemoteTime: give the file the server's modification time (``keepsRemoteTime``);
+    ///     default `false`.
     public init(
         transfer: TransferOptions = TransferOptions(),
         expectedSize: Int64? = nil,

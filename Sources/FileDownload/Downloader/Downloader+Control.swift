@@ -17,6 +17,29 @@ extension Downloader {
     /// with no argument) resolved with ``DownloadOptions/resolved(with:)``: every transfer option
     /// it leaves unset takes ``DownloaderConfiguration/defaultTransferOptions``'s value.
     ///
+    /// **Files already there.** The downloader does not rename around existing files (the front
+    /// ends do, before they call this: see `DestinationPolicy`, which keeps a file at the
+    /// destination and picks the first free `NAME.1.EXT`, `NAME.2.EXT`, ... unless the user asked
+    /// to overwrite). Here, a file at the destination is left alone while the download runs and
+    /// is replaced by the finished file when it completes (an atomic `rename`), unless
+    /// ``DownloadOptions/usesSuggestedFileName`` is set, which never replaces anything. A file at
+    /// the staging name (destination plus ``DownloaderConfiguration/stagingSuffix``) that no
+    /// download of this downloader claims is removed when the first attempt starts (it is not
+    /// continued: only resume data, ``start(id:resumeData:)-(_,Data)``, continues bytes on disk).
+    ///
+    /// - Parameters:
+    ///   - id: the download's name, unique in this downloader (and its store): not empty, at
+    ///     most 256 Unicode scalars, no control character or line break
+    ///     (``InputValidation/checkIdentifier(_:)``).
+    ///   - url: what to fetch; its scheme must be registered in the ``TransportRegistry`` given at
+    ///     init. Credentials in it are used for the transfer and never stored.
+    ///   - destination: the file URL the finished file gets; `nil` (default) for
+    ///     ``DownloaderConfiguration/downloadsDirectory`` plus the URL's sanitised last path
+    ///     component. The delegate may change either.
+    ///   - options: per-download settings; `nil` (default) for `DownloadOptions()`. Its transfer
+    ///     options are merged with ``DownloaderConfiguration/defaultTransferOptions`` (what it sets
+    ///     wins), its ``DownloadOptions/retryPolicy`` (when set) replaces
+    ///     ``DownloaderConfiguration/retryPolicy`` for this download.
     /// - Returns: the destination.
     /// - Throws: ``DownloadError`` with code ``DownloadError/Code/invalidIdentifier``,
     ///   ``DownloadError/Code/invalidHeader``, ``DownloadError/Code/invalidChecksum``,
@@ -75,9 +98,35 @@ extension Downloader {
 
     /// Registers a download and starts it: ``add(id:url:destination:options:)`` then
     /// ``start(id:)``. The call returns once the download is waiting or downloading, not when it
-    /// is done; follow it with ``events()`` or the delegate.
+    /// is done; follow it with ``events()``, ``observe(_:)``, the delegate, or wait with
+    /// ``outcome(of:)``.
     ///
-    /// - Returns: the destination the file will have.
+    /// A file already at the destination is replaced when the download completes, as
+    /// ``add(id:url:destination:options:)`` says (a front end that must keep it picks a free name
+    /// first with `DestinationPolicy`); nothing is written there before the file is complete and
+    /// validated (``DownloadOptions/expectedSize``, ``DownloadOptions/sha256``): the bytes go to
+    /// the staging file, which is moved into place at the end.
+    ///
+    /// Options combine: the download's ``DownloadOptions/transfer`` fields win over
+    /// ``DownloaderConfiguration/defaultTransferOptions``; the delegate's
+    /// ``DownloaderDelegate/customizeTransfer(_:id:url:)`` sees the merged options before every
+    /// attempt; ``DownloadOptions/maxConnections`` is bounded by
+    /// ``DownloaderConfiguration/maxConnectionsPerHost``; a download's rate limit
+    /// (`TransferOptions.maxBytesPerSecond`) and the overall one (``setBandwidthLimit(_:)``) both
+    /// apply, the lower wins.
+    ///
+    /// - Parameters:
+    ///   - id: the download's name, unique in this downloader (see ``add(id:url:destination:options:)``).
+    ///   - url: what to fetch, with a registered scheme.
+    ///   - destination: the finished file's URL; `nil` (default) for the downloads directory plus
+    ///     the URL's file name.
+    ///   - options: per-download settings; `nil` (default) for `DownloadOptions()`.
+    /// - Returns: the destination the file will have (with
+    ///   ``DownloadOptions/usesSuggestedFileName``, the name may change when it completes: see
+    ///   ``DownloadOutcome``).
+    /// - Throws: what ``add(id:url:destination:options:)`` throws (nothing is stored then), and
+    ///   ``DownloadError/Code/invalidState`` after ``shutdown()``. Failures of the transfer itself
+    ///   are never thrown here: they arrive as events and as the outcome.
     @discardableResult
     public func start(id: String, url: URL, destination: URL? = nil, options: DownloadOptions? = nil) async throws -> URL {
         let destination = try await add(id: id, url: url, destination: destination, options: options)

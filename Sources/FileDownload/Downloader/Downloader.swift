@@ -90,13 +90,18 @@ public actor Downloader {
     /// its resuming handler resumes every paused one. The handlers run later, on another thread.
     public nonisolated let rootProgress: Progress
 
-    /// Creates a downloader.
+    /// Creates a downloader. It holds no download, reads nothing from `store` and touches no file
+    /// until it is asked to. It does not throw: the configuration's values are used as given.
     ///
     /// - Parameters:
-    ///   - configuration: limits, retry policy, intervals and directories.
-    ///   - transports: the transport for each URL scheme.
-    ///   - store: where downloads are kept for crash recovery; `nil` keeps them in memory only.
-    ///     Call ``restore()`` to load what the store holds.
+    ///   - configuration: limits, retry policy, intervals and directories; default
+    ///     `DownloaderConfiguration()`. Kept as given (``configuration``).
+    ///   - transports: the transport for each URL scheme. The registry is a value and is copied:
+    ///     registering a scheme in the caller's registry afterwards changes nothing for this
+    ///     downloader. ``shutdown()`` shuts its transports down.
+    ///   - store: where downloads are kept for crash recovery; `nil` (default) keeps them in
+    ///     memory only. Call ``restore()`` to load what the store holds, before adding downloads
+    ///     (an id the store holds is refused as a duplicate either way).
     ///   - delegate: receives notifications and answers questions (see ``DownloaderDelegate``).
     ///   - clock: the source of time; a manual clock makes every time-based behaviour testable.
     public init<C: Clock>(
