@@ -82,15 +82,21 @@ struct SpaceWaitTests {
         #expect(await h.downloader.state(of: "b") == .interrupted)
         #expect(await h.downloader.state(of: "c") == .interrupted)
 
-        // Room for one: the first in queue order goes, the other keeps waiting.
-        try FileManager.default.removeItem(at: h.file("a"))
+        // Room for one: the first in queue order goes, the other keeps waiting. The room comes from
+        // growing the file system, not from deleting a completed file: the downloader lets go of
+        // a completed download's staging descriptor as its attempt's task ends, which may be just
+        // after the `completed` event, and a deleted file's space comes back only once it is
+        // closed; the single tick below would then find no room, and on this clock no later tick
+        // looks again.
+        try tmpfs.resize(to: "13m")  // 8 MiB free
         let mark = h.recorder.count
         await h.downloader.refresh()
         await h.recorder.state("b", .completed, from: mark)
+        #expect(h.contents(h.file("b")) == contents["b"]?.data)
         await h.downloader.refresh()
         #expect(await h.downloader.state(of: "c") == .interrupted)
         #expect(h.mock.requests(for: h.url("c")).isEmpty)
-        try FileManager.default.removeItem(at: h.file("b"))
+        try tmpfs.resize(to: "18m")  // 8 MiB free again
         await h.downloader.refresh()
         await h.recorder.state("c", .completed, from: mark)
         #expect(h.contents(h.file("c")) == contents["c"]?.data)
