@@ -3,6 +3,10 @@
 # compare the ratios, not the absolute numbers).
 #
 #   Benchmarks/sftp.sh [ROUNDS]      (default 3 rounds; each tool's best round is reported)
+#   BENCH=.build/debug/bench-sftp BIG_MIB=2 SMALL_COUNT=10 Benchmarks/sftp.sh 1   # tiny (the suite)
+#
+# BENCH: the bench-sftp to run (default: a release build made here); BIG_MIB (1024): the big file;
+# SMALL_COUNT (500): the 64 KiB files. Every downloaded file is compared with its source.
 #
 # Starts OpenSSH's sshd on a free 127.0.0.1 port with throwaway keys, then compares:
 #   1. one 1 GiB file:   bench-sftp (Downloader + SFTPTransport)  vs  OpenSSH sftp  vs  curl sftp://
@@ -16,8 +20,14 @@ cd "$(dirname "$0")/.."
 . Benchmarks/lib.sh
 rounds="${1:-3}"
 
-swift build -c release --product bench-sftp >/dev/null
-bench="$(swift build -c release --show-bin-path)/bench-sftp"
+big_mib="${BIG_MIB:-1024}"
+small_count="${SMALL_COUNT:-500}"
+if [ -n "${BENCH:-}" ]; then
+    bench="$BENCH"
+else
+    swift build -c release --product bench-sftp >/dev/null
+    bench="$(swift build -c release --show-bin-path)/bench-sftp"
+fi
 
 work="$(mktemp -d /tmp/fdl-bench-sftp.XXXXXX)"
 cleanup() {
@@ -31,11 +41,11 @@ chmod 755 "$work" "$work/data"
 start_local_sshd "$work"
 port="$sshd_port"
 
-echo "creating 1 GiB + 500 x 64 KiB of random data in $work/data"
-head -c $((1024 * 1024 * 1024)) /dev/urandom > "$work/data/big.bin"
-for i in $(seq 1 500); do head -c 65536 /dev/urandom > "$work/data/small/f$i.bin"; done
+echo "creating $big_mib MiB + $small_count x 64 KiB of random data in $work/data"
+head -c $((big_mib * 1024 * 1024)) /dev/urandom > "$work/data/big.bin"
+for i in $(seq 1 "$small_count"); do head -c 65536 /dev/urandom > "$work/data/small/f$i.bin"; done
 : > "$work/small.list"; : > "$work/small.batch"
-for i in $(seq 1 500); do
+for i in $(seq 1 "$small_count"); do
     echo "sftp://root@127.0.0.1:$port$work/data/small/f$i.bin" >> "$work/small.list"
     echo "get $work/data/small/f$i.bin $work/out/" >> "$work/small.batch"
 done
@@ -69,38 +79,44 @@ check_big() {
 # The tools of each case run in an order that rotates from round to round (see in_rotation).
 bench_args=(--known-hosts "$work/known_hosts" --identity "$work/id_ed25519")
 big_url="sftp://root@127.0.0.1:$port$work/data/big.bin"
-big_fdl() { run "bench-sftp 1GiB" "$bench" "${bench_args[@]}" --concurrency 1 --out "$work/out" "$big_url"; check_big "$work/out/0-big.bin"; }
-big_raw() { run "bench-sftp-raw 1GiB" "$bench" --raw "${bench_args[@]}" --concurrency 1 --out "$work/out" "$big_url"; check_big "$work/out/0-big.bin"; }
-big_sftp() { run "openssh-sftp 1GiB" sftp "${ssh_opts[@]}" -b "$work/big.batch" root@127.0.0.1; check_big "$work/out/big.bin"; }
+big_fdl() { run "bench-sftp big" "$bench" "${bench_args[@]}" --concurrency 1 --out "$work/out" "$big_url"; check_big "$work/out/0-big.bin"; }
+big_raw() { run "bench-sftp-raw big" "$bench" --raw "${bench_args[@]}" --concurrency 1 --out "$work/out" "$big_url"; check_big "$work/out/0-big.bin"; }
+big_sftp() { run "openssh-sftp big" sftp "${ssh_opts[@]}" -b "$work/big.batch" root@127.0.0.1; check_big "$work/out/big.bin"; }
 big_curl() {
-    run "curl-sftp 1GiB" curl -sS --key "$work/id_ed25519" --pubkey "$work/id_ed25519.pub" --hostpubsha256 "$hostsha" \
+    run "curl-sftp big" curl -sS --key "$work/id_ed25519" --pubkey "$work/id_ed25519.pub" --hostpubsha256 "$hostsha" \
         -o "$work/out/big.bin" "$big_url"
     check_big "$work/out/big.bin"
 }
-check_small() { [ "$(ls "$work/out" | wc -l)" = 500 ] || { echo "$1 did not write 500 files"; exit 1; }; }
-small_fdl() { run "bench-sftp 500x64KiB" "$bench" "${bench_args[@]}" --concurrency 8 --out "$work/out" --list "$work/small.list"; check_small bench-sftp; }
-small_raw() { run "bench-sftp-raw 500x64KiB" "$bench" --raw "${bench_args[@]}" --concurrency 8 --out "$work/out" --list "$work/small.list"; check_small "bench-sftp --raw"; }
-small_sftp() { run "openssh-sftp 500x64KiB" sftp "${ssh_opts[@]}" -b "$work/small.batch" root@127.0.0.1; check_small sftp; }
+check_small() {   # every file there, byte-exact (bench-sftp names them INDEX-NAME)
+    [ "$(ls "$work/out" | wc -l)" = "$small_count" ] || { echo "$1 did not write $small_count files"; exit 1; }
+    local name
+    for name in $(ls "$work/out"); do
+        cmp -s "$work/out/$name" "$work/data/small/${name#*-}" || { echo "$1: wrong bytes in $name"; exit 1; }
+    done
+}
+small_fdl() { run "bench-sftp small" "$bench" "${bench_args[@]}" --concurrency 8 --out "$work/out" --list "$work/small.list"; check_small bench-sftp; }
+small_raw() { run "bench-sftp-raw small" "$bench" --raw "${bench_args[@]}" --concurrency 8 --out "$work/out" --list "$work/small.list"; check_small "bench-sftp --raw"; }
+small_sftp() { run "openssh-sftp small" sftp "${ssh_opts[@]}" -b "$work/small.batch" root@127.0.0.1; check_small sftp; }
 
 for round in $(seq 1 "$rounds"); do
-    echo "round $round: one 1 GiB file"
+    echo "round $round: one $big_mib MiB file"
     in_rotation "$round" big_fdl big_raw big_sftp big_curl
-    echo "round $round: 500 files of 64 KiB"
+    echo "round $round: $small_count files of 64 KiB"
     in_rotation "$round" small_fdl small_raw small_sftp
 done
 
 mb() { python3 -c "print(f'{$1 / $2 / 1e6:.0f}')"; }
 ratio() { python3 -c "print(f'{$1 / $2:.2f}')"; }
-big=$((1024 * 1024 * 1024)); small=$((500 * 65536))
+big=$((big_mib * 1024 * 1024)); small=$((small_count * 65536))
 echo
 echo "best of $rounds rounds (MB/s = 10^6 bytes/s); ratio = the other tool's time / bench-sftp's time (above 1: bench-sftp faster)"
 echo "| case | tool | seconds | MB/s | ratio vs bench-sftp (Downloader) | ratio vs bench-sftp --raw |"
 echo "|---|---|---|---|---|---|"
 for tool in bench-sftp bench-sftp-raw openssh-sftp curl-sftp; do
-    s="${best[$tool 1GiB]}"
-    echo "| 1 GiB file | $tool | $s | $(mb $big "$s") | $(ratio "$s" "${best[bench-sftp 1GiB]}") | $(ratio "$s" "${best[bench-sftp-raw 1GiB]}") |"
+    s="${best[$tool big]}"
+    echo "| $big_mib MiB file | $tool | $s | $(mb $big "$s") | $(ratio "$s" "${best[bench-sftp big]}") | $(ratio "$s" "${best[bench-sftp-raw big]}") |"
 done
 for tool in bench-sftp bench-sftp-raw openssh-sftp; do
-    s="${best[$tool 500x64KiB]}"
-    echo "| 500 x 64 KiB | $tool | $s | $(mb $small "$s") | $(ratio "$s" "${best[bench-sftp 500x64KiB]}") | $(ratio "$s" "${best[bench-sftp-raw 500x64KiB]}") |"
+    s="${best[$tool small]}"
+    echo "| $small_count x 64 KiB | $tool | $s | $(mb $small "$s") | $(ratio "$s" "${best[bench-sftp small]}") | $(ratio "$s" "${best[bench-sftp-raw small]}") |"
 done

@@ -20,9 +20,28 @@ struct BenchmarkScriptTests {
                       "swift-file-download (Downloader, synchronizesFiles: false)", "HTTPTransport alone",
                       "xargs -P16 curl (batched)", "aria2c -j16", "cp -r", "wrk -t2 -c16: HTTP ceiling, no file written",
                       "aria2c -j4"] {
-            Self.expectRow(label, in: output)
+            Self.expectRow([label], in: output)
         }
         #expect(output.contains("cancel: 3 rounds, median "), "\(output)")
+    }
+
+    @Test("Benchmarks/sftp.sh: bench-sftp, bench-sftp --raw, OpenSSH sftp and curl on the big file and the small ones")
+    func sftp() async throws {
+        let output = try await Self.run("sftp.sh 1", ["BENCH": try Self.executable("bench-sftp"), "BIG_MIB": "2", "SMALL_COUNT": "10"])
+        for tool in ["bench-sftp", "bench-sftp-raw", "openssh-sftp", "curl-sftp"] {
+            Self.expectRow(["2 MiB file", tool], in: output)
+        }
+        for tool in ["bench-sftp", "bench-sftp-raw", "openssh-sftp"] {
+            Self.expectRow(["10 x 64 KiB", tool], in: output)
+        }
+    }
+
+    @Test("Benchmarks/wan-check.sh: curl direct, through the shaping proxy, and in 8 ranges through it")
+    func wanCheck() async throws {
+        let output = try await Self.run("wan-check.sh", ["SIZE_MIB": "2", "DELAY_MS": "5"])
+        for label in ["nginx direct", "through the proxy", "through the proxy (again)", "8 ranges at once through the proxy"] {
+            Self.expectRow([label], in: output)
+        }
     }
 
     // MARK: running a script
@@ -36,10 +55,10 @@ struct BenchmarkScriptTests {
         return path
     }
 
-    /// Runs Benchmarks/`script` from the package root with `settings` (and FDL, this build's fdl) in a
+    /// Runs Benchmarks/`script` (with its arguments) from the package root with `settings` (and FDL, this build's fdl) in a
     /// proxy-free environment; expects exit status 0 and returns what it printed.
     static func run(_ script: String, _ settings: [String: String], limit: Duration = .seconds(240)) async throws -> String {
-        let scratch = try TemporaryDirectory("fdl-bench-\(script)")
+        let scratch = try TemporaryDirectory("fdl-bench-script")
         defer { scratch.remove() }
         let log = scratch.file("output.txt").path
         var environment = ProxyFreeEnvironment.of()
@@ -53,11 +72,11 @@ struct BenchmarkScriptTests {
         return output
     }
 
-    /// Expects a Markdown row whose first cell is `label` and which has a number in another cell.
-    static func expectRow(_ label: String, in output: String, sourceLocation: SourceLocation = #_sourceLocation) {
+    /// Expects a Markdown row whose first cells are `leading` and which has a number in a later cell.
+    static func expectRow(_ leading: [String], in output: String, sourceLocation: SourceLocation = #_sourceLocation) {
         let row = output.split(separator: "\n").map { $0.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) } }
-            .first { $0.first == label }
-        #expect(row?.dropFirst().contains { Double($0) != nil } == true, "no row with a number for \(label) in:\n\(output)",
-                sourceLocation: sourceLocation)
+            .first { $0.starts(with: leading) }
+        #expect(row?.dropFirst(leading.count).contains { Double($0) != nil } == true,
+                "no row with a number for \(leading) in:\n\(output)", sourceLocation: sourceLocation)
     }
 }
