@@ -117,6 +117,15 @@ extension Downloader {
         serverAnswered(e)
         e.lifecycle.serverAnswered()  // the way works: a later wait for the network starts a new stretch
         e.validator = head.validator
+        if let validator = head.validator, !validator.isStrong {
+            // A weak validator (FTP's size alone from a server without MDTM, a W/ ETag) cannot show
+            // that bytes on disk are of this version: the download does not resume on it.
+            logger.notice("""
+                download '\(e.id)': the server gives only a weak validator (\(validator.kind.rawValue)); \
+                an interrupted attempt starts again from zero
+                """,
+                metadata: ["id": "\(e.id)", "validator": "\(validator.kind.rawValue)"])
+        }
         if e.suggestedFileName == nil { e.suggestedFileName = head.suggestedFilename }
         if let total = head.expectedLength { e.expectedLength = total }
         if case .restarted(let reason) = head.disposition, sink.requestedOffset > 0 {

@@ -5,7 +5,8 @@ import Foundation
 import Testing
 
 /// A real server without `MDTM` (vsftpd with `cmds_denied=MDTM`): the validator is the weak
-/// size alone; the transport used on its own resumes on it, a `Downloader` does not.
+/// size alone; the transport used on its own resumes on it, a `Downloader` does not and logs a
+/// notice that says so.
 @Suite("FTP against a server without MDTM", .timeLimit(.minutes(2)))
 struct FTPSizeOnlyServerTests {
     @Test("the transport alone: the validator is ftp-size (weak), and a request with it resumes with REST")
@@ -33,11 +34,12 @@ struct FTPSizeOnlyServerTests {
             let content = try fixture.serve("d.bin", size: 2 * 1024 * 1024, seed: 21)
             var transports = TransportRegistry()
             transports.register(try FTPTransport(configuration: .init(proxyVariables: [:])), for: "ftp")
-            let downloader = Downloader(
-                configuration: DownloaderConfiguration(
-                    retryPolicy: RetryPolicy(maxRetries: 2, initialDelay: .milliseconds(20), jitter: 0),
-                    progressInterval: .milliseconds(50), downloadsDirectory: fixture.directory.url),
-                transports: transports, delegate: FirstAttemptPacing())
+            let logs = LogCapture()
+            var configuration = DownloaderConfiguration(
+                retryPolicy: RetryPolicy(maxRetries: 2, initialDelay: .milliseconds(20), jitter: 0),
+                progressInterval: .milliseconds(50), downloadsDirectory: fixture.directory.url)
+            configuration.logger = logs.logger
+            let downloader = Downloader(configuration: configuration, transports: transports, delegate: FirstAttemptPacing())
             let events = downloader.events()
             try await downloader.start(id: "d", url: fixture.server.url("d.bin"), destination: fixture.directory.file("d.bin"))
             let log = try await downloader.eventsActingOnce(events, after: 300 * 1024 + 1, limit: .seconds(60)) { downloader in
@@ -54,6 +56,10 @@ struct FTPSizeOnlyServerTests {
             let commands = fixture.server.commands
             #expect(commands.filter { $0.hasPrefix("RETR") }.count == 2, "\(commands)")
             #expect(!commands.contains { $0.hasPrefix("REST") }, "\(commands)")
+            // The log says, with the download's id, that the validator is the weak size alone.
+            let notices = logs.all.filter { $0.metadata["validator"] == "ftp-size" }
+            #expect(notices.count == 2, "one per attempt: \(logs.all.map(\.message))")
+            #expect(notices.allSatisfy { $0.metadata["id"] == "d" && $0.message.contains("weak validator") })
         }
     }
 }
