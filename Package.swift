@@ -212,8 +212,6 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Agent"])),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket", condition: .when(traits: ["Agent"])),
                 .product(name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: ["Agent"])),
-                .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["Agent"])),
-                .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["Agent"])),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["Agent"])),
             ],

@@ -6,7 +6,8 @@
 /// each `completed` and `failed` event of the download to each of them until it is acknowledged
 /// (a 2xx answer; exit status 0), for at most the agent's delivery lifetime.
 public struct AgentNotify: Codable, Sendable, Hashable {
-    /// An `http://` URL the agent POSTs the event's JSON to.
+    /// An `http://` or `https://` URL the agent POSTs the event's JSON to (an `https://`
+    /// server's certificate is verified; redirects are not followed).
     public var webhook: String?
     /// A command line the agent runs with `/bin/sh -c`, the event in its environment
     /// (`FDL_ID`, `FDL_PATH`, `FDL_SIZE`, `FDL_SHA256`, `FDL_STATE`, `FDL_SEQUENCE`).

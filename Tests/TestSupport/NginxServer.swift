@@ -84,10 +84,11 @@ public final class NginxServer: Sendable {
     /// Starts nginx serving `root` over HTTP, over HTTPS with `certificates`' server certificate
     /// (``httpsPort``), and over HTTPS that requires a client certificate the test CA signed
     /// (``mutualTLSPort``). Blocks until it listens on all three: for synchronous initializers.
-    public convenience init(root: URL, certificates: TestCertificates) throws {
+    /// `locations` is more of the HTTP and HTTPS server blocks (e.g. a `location` that proxies).
+    public convenience init(root: URL, certificates: TestCertificates, locations: String = "") throws {
         let directory = try TemporaryDirectory("nginx")
         do {
-            let settings = Settings(root: root, certificates: certificates)
+            let settings = Settings(root: root, locations: locations, certificates: certificates)
             let launched = try LoopbackLaunch.startBlocking("nginx (Debian package nginx)", ports: 3) { ports in
                 try Self.launch(settings, directory: directory, ports: ports)
             }

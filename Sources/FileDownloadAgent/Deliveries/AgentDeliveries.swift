@@ -1,5 +1,6 @@
 import FileDownload
 import FileDownloadAgentClient
+import FileDownloadHTTP
 import Foundation
 import Logging
 
@@ -245,15 +246,21 @@ actor AgentDeliveries {
         case .webhook:
             guard let url = URL(string: delivery.target) else { return "the webhook \"\(delivery.target)\" is not a URL" }
             let body = Data(delivery.event.utf8)
-            var headers = [("Idempotency-Key", String(delivery.sequence))]
+            var headers = [(name: "Content-Type", value: "application/json"), (name: "Idempotency-Key", value: String(delivery.sequence))]
             if let secret = configuration.secret {
                 headers.append((WebhookSignature.headerName, WebhookSignature.value(of: body, secret: secret)))
             }
+            let poster = WebhookPoster(configuration: .init(caBundlePath: configuration.caBundlePath,
+                                                            caDirectoryPath: configuration.caDirectoryPath,
+                                                            connectTimeout: configuration.connectTimeout,
+                                                            timeout: configuration.timeout))
             do {
-                let status = try await WebhookCall.post(to: url, body: body, headers: headers,
-                                                        connectTimeout: configuration.connectTimeout,
-                                                        timeout: configuration.timeout)
-                return (200..<300).contains(status) ? nil : "the webhook answered \(status)"
+                let status = try await poster.post(to: url, body: body, headers: headers)
+                switch status {
+                case 200..<300: return nil
+                case 300..<400: return "the webhook answered \(status) (redirects are not followed: give the URL it points to)"
+                default: return "the webhook answered \(status)"
+                }
             } catch {
                 return "\(error)"
             }

@@ -11,7 +11,8 @@ public import Foundation
 /// drawn at random between half of it and all of it), for at most ``lifetime`` from the event;
 /// then it goes to the dead letters, which the API lists and can retry or drop.
 public struct DeliveryConfiguration: Sendable {
-    /// The webhook every download is delivered to unless it names its own: an `http://` URL.
+    /// The webhook every download is delivered to unless it names its own: an `http://` or
+    /// `https://` URL.
     public var webhook: URL?
     /// The command every download runs unless it names its own (run with `/bin/sh -c`).
     public var command: String?
@@ -26,6 +27,13 @@ public struct DeliveryConfiguration: Sendable {
     public var timeout: Duration = .seconds(30)
     /// The bound of connecting to the webhook's server, within ``timeout`` (default 5 s).
     public var connectTimeout: Duration = .seconds(5)
+    /// A PEM file of CA certificates to verify `https://` webhooks with, instead of the system's
+    /// bundle. Verification (the chain and the host name) cannot be turned off: a certificate not
+    /// verified is a failed try, retried like a refused connection.
+    public var caBundlePath: String?
+    /// A directory of hashed CA certificates (`openssl rehash`) to verify `https://` webhooks
+    /// with, beside ``caBundlePath`` (or the system's bundle).
+    public var caDirectoryPath: String?
     /// The wait before the second try (default 1 s); it doubles with each try after.
     public var firstRetryDelay: Duration = .seconds(1)
     /// The longest wait between two tries (default 5 minutes).
@@ -37,14 +45,14 @@ public struct DeliveryConfiguration: Sendable {
         self.secret = secret
     }
 
-    /// Why `url` cannot be a webhook, or `nil` when it can: an absolute `http://` URL with a host
-    /// (`https://` is not supported: the agent has no TLS client for a POST).
+    /// Why `url` cannot be a webhook, or `nil` when it can: an absolute `http://` or `https://`
+    /// URL with a host.
     public static func problem(withWebhook url: String) -> String? {
         guard let parsed = URL(string: url), let scheme = parsed.scheme?.lowercased(), parsed.host?.isEmpty == false else {
             return "the webhook \"\(url)\" is not an absolute URL with a host"
         }
-        guard scheme == "http" else {
-            return "the webhook \"\(url)\" is not an http:// URL (the agent posts webhooks over plain HTTP, typically to a local receiver)"
+        guard scheme == "http" || scheme == "https" else {
+            return "the webhook \"\(url)\" is not an http:// or https:// URL"
         }
         if let port = parsed.port, !(1...65535).contains(port) {
             return "the webhook \"\(url)\" has a port outside 1...65535"

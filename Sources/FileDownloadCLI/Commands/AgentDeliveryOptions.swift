@@ -7,9 +7,14 @@ import Foundation
 /// (`DeliveryConfiguration`; docs/agent-api.md, "Completions delivered until acknowledged").
 public struct AgentDeliveryOptions: ParsableArguments {
     @Option(name: .customLong("webhook"), help: ArgumentHelp(
-        "POST each download's completed or failed event (JSON) to URL (http://) until it answers 2xx.",
+        "POST each download's completed or failed event (JSON) to URL (http:// or https://) until it answers 2xx.",
         valueName: "URL"))
     public var webhook: String?
+
+    @Option(name: .customLong("webhook-cacert"), help: ArgumentHelp(
+        "Verify https:// webhooks with the CAs in FILE (default from CURL_CA_BUNDLE, else SSL_CERT_FILE and "
+        + "SSL_CERT_DIR, else the system's); never skipped.", valueName: "FILE"))
+    public var webhookCACertificate: String?
 
     @Option(name: .customLong("webhook-secret-file"), help: ArgumentHelp(
         "Sign webhooks with the secret in FILE (X-FDL-Signature: sha256=HMAC-SHA256 of the body, hex).",
@@ -68,6 +73,10 @@ public struct AgentDeliveryOptions: ParsableArguments {
         configuration.timeout = timeout
         configuration.firstRetryDelay = first
         configuration.maxRetryDelay = most
+        let trust = TLSTrust.resolve(caBundle: webhookCACertificate, caDirectory: nil, insecure: false,
+                                     environment: ProcessInfo.processInfo.environment)
+        configuration.caBundlePath = trust.caBundlePath
+        configuration.caDirectoryPath = trust.caDirectoryPath
         return configuration
     }
 
