@@ -44,6 +44,36 @@ struct BenchmarkScriptTests {
         }
     }
 
+    @Test("Benchmarks/agent.sh: submitting, event latency, memory beside aria2c and throughput with clients")
+    func agent() async throws {
+        let output = try await Self.run("agent.sh", [
+            "BENCH": try Self.executable("bench-agent"), "COUNT": "20", "LATENCY_COUNT": "10", "CLIENTS": "2", "RUNNING": "2",
+            "FILE_MIB": "1", "ROUNDS": "1",
+        ])
+        for label in ["agent API, started, batches of 1,000 (`POST /v1/downloads` with an array)",
+                      "agent API, started, one `POST /v1/downloads` each (8 at a time)", "in-process `Downloader.start`",
+                      "agent API, `\"start\": false`, batches of 1,000", "in-process `Downloader.add`",
+                      "aria2c `aria2.addUri` (JSON-RPC over HTTP, 8 at a time)",
+                      "through the agent (POST, then the server-sent event)", "in-process (`add`, then `events()`)",
+                      "fdl agent", "aria2c --enable-rpc", "no client", "2 clients following the event stream (with progress)",
+                      "2 clients streaming, each reading the summary and the list's first page once"] {
+            Self.expectRow([label], in: output)
+        }
+    }
+
+    @Test("Benchmarks/agent-start.sh: the agent's start over a store of finished downloads")
+    func agentStart() async throws {
+        let output = try await Self.run("agent-start.sh", ["COUNT": "100"])
+        Self.expectRow([try FDLProcess.executable], in: output)
+    }
+
+    @Test("Benchmarks/fleet.sh: claims per second and fdl worker processes on one PostgreSQL queue")
+    func fleet() async throws {
+        let output = try await Self.run("fleet.sh", ["FILES": "40", "CLAIM_ROWS": "200", "CLAIM_SECONDS": "1", "RUN_SECONDS": "120"])
+        for row in ["1", "4", "16"] { Self.expectRow([row], in: output) }
+        #expect(output.contains("| workers | seconds | files/s |"), "\(output)")
+    }
+
     // MARK: running a script
 
     /// The path of this build's executable `name` (fdl's directory: the test build made both).
