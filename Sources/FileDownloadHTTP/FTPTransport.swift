@@ -88,6 +88,10 @@ public final class FTPTransport: Transport {
         }
         let login = try await login(for: request)
         var restart: RestartReason?
+        // libcurl takes a 550 to SIZE for a missing file, but servers refuse SIZE for files RETR
+        // serves (vsftpd's cmds_denied); then the exchange is asked again without SIZE, and the
+        // reply to RETR says whether the file is there.
+        var skipsSize = false
         while true {
             try Task.checkCancellation()
             let exchange = FTPExchange(FTPExchange.Context(
@@ -97,6 +101,7 @@ public final class FTPTransport: Transport {
                 expectedLength: request.expectedLength,
                 restartReason: restart))
             let transfer = try makeTransfer(request, url: plainURL, login: login, exchange: exchange, writer: writer)
+            if skipsSize { transfer.set(CURLOPT_IGNORE_CONTENT_LENGTH, 1) }
             let outcome = await multis.min { $0.load < $1.load }!.perform(transfer)
             guard case .completed(let code) = outcome else {
                 throw DownloadError(.cancelled, "the transfer of \(request.url.redactingPassword) was cancelled")
@@ -118,6 +123,10 @@ public final class FTPTransport: Transport {
                     restart = .validatorChanged
                     continue
                 }
+            }
+            if code == CURLE_REMOTE_FILE_NOT_FOUND, !skipsSize, !transfer.began, transfer.failure == nil {
+                skipsSize = true
+                continue
             }
             if let failure = transfer.failure { throw failure }
             if code == CURLE_LOGIN_DENIED {

@@ -62,4 +62,18 @@ struct FTPSizeOnlyServerTests {
             #expect(notices.allSatisfy { $0.metadata["id"] == "d" && $0.message.contains("weak validator") })
         }
     }
+
+    @Test("a server that refuses SIZE (550) serves the file through RETR; a missing file is still notFound")
+    func refusedSizeIsNotAMissingFile() async throws {
+        try await FTPFixture.with(deniedCommands: ["SIZE"]) { fixture in
+            let content = try fixture.serve("z.bin", size: 300_000, seed: 22)
+            let run = try await fixture.download(fixture.server.url("z.bin"), transport: try FTPTransport(configuration: .init(proxyVariables: [:])))
+            let file = try #require(run.file, "\(String(describing: run.error))")
+            #expect(try Data(contentsOf: file) == content)
+            #expect(fixture.server.commands.contains("RETR z.bin"), "\(fixture.server.commands)")
+            let missing = try await fixture.download(fixture.server.url("missing.bin"),
+                                                     transport: try FTPTransport(configuration: .init(proxyVariables: [:])))
+            #expect(missing.error?.code == .notFound, "\(String(describing: missing.error))")
+        }
+    }
 }
