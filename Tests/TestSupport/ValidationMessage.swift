@@ -1,4 +1,4 @@
-public import FileDownload
+import FileDownload
 import Testing
 
 /// What the library's `InputValidation` says about the input `check` refuses: the message every
