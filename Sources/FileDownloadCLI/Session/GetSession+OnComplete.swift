@@ -6,19 +6,31 @@ import Foundation
 /// the other in the order the files completed (`CompletionCommand`, `CompletionEnvironment`),
 /// beside the downloads; the session waits for the last run before it reports and exits. A run
 /// that does not exit 0 is reported on standard error (in terminal mode above the live frame); it
-/// does not change the exit status.
+/// does not change the exit status. SIGINT or SIGTERM cancels every run: a queued one never
+/// starts, a running one is killed with its process group.
 extension GetSession {
     /// Queues the command for download `id`, completed at `file`.
     func runOnComplete(id: String, file: URL) {
         guard let command = settings.onComplete else { return }
+        guard !interruptedBySignal else { return }
         let previous = onCompleteRuns
-        onCompleteRuns = Task {
+        let run = Task {
             await previous?.value
+            // Cancelled by SIGINT/SIGTERM while queued: never started.
+            guard !Task.isCancelled else { return }
             let environment = CompletionEnvironment.variables(id: id, state: .completed, path: file.path, sequence: nil)
             // Foreground: the run is bounded by the user, who sees fdl wait for it.
             let outcome = await CompletionCommand(command, timeout: .seconds(31_536_000)).run(environment: environment)
             if !outcome.succeeded { await self.reportOnComplete(id: id, outcome: outcome) }
         }
+        onCompleteRuns = run
+        onCompleteQueue.append(run)
+    }
+
+    /// Cancels every queued run (it does not start) and the running one (its process group is
+    /// killed with SIGKILL); the session's wait for them then ends at once.
+    func cancelOnCompleteRuns() {
+        for run in onCompleteQueue { run.cancel() }
     }
 
     /// On standard error (in terminal mode above the live frame, as the other messages).

@@ -43,6 +43,8 @@ public actor GetSession {
     let origins = DownloadOrigins()
     /// The last queued `--on-complete` run (GetSession+OnComplete.swift).
     var onCompleteRuns: Task<Void, Never>?
+    /// Every `--on-complete` run queued so far: SIGINT/SIGTERM cancel them all.
+    var onCompleteQueue: [Task<Void, Never>] = []
 
     /// Prepares a session; nothing happens until ``run(resuming:)``.
     ///
@@ -302,8 +304,11 @@ public actor GetSession {
         }
     }
 
-    /// Stops every download, keeping its bytes and state; the shutdown ends the event loop.
+    /// Stops every download, keeping its bytes and state; the shutdown ends the event loop. Every
+    /// `--on-complete` run is cancelled (a running one is killed with its process group), at each
+    /// signal, so that the session does not wait for them.
     func interrupt(signal: Int32) {
+        cancelOnCompleteRuns()
         guard !interruptedBySignal, let downloader else { return }
         stopSignal = signal
         signalShutdown = Task { await downloader.shutdown() }
