@@ -45,12 +45,19 @@ final class ExchangeLogger: Sendable {
         }
     }
 
-    /// `line` with a secret field's value, or the query values of a request line, redacted.
+    /// `line` with a secret field's value, the query values of a field value that holds a URL
+    /// (`Location:` of a redirect to a presigned URL, `Content-Location:`, `Link:`), or the query
+    /// values of a request line, redacted.
     func redacted(_ line: String) -> String {
         if let colon = line.firstIndex(of: ":"), !line.hasPrefix("HTTP/") {
             let name = line[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
             if !name.contains(" "), secretNames.contains(name) { return "\(line[..<colon]): [redacted]" }
-            if !name.contains(" ") { return line }
+            if !name.contains(" ") {
+                let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+                let holdsURL = value.contains("://") || (value.hasPrefix("/") || value.hasPrefix("<")) && value.contains("?")
+                guard holdsURL, value.contains("?") else { return line }
+                return "\(line[..<colon]): \(QueryRedaction.redactingValues(value))"
+            }
         }
         // A request line: METHOD TARGET VERSION; the target's query values may be a signature.
         let parts = line.split(separator: " ", omittingEmptySubsequences: false)

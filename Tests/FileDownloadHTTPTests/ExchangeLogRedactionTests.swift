@@ -19,6 +19,13 @@ import Testing
          "GET /f.bin?X-Amz-Signature=[redacted]&X-Amz-Credential=[redacted]&flag=[redacted] HTTP/1.1"),
         ("GET /t?at=12:30 HTTP/1.1", "GET /t?at=[redacted] HTTP/1.1"),
         ("HTTP/1.1 404 Not Found", "HTTP/1.1 404 Not Found"),
+        ("Location: https://b.s3.example/k?X-Amz-Signature=s&X-Amz-Credential=c",
+         "Location: https://b.s3.example/k?X-Amz-Signature=[redacted]&X-Amz-Credential=[redacted]"),
+        ("location: /next.bin?token=t", "location: /next.bin?token=[redacted]"),
+        ("Content-Location: http://h/f?sig=1", "Content-Location: http://h/f?sig=[redacted]"),
+        ("Location: https://h/plain.bin", "Location: https://h/plain.bin"),
+        ("Location: /plain.bin", "Location: /plain.bin"),
+        ("Content-Type: text/plain; q=?", "Content-Type: text/plain; q=?"),
     ])
     func aLineIsShownWithoutItsSecrets(line: String, shown: String) {
         #expect(logger.redacted(line) == shown)
