@@ -50,15 +50,24 @@ struct Aria2WebSocket: Sendable {
         let session = Aria2Session(authenticated: site.isAuthorized(head))
         let cursor = await rpc.api.log.lastSequence
         return .upgrade([:]) { inbound, outbound, _ in
-            await serve(session, from: cursor, inbound: inbound, outbound: outbound)
+            await serve(session, from: cursor, inbound: inbound, outbound: outbound, logger: logger)
         }
     }
 
+    /// How many notifications wait for a client that reads slower than events happen. A client
+    /// that lets more wait is disconnected (a client that reads again may reconnect and ask
+    /// `aria2.tellStatus`), so a client that never reads holds at most this many.
+    static let notificationBacklog = 256
+
     /// Answers the calls and sends the notifications until the client goes or the agent stops.
-    /// One task writes every message, so answers and notifications never interleave.
+    /// The reading task writes each answer itself before it reads the next call, so a client
+    /// that does not read its answers stops being read (the socket's backpressure). A second task
+    /// writes the notifications from a buffer of at most ``notificationBacklog``; when it would
+    /// overflow, the connection is closed. Each message is one frame, so answers and
+    /// notifications never interleave within a message.
     private func serve(_ session: Aria2Session, from cursor: Int64, inbound: WebSocketInboundStream,
-                       outbound: WebSocketOutboundWriter) async {
-        let (outbox, post) = AsyncStream<String>.makeStream()
+                       outbound: WebSocketOutboundWriter, logger: Logger) async {
+        let (outbox, post) = Self.notificationOutbox(capacity: Self.notificationBacklog)
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
                 for await text in outbox {
@@ -73,22 +82,31 @@ struct Aria2WebSocket: Sendable {
                         case .text(let text): body = Data(text.utf8)
                         case .binary(let bytes): body = Data(bytes.readableBytesView)
                         }
-                        post.yield(String(decoding: await rpc.answer(body, session: session), as: UTF8.self))
+                        try await outbound.write(.text(String(decoding: await rpc.answer(body, session: session), as: UTF8.self)))
                     }
                 } catch {
                     return
                 }
             }
-            group.addTask { await notify(session, from: cursor, post: post) }
+            group.addTask { await notify(session, from: cursor, post: post, logger: logger) }
             _ = await group.next()
             group.cancelAll()
             post.finish()
         }
     }
 
+    /// The buffer of the notifications not yet written: it holds at most `capacity`; a yield that
+    /// would exceed it is refused (`.dropped`).
+    static func notificationOutbox(capacity: Int)
+        -> (stream: AsyncStream<String>, continuation: AsyncStream<String>.Continuation) {
+        AsyncStream<String>.makeStream(bufferingPolicy: .bufferingOldest(capacity))
+    }
+
     /// Sends the notification of each journalled event after `cursor`, while the session is
-    /// authenticated, until the journal closes (the agent stops).
-    private func notify(_ session: Aria2Session, from cursor: Int64, post: AsyncStream<String>.Continuation) async {
+    /// authenticated, until the journal closes (the agent stops) or `post`'s buffer is full (the
+    /// client does not read: the connection is then closed).
+    private func notify(_ session: Aria2Session, from cursor: Int64, post: AsyncStream<String>.Continuation,
+                        logger: Logger) async {
         let log = rpc.api.log
         let (token, bell) = await log.subscribe()
         var cursor = cursor
@@ -102,8 +120,11 @@ struct Aria2WebSocket: Sendable {
                     }
                     for entry in page.entries {
                         cursor = entry.sequence
-                        if session.isAuthenticated, let event = entry.event, let text = Self.notification(for: event) {
-                            post.yield(text)
+                        if session.isAuthenticated, let event = entry.event, let text = Self.notification(for: event),
+                           case .dropped = post.yield(text) {
+                            logger.warning("aria2 WebSocket: the client reads no notifications; closing it",
+                                           metadata: ["backlog": "\(Self.notificationBacklog)"])
+                            break reading
                         }
                     }
                     if page.entries.count < EventStream.pageSize { break }
