@@ -46,18 +46,34 @@ extension GetSession {
             plan.notContinued = why + "the server could not be asked (\(DownloadError.wrapping(error).message))" + after
             return plan
         }
-        guard case .resumed(at: size) = head.disposition else {
+        var serverTime = head.modificationDate
+        switch head.disposition {
+        case .resumed(at: size):
+            break
+        case .complete where serverTime == nil && size > 1:
+            // A 416 saying the file has SIZE bytes seldom has a Last-Modified: the last byte's 206 has.
+            let last = try? await RemoteFileCheck.head(
+                url: plan.url, offset: size - 1, options: settings.transferOptions,
+                transport: try transports.transport(for: plan.url), scratchDirectory: URL(fileURLWithPath: state.path),
+                authenticate: { await delegate.download(name, didReceive: $0) })
+            if case .resumed(at: size - 1) = last?.disposition { serverTime = last?.modificationDate }
+        case .complete:
+            break
+        default:
             plan.notContinued = why + "the server does not send ranges" + after
             return plan
         }
         let created = (try? FileManager.default.attributesOfItem(atPath: path)[.creationDate]) as? Date
-        guard let serverTime = head.modificationDate,
+        guard let serverTime,
               let how = Self.sameFile(serverTime: serverTime, modified: modified, created: created) else {
             let server = head.modificationDate.map { "was modified at \(RemoteTime.httpDate($0))" } ?? "has no Last-Modified"
             let made = created.map { "created at \(RemoteTime.httpDate($0)), " } ?? ""
             plan.notContinued = why + "the server's file \(server), the partial file \(made)modified at "
                 + "\(RemoteTime.httpDate(modified)): nothing shows its bytes are this file's" + after
             return plan
+        }
+        if head.disposition == .complete {
+            return complete(plan, kept: kept, how: how, why: why, after: after)
         }
         let used = head.validator.flatMap { $0.isStrong ? $0 : nil } ?? Validator.lastModified(RemoteTime.httpDate(serverTime))
         do {
@@ -74,8 +90,34 @@ extension GetSession {
         plan.resume = ResumeData(id: name, url: plan.url, destination: kept, partPath: staging, bytesOnDisk: size,
                                  validator: used, expectedLength: head.expectedLength, options: own)
         printer.log("\(name): the server shows \(path) is its file (\(how)); continuing it (-c)")
+        if how.hasPrefix(Self.birthTimeRule) {
+            printer.log("\(name): continued by the birth-time rule only (the partial file's creation time, which a copy or "
+                        + "restore resets): --sha256 HASH checks the result")
+        }
         return plan
     }
+
+    /// A partial file that is the server's whole file (its 416 says it has SIZE bytes, and its
+    /// time shows the same file): kept where it is, reported complete, nothing downloaded. With
+    /// `--sha256` its digest must match too.
+    private func complete(_ plan: PlannedDownload, kept: URL, how: String, why: String, after: String) -> PlannedDownload {
+        var plan = plan
+        if let sha256 = plan.sha256, FileDigest.sha256(kept.path) != sha256.lowercased() {
+            plan.notContinued = why + "it is as long as the server's file, but its SHA-256 is not --sha256's" + after
+            return plan
+        }
+        let name = kept.lastPathComponent
+        printer.log("\(name): the server shows \(kept.path) is its whole file (\(how)); nothing to download (-c)")
+        plan.id = name
+        plan.destination = kept
+        plan.keptFile = nil
+        plan.alreadyComplete = true
+        plan.upToDate = plan.sha256 == nil
+        return plan
+    }
+
+    /// How ``sameFile(serverTime:modified:created:)``'s answer for the birth-time rule begins.
+    static let birthTimeRule = "birth-time rule: "
 
     /// Why the bytes of a partial file modified at `modified` and created at `created` are those
     /// of the server's file last modified at `serverTime` (whole seconds), or `nil` when nothing
@@ -88,7 +130,7 @@ extension GetSession {
             return "its Last-Modified is the partial file's time, \(RemoteTime.httpDate(serverTime))"
         }
         guard let created, server + 1 <= created.timeIntervalSince1970.rounded(.down) else { return nil }
-        return "modified at \(RemoteTime.httpDate(serverTime)), before the partial file was created at "
+        return birthTimeRule + "modified at \(RemoteTime.httpDate(serverTime)), before the partial file was created at "
             + "\(RemoteTime.httpDate(created))"
     }
 }
