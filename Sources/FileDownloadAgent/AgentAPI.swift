@@ -67,10 +67,7 @@ struct AgentAPI: Sendable {
             AgentAPIError.jsonResponse(status: .ok, body: try await info(of: try id(context)))
         }
         v1.delete("downloads/:id") { _, context in
-            let id = try id(context)
-            try await library { try await downloader.remove(id) }
-            try await log.forget(id)
-            await deliveries?.clearTargets(of: id)
+            try await forget(try id(context))
             return Response(status: .noContent)
         }
         v1.post("downloads/:id/pause") { _, context in
@@ -183,5 +180,15 @@ struct AgentAPI: Sendable {
         case .dataCorrupted(let context): return "malformed JSON\(path(context))"
         @unknown default: return "\(error)"
         }
+    }
+
+    /// Forgets a stopped download (`DELETE /v1/downloads/{id}`, aria2's `removeDownloadResult`
+    /// and `purgeDownloadResult`): the downloader removes it, then its events leave the journal
+    /// and the webhook and command it named are forgotten, so a later download with the same id
+    /// starts with none of them.
+    func forget(_ id: String) async throws {
+        try await library { try await downloader.remove(id) }
+        try await log.forget(id)
+        await deliveries?.clearTargets(of: id)
     }
 }

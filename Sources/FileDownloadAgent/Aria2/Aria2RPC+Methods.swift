@@ -69,11 +69,16 @@ extension Aria2RPC {
 
     /// `aria2.addUri([secret], uris[, options[, position]])`: the options mapped by
     /// ``Aria2AddOptions``, then added as `POST /v1/downloads` adds (`AgentAPI.addOne`); the GID
-    /// (a new random one, or the `gid` option) is the download's id. `position` is accepted and
+    /// (a new random one, or the `gid` option, refused when a download already has that GID) is
+    /// the download's id. `position` is accepted and
     /// not used (the agent queues by priority, then order).
     private func addUri(_ p: Aria2Params) async throws -> String {
         let uris = try p.strings(0)
         let options = try Aria2AddOptions(try p.object(1))
+        // A GID in use is refused, as aria2 does: also one that is another download's hashed GID.
+        if let chosen = options.gid, (try? await resolve(chosen)) != nil {
+            throw Aria2Error("GID \(chosen) is not unique")
+        }
         var gid = options.gid ?? Aria2GID.random()
         while options.gid == nil, await downloader.info(of: gid) != nil { gid = Aria2GID.random() }
         let request = try options.request(id: gid, uris: uris, downloads: downloader.configuration.downloadsDirectory)
@@ -123,10 +128,9 @@ extension Aria2RPC {
         throw Aria2Error("GID \(given) is not found")
     }
 
-    /// Forgets a stopped download as `DELETE /v1/downloads/{id}` does.
+    /// Forgets a stopped download as `DELETE /v1/downloads/{id}` does (``AgentAPI/forget(_:)``).
     private func forget(_ id: String) async throws {
-        try await api.library { try await downloader.remove(id) }
-        try await api.log.forget(id)
+        try await api.forget(id)
     }
 
     /// `getGlobalStat`: the overall speed and the counts of aria2's three lists.

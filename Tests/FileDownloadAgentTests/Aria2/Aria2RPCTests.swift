@@ -283,4 +283,19 @@ struct Aria2RPCTests {
         #expect(Aria2GID.isGID(Aria2GID.random()))
         #expect(!Aria2GID.isGID("0123456789abcdeg") && !Aria2GID.isGID("abc"))
     }
+
+    @Test("addUri refuses a gid already in use: another download's own, or the hash of another download's id")
+    func gidInUse() async throws {
+        try await withRPC { rpc, api, _, directory in
+            _ = try await api.downloader.add(id: "named by the caller", url: URL(string: "mock://files/a.bin")!,
+                                             destination: directory.file("a.bin"))
+            let hashed = Aria2GID.of("named by the caller")
+            #expect(try await rpc.error("aria2.addUri", [["mock://files/b.bin"], ["gid": hashed, "pause": "true"]]).message
+                    == "GID \(hashed) is not unique")
+            #expect(await api.downloader.info(of: hashed) == nil, "no second download under that GID")
+            let own = try #require(try await rpc.result("aria2.addUri", [["mock://files/c.bin"], ["gid": "00000000000000c0", "pause": "true"]]) as? String)
+            #expect(try await rpc.error("aria2.addUri", [["mock://files/d.bin"], ["gid": own, "pause": "true"]]).message
+                    == "GID \(own) is not unique")
+        }
+    }
 }
