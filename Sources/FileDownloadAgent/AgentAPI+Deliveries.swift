@@ -27,7 +27,7 @@ extension AgentAPI {
         AgentAPIError(.notFound, .unknownDelivery, "no dead delivery has the key '\(key)' (GET /v1/deliveries/dead lists them)")
     }
 
-    /// Checks a download's `"notify"`: its webhook an `http://` URL, its command not empty.
+    /// Checks a download's `"notify"`: its webhook an `http://` or `https://` URL, its command not empty.
     static func checkNotify(_ notify: AgentNotify) throws {
         if let webhook = notify.webhook, let problem = DeliveryConfiguration.problem(withWebhook: webhook) {
             throw AgentAPIError(.badRequest, .badNotify, problem)
@@ -36,13 +36,6 @@ extension AgentAPI {
             throw AgentAPIError(.badRequest, .badNotify, "the command of \"notify\" is empty or holds a NUL")
         }
     }
-}
-
-extension AgentErrorCode {
-    /// A download's `"notify"` is not usable (400).
-    static let badNotify = AgentErrorCode(rawValue: "bad-notify")
-    /// No dead delivery has that key (404).
-    static let unknownDelivery = AgentErrorCode(rawValue: "unknown-delivery")
 }
 
 /// A delivery as the API describes it.

@@ -282,7 +282,9 @@ public struct DownloadAgentClient: Sendable {
         try await call(.POST, "/v1/downloads/\(Self.escape(id))/\(verb)")
     }
 
-    private func call<T: Decodable>(_ method: HTTPMethod, _ path: String, body: Data? = nil) async throws -> T {
+    /// One exchange whose 2xx answer is a `T`: the agent's refusal otherwise, `bad-response`
+    /// when the answer does not decode.
+    func call<T: Decodable>(_ method: HTTPMethod, _ path: String, body: Data? = nil) async throws -> T {
         let (status, data) = try await AgentConnection(socketPath: socketPath).exchange(method, path, body: body)
         guard (200..<300).contains(status) else { throw Self.refusal(status, data) }
         do {

@@ -287,6 +287,28 @@ struct AgentDeliveryTests {
         }
     }
 
+    @Test("fdl get --on-complete-timeout: a run longer than it is killed with its process group and reported; fdl exits with the downloads' status")
+    func getOnCompleteTimeout() async throws {
+        try await FaultServer.withRootAndOutput { server, root, out in
+            _ = try root.createFile("t.bin", contents: sampleBytes(2_000, seed: 6))
+            let pidFile = out.path("pid")
+            // The shell starts a grandchild and waits for it: both are in the command's process group.
+            let command = "sleep 600 & echo $! > \(pidFile); wait"
+            let run = try await FDLProcess.run(["get", server.url("t.bin").absoluteString, "-d", out.path("dl"),
+                                                "--on-complete", command, "--on-complete-timeout", "0.5"])
+            #expect(run.status == 0, "\(run.stderr)")
+            #expect(run.stderr.contains("--on-complete ran longer than 0.5 seconds and was killed"), "\(run.stderr)")
+            let grandchild = try #require(Int32(try String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
+            try await poll("the grandchild is gone (or a zombie waiting for init)", limit: .seconds(30), interval: .milliseconds(20)) {
+                guard let stat = try? String(contentsOfFile: "/proc/\(grandchild)/stat", encoding: .utf8) else { return true }
+                return stat.split(separator: ")").last?.split(separator: " ").first == "Z"
+            }
+            let refused = try await FDLProcess.run(["get", server.url("t.bin").absoluteString, "-d", out.path("dl2"),
+                                                    "--on-complete", "true", "--on-complete-timeout", "0"])
+            #expect(refused.status != 0 && refused.stderr.contains("--on-complete-timeout"), "\(refused.stderr)")
+        }
+    }
+
     /// `GET /v1/deliveries/dead`'s deliveries.
     static func deadLetters(_ agent: AgentFixture) async throws -> [[String: Any]] {
         try await deadLetters(socket: agent.socket)

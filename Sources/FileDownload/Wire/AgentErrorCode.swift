@@ -49,6 +49,9 @@ public struct AgentErrorCode: Hashable, Sendable, RawRepresentable, Codable, Cus
     public static let bodyTooLarge = AgentErrorCode(rawValue: "body-too-large")
     /// A batch with more downloads than one request may add (413).
     public static let batchTooLarge = AgentErrorCode(rawValue: "batch-too-large")
+    /// A download's `"notify"` is not usable: its webhook not an `http://` or `https://` URL with
+    /// a host, its command empty (400).
+    public static let badNotify = AgentErrorCode(rawValue: "bad-notify")
 
     // MARK: the downloads (404, 409)
 
@@ -56,6 +59,8 @@ public struct AgentErrorCode: Hashable, Sendable, RawRepresentable, Codable, Cus
     public static let unknownID = AgentErrorCode(rawValue: "unknown-id")
     /// A download with the id exists (409).
     public static let duplicateID = AgentErrorCode(rawValue: "duplicate-id")
+    /// No dead delivery has the key (404): it was retried, dropped, or never dead.
+    public static let unknownDelivery = AgentErrorCode(rawValue: "unknown-delivery")
     /// The download's state does not allow the request (409): pause a completed one, forget
     /// one that runs.
     public static let invalidState = AgentErrorCode(rawValue: "invalid-state")

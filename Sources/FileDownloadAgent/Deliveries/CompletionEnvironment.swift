@@ -1,6 +1,6 @@
 import Crypto
 public import FileDownload
-public import Foundation
+import Foundation
 
 /// The environment a completion command runs with (`docs/agent-api.md`, "Completions delivered
 /// until acknowledged"; `fdl get --on-complete`).

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// The key that signs the agent's webhooks. It prints as `<webhook secret>`, so a log line or an
 /// error message that shows a configuration never shows it.

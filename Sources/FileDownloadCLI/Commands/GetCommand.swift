@@ -118,6 +118,7 @@ public struct GetCommand: AsyncParsableCommand {
         if all.mirrors.contains(where: { !$0.isEmpty }) { settings.mirrors = all.mirrors }
         settings.maxConnectionsPerHost = connections.maxConnectionsPerHost
         settings.onComplete = onComplete.command
+        settings.onCompleteTimeout = try onComplete.timeout()
         try applyHabitOptions(to: &settings)
         try applyServerOptions(to: &settings)
         settings.s3 = try s3.settings()

@@ -9,11 +9,22 @@ public struct OnCompleteOption: ParsableArguments {
         valueName: "CMD"))
     public var command: String?
 
+    @Option(name: .customLong("on-complete-timeout"), help: ArgumentHelp(
+        "The bound of one --on-complete run: longer, it is killed with its process group and reported (default 30, "
+        + "as the agent's --delivery-timeout).", valueName: "S"))
+    public var timeoutSeconds: Double = 30
+
     public init() {}
 
     public func validate() throws {
         if let command, command.trimmingCharacters(in: .whitespaces).isEmpty {
             throw ValidationError("--on-complete cannot be empty")
         }
+        _ = try timeout()
+    }
+
+    /// The bound of one run (`--on-complete-timeout`, 0.001 to 86400 seconds).
+    func timeout() throws -> Duration {
+        try GetCommand.duration(timeoutSeconds, option: "--on-complete-timeout", range: 0.001...86_400)
     }
 }

@@ -64,6 +64,9 @@ public struct GetSettings: Sendable {
     public var timestamping = false
     /// `--on-complete CMD`: run once for each file the run completes (`GetSession`); `nil`: none.
     public var onComplete: String? = nil
+    /// `--on-complete-timeout`: the bound of one run of ``onComplete``, after which it is killed
+    /// with its process group (default 30 s, the agent's `--delivery-timeout`).
+    public var onCompleteTimeout: Duration = .seconds(30)
     /// A cap on each download's transfer rate in bytes per second (`--limit-rate`); `nil` for none.
     public var maxBytesPerSecond: Int64? = nil
     /// `-o -`: the one URL's body goes to standard output as it arrives (`StandardOutputTransfer`):
