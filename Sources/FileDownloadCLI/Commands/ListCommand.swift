@@ -36,10 +36,21 @@ public struct ListCommand: AsyncParsableCommand {
     }
 
     /// The downloads of the `fdl get` running on DIR, from its socket (`DownloadInfo`, the
-    /// downloader's live values, which its display shows); none when no run serves it.
+    /// downloader's live values, which its display shows); none when no run serves it, or when it
+    /// does not answer within ``runningAnswerDeadline`` (then a note on standard error says the
+    /// stored rows are shown).
     func runningDownloads() async throws -> [DownloadInfo] {
+        let socketPath = state.state.socketPath
         do {
-            return try await DownloadAgentClient(socketPath: state.state.socketPath).downloads()
+            let answer = try await Self.value(within: Self.runningAnswerDeadline) {
+                try await DownloadAgentClient(socketPath: socketPath).downloads()
+            }
+            guard let answer else {
+                Terminal.writeError("fdl: the fdl running on \(state.url.path) did not answer within "
+                                    + "\(Self.runningAnswerDeadline.components.seconds) s; showing the stored rows")
+                return []
+            }
+            return answer
         } catch let error as DownloadAgentClientError {
             if error.status == 0 { return [] }
             throw ControlCommandRunner.fail(.stateUnavailable, "the fdl running on \(state.url.path) refused: \(error.message)")
