@@ -3,7 +3,8 @@ import Foundation
 import Testing
 
 /// Every script under Benchmarks/ runs here at a tiny size with this build's (debug) fdl and
-/// benchmark executables, so none can rot unnoticed: the script exits 0 (it checked every file it
+/// benchmark executables, and so does each benchmark executable no script runs (bench-core,
+/// bench-queue, bench-store), so none can rot unnoticed: the script exits 0 (it checked every file it
 /// downloaded byte for byte and fails otherwise) and each of its rows carries a number. The figures
 /// themselves are the benchmark's, not the test's (no timing is asserted). One script at a time:
 /// they contend for the same two cores.
@@ -74,6 +75,33 @@ struct BenchmarkScriptTests {
         #expect(output.contains("| workers | seconds | files/s |"), "\(output)")
     }
 
+    @Test("bench-core: the Downloader and the raw transport on 200 downloads, every one completed")
+    func benchCore() async throws {
+        let output = try await Self.runExecutable("bench-core", ["200", "8", "4096"])
+        #expect(output.contains("completed 200, failed 0"), "\(output)")
+        for phase in ["raw transport:", "downloader:", "overhead:", "CPU time:"] {
+            #expect(output.split(separator: "\n").contains { $0.hasPrefix(phase) && $0.contains(" µs per ") }, "no \(phase) in:\n\(output)")
+        }
+    }
+
+    @Test("bench-queue: 500 queued downloads restored, 20 run, then counted and listed")
+    func benchQueue() async throws {
+        let output = try await Self.runExecutable("bench-queue", ["500", "4", "20"])
+        for line in ["restore() returned after ", "20 completed ", "countsByState ", "page of 100 waiting "] {
+            #expect(output.contains(line), "no \(line) in:\n\(output)")
+        }
+    }
+
+    @Test("bench-store: every store's row for 50 records")
+    func benchStore() async throws {
+        let scratch = try TemporaryDirectory("fdl-bench-store")
+        defer { scratch.remove() }
+        let output = try await Self.runExecutable("bench-store", ["--count", "50", "--directory", scratch.file("stores").path])
+        for store in ["InMemoryDownloadStore", "SQLiteDownloadStore .processCrash", "SQLiteDownloadStore .powerLoss"] {
+            Self.expectRow([store], in: output)
+        }
+    }
+
     // MARK: running a script
 
     /// The path of this build's executable `name` (fdl's directory: the test build made both).
@@ -99,6 +127,21 @@ struct BenchmarkScriptTests {
                                                 limit: limit).status
         let output = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
         #expect(status == 0, "Benchmarks/\(script) exited \(status):\n\(output)")
+        return output
+    }
+
+    /// Runs this build's benchmark executable `name` with `arguments` in a scratch directory; expects
+    /// exit status 0 and returns what it printed.
+    static func runExecutable(_ name: String, _ arguments: [String]) async throws -> String {
+        let scratch = try TemporaryDirectory("fdl-bench-executable")
+        defer { scratch.remove() }
+        let log = scratch.file("output.txt").path
+        let command = ([try executable(name)] + arguments).map { "'\($0)'" }.joined(separator: " ")
+        let status = try await ChildProcess.run(["/bin/bash", "-c", "\(command) > '\(log)' 2>&1"],
+                                                environment: ProxyFreeEnvironment.of(), directory: scratch.path,
+                                                limit: .seconds(120)).status
+        let output = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+        #expect(status == 0, "\(name) exited \(status):\n\(output)")
         return output
     }
 
