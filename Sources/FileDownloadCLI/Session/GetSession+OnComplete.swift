@@ -7,8 +7,8 @@ import Foundation
 /// beside the downloads; the session waits for the last run before it reports and exits. A run
 /// longer than `--on-complete-timeout` (30 s) is killed with its whole process group. A run that
 /// does not exit 0 (or was killed) is reported on standard error (in terminal mode above the live
-/// frame); it does not change the exit status. SIGINT or SIGTERM cancels every run: a queued one never
-/// starts, a running one is killed with its process group.
+/// frame); it does not change the exit status. SIGINT or SIGTERM cancels every run: a queued one
+/// never starts, a running one is killed with its process group.
 extension GetSession {
     /// Queues the command for download `id`, completed at `file`.
     func runOnComplete(id: String, file: URL) {
