@@ -79,22 +79,22 @@ extension AgentAPI {
         var options = try decoded.options()
         if let maxBytesPerSecond { options.transfer.maxBytesPerSecond = maxBytesPerSecond }
         // Kept before the download starts, so that its first completion finds them.
-        var keptNotify = false
+        var keptNotify: UInt64?
         if let notify = decoded.notify, let deliveries {
             try Self.checkNotify(notify)
             if await downloader.info(of: id) == nil {
                 do {
-                    try await deliveries.setTargets(notify, of: id)
+                    keptNotify = try await deliveries.setTargets(notify, of: id)
                 } catch {
                     throw AgentAPIError(.internalServerError, .internal, "cannot keep the download's \"notify\": \(error)")
                 }
-                keptNotify = true
             }
         }
         do {
             return try await addChecked(decoded, id: id, url: url, given: given, destination: destination, options: options)
         } catch {
-            if keptNotify { await deliveries?.clearTargets(of: id) }
+            // Only this request's setting: a concurrent add of the same id that won keeps its own.
+            if let keptNotify { await deliveries?.clearTargets(of: id, setting: keptNotify) }
             throw error
         }
     }

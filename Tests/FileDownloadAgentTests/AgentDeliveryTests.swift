@@ -67,8 +67,11 @@ struct AgentDeliveryTests {
                 }
                 var delivered: [String: String] = [:]
                 for call in calls {
-                    #expect(Int64(call.key ?? "") != nil, "the idempotency key is the event's sequence number")
-                    let expected = "sha256=" + hexString(HMAC<SHA256>.authenticationCode(for: call.body,
+                    let parts = (call.key ?? "").split(separator: "-")
+                    #expect(parts.count == 2 && parts[0].count == 16 && Int64(parts[1]) != nil,
+                            "the idempotency key is INSTANCE-SEQUENCE: \(call.key ?? "none")")
+                    // The receiver's check (docs/agent-api.md): HMAC-SHA256 of KEY "." BODY.
+                    let expected = "sha256=" + hexString(HMAC<SHA256>.authenticationCode(for: Data(((call.key ?? "") + ".").utf8) + call.body,
                                                                                          using: SymmetricKey(data: Data(secret.utf8))))
                     #expect(call.signature == expected)
                     let event = try JSONDecoder().decode(DownloadEvent.self, from: call.body)
@@ -170,7 +173,7 @@ struct AgentDeliveryTests {
                 let retried = try await CommandRun.curl(socket: agent.socket, ["-X", "POST", "http://localhost/v1/deliveries/dead/\(keys["keep"]!)/retry"])
                 #expect(retried.status == 200, "\(retried.body)")
                 let key = String(keys["keep"]!.prefix { $0 != "-" })
-                try await poll("the retried delivery is acknowledged", limit: .seconds(60)) { hooks.acknowledgedKeys == [key] }
+                try await poll("the retried delivery is acknowledged", limit: .seconds(60)) { hooks.acknowledgedKeys.map { String($0.split(separator: "-").last ?? "") } == [key] }
                 #expect(try await Self.deadLetters(agent).isEmpty)
                 #expect(hooks.calls.count == 1, "the dropped one is not delivered")
             } catch {
@@ -214,7 +217,7 @@ struct AgentDeliveryTests {
                 ])
                 #expect(status == 0, "drive_page.py: \(output) \(errors)")
                 let key = String(keys["keep"]!.prefix { $0 != "-" })
-                try await poll("the retried delivery is acknowledged", limit: .seconds(60)) { hooks.acknowledgedKeys == [key] }
+                try await poll("the retried delivery is acknowledged", limit: .seconds(60)) { hooks.acknowledgedKeys.map { String($0.split(separator: "-").last ?? "") } == [key] }
                 #expect(try await Self.deadLetters(socket: agent.socket).isEmpty)
                 #expect(hooks.calls.count == 1, "the dropped one is not delivered")
             } catch {

@@ -44,7 +44,8 @@ struct AgentHTTPSWebhookTests {
 
                 let call = try #require(hooks.calls.first)
                 #expect(hooks.calls.count == 1, "the redirect was not followed to /hook: \(hooks.calls.map(\.key))")
-                let expected = "sha256=" + hexString(HMAC<SHA256>.authenticationCode(for: call.body, using: SymmetricKey(data: Data(secret.utf8))))
+                let expected = "sha256=" + hexString(HMAC<SHA256>.authenticationCode(for: Data(((call.key ?? "") + ".").utf8) + call.body,
+                                                                                     using: SymmetricKey(data: Data(secret.utf8))))
                 #expect(call.signature == expected)
                 guard case .completed(let id, let file) = try JSONDecoder().decode(DownloadEvent.self, from: call.body) else {
                     Issue.record("not a completed event: \(String(decoding: call.body, as: UTF8.self))")

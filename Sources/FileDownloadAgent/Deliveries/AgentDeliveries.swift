@@ -14,7 +14,8 @@ import Logging
 ///
 /// **In order per download**: the deliveries of one download to one kind of target (its webhook,
 /// its command) form a lane, tried one at a time in sequence order; a later one waits until the
-/// one before is acknowledged or dead. Lanes run side by side.
+/// one before is acknowledged or dead. Lanes run side by side, at most
+/// `configuration.maxConcurrentTries` tries at once (the others wait their turn, first come first served).
 ///
 /// **Until acknowledged, for a bounded time**: a try that fails is repeated after a wait that
 /// doubles from `firstRetryDelay` to at most `maxRetryDelay` (each drawn between half and all of
@@ -44,6 +45,14 @@ actor AgentDeliveries {
     private var isScanning = false
     private var scanAgain = false
     private var isClosed = false
+    /// The number of the last ``setTargets(_:of:)`` of each id (in this process), and the last
+    /// number given.
+    private var settings: [String: UInt64] = [:]
+    private var lastSetting: UInt64 = 0
+    /// The tries running now (at most `configuration.maxConcurrentTries`), and the lanes waiting
+    /// for one of them to end, first come first served.
+    private var runningTries = 0
+    private var waitingForTry: [CheckedContinuation<Void, Never>] = []
 
     /// Opens `STATE/deliveries.json` at `path`, or starts one whose cursor is the journal's last
     /// sequence number (events journalled before deliveries existed are not delivered).
@@ -54,7 +63,19 @@ actor AgentDeliveries {
         self.log = log
         self.downloader = downloader
         self.logger = logger
-        if let loaded = try DeliveryFile.load(from: path) {
+        if var loaded = try DeliveryFile.load(from: path) {
+            let last = await log.lastSequence
+            if loaded.cursor > last {
+                // The journal is not the one the cursor counted in (a new agent.sqlite): its events
+                // are looked at from the start, under a new instance so that their keys are new.
+                logger.warning("deliveries: the cursor \(loaded.cursor) of \(path) is ahead of the journal's last event \(last) (a new journal?): looking at the journal from its start, with new idempotency keys")
+                loaded.cursor = 0
+                loaded.instance = nil
+            }
+            if loaded.instance == nil {
+                loaded.instance = DeliveryFile.newInstance()
+                try loaded.save(to: path)
+            }
             file = loaded
         } else {
             file = DeliveryFile(cursor: await log.lastSequence)
@@ -66,16 +87,29 @@ actor AgentDeliveries {
     // MARK: targets
 
     /// Keeps the webhook and command download `id` names (before it starts, so its first event
-    /// finds them); saved before it returns.
-    func setTargets(_ notify: AgentNotify, of id: String) throws {
+    /// finds them); saved before it returns. Returns the setting's number, with which
+    /// ``clearTargets(of:setting:)`` undoes this setting only.
+    @discardableResult
+    func setTargets(_ notify: AgentNotify, of id: String) throws -> UInt64 {
         file.targets[id] = notify
         try file.save(to: path)
+        lastSetting += 1
+        settings[id] = lastSetting
+        return lastSetting
     }
 
-    /// Forgets what download `id` named (it was forgotten, or its add was refused).
+    /// Forgets what download `id` named (it was forgotten).
     func clearTargets(of id: String) {
+        settings[id] = nil
         guard file.targets.removeValue(forKey: id) != nil else { return }
         save()
+    }
+
+    /// Forgets what download `id` named if it is still what the ``setTargets(_:of:)`` numbered
+    /// `setting` kept (its add was refused): an add of the same id that set them since keeps its.
+    func clearTargets(of id: String, setting: UInt64) {
+        guard settings[id] == setting else { return }
+        clearTargets(of: id)
     }
 
     /// The targets of download `id`'s deliveries: its own, else the defaults.
@@ -135,7 +169,8 @@ actor AgentDeliveries {
                 }
                 for (kind, target) in targets(of: id) {
                     file.pending.append(Delivery(sequence: entry.sequence, downloadID: id, kind: kind, target: target,
-                                                 event: String(decoding: entry.json, as: UTF8.self), createdAt: Date()))
+                                                 event: String(decoding: entry.json, as: UTF8.self), createdAt: Date(),
+                                                 instance: file.instance))
                     made = true
                 }
             }
@@ -157,6 +192,11 @@ actor AgentDeliveries {
 
     private func run(_ lane: Lane) async {
         while let delivery = next(in: lane) {
+            await acquireTry()
+            guard !isClosed, !Task.isCancelled else {
+                releaseTry()
+                break
+            }
             var environment: [String: String] = [:]
             if delivery.kind == .command {
                 if let made = environments[delivery.key] {
@@ -167,6 +207,7 @@ actor AgentDeliveries {
                 }
             }
             let problem = await Self.attempt(delivery, environment: environment, configuration: configuration)
+            releaseTry()
             if Task.isCancelled { break }
             guard let wait = settle(delivery, problem: problem) else { continue }
             do {
@@ -174,6 +215,24 @@ actor AgentDeliveries {
             } catch {
                 break
             }
+        }
+    }
+
+    /// Waits until fewer than `configuration.maxConcurrentTries` tries run, and counts this one.
+    private func acquireTry() async {
+        if runningTries < max(configuration.maxConcurrentTries, 1) || isClosed {
+            runningTries += 1
+            return
+        }
+        await withCheckedContinuation { waitingForTry.append($0) }
+    }
+
+    /// Ends a try: hands its place to the first lane waiting, if any.
+    private func releaseTry() {
+        if waitingForTry.isEmpty {
+            runningTries -= 1
+        } else {
+            waitingForTry.removeFirst().resume()
         }
     }
 
@@ -207,6 +266,12 @@ actor AgentDeliveries {
             environments[delivery.key] = nil
             dead.deadAt = Date()
             file.dead.append(dead)
+            if file.dead.count > max(configuration.maxDeadLetters, 1) {
+                let excess = file.dead.count - max(configuration.maxDeadLetters, 1)
+                let dropped = file.dead.prefix(excess)
+                file.dead.removeFirst(excess)
+                logger.warning("deliveries: more than \(configuration.maxDeadLetters) dead letters; the oldest, \(dropped.map(\.key).joined(separator: ", ")), forgotten")
+            }
             logger.warning("deliveries: \(delivery.kind.rawValue) for event \(delivery.sequence) of '\(delivery.downloadID)' moved to the dead letters after \(attempts) tries in \(lifetime): \(problem)")
             save()
             return nil
@@ -229,7 +294,15 @@ actor AgentDeliveries {
     private static func environment(of delivery: Delivery, downloader: Downloader) async -> [String: String] {
         switch try? JSONDecoder().decode(DownloadEvent.self, from: Data(delivery.event.utf8)) {
         case .completed(let id, let file)?:
-            return CompletionEnvironment.variables(id: id, state: .completed, path: file.path, sequence: delivery.sequence)
+            // Reading the whole file for its SHA-256 blocks: on a thread of its own, not the
+            // shared pool every task runs on.
+            let sequence = delivery.sequence
+            return await withCheckedContinuation { continuation in
+                Thread {
+                    continuation.resume(returning: CompletionEnvironment.variables(id: id, state: .completed, path: file.path,
+                                                                                   sequence: sequence))
+                }.start()
+            }
         case .failed(let id, let error, _)?:
             let destination = await downloader.info(of: id)?.destination.path ?? ""
             return CompletionEnvironment.variables(id: id, state: .failed, path: destination, sequence: delivery.sequence,
@@ -246,9 +319,10 @@ actor AgentDeliveries {
         case .webhook:
             guard let url = URL(string: delivery.target) else { return "the webhook \"\(delivery.target)\" is not a URL" }
             let body = Data(delivery.event.utf8)
-            var headers = [(name: "Content-Type", value: "application/json"), (name: "Idempotency-Key", value: String(delivery.sequence))]
+            let key = delivery.idempotencyKey
+            var headers = [(name: "Content-Type", value: "application/json"), (name: "Idempotency-Key", value: key)]
             if let secret = configuration.secret {
-                headers.append((WebhookSignature.headerName, WebhookSignature.value(of: body, secret: secret)))
+                headers.append((WebhookSignature.headerName, WebhookSignature.value(key: key, body: body, secret: secret)))
             }
             let poster = WebhookPoster(configuration: .init(caBundlePath: configuration.caBundlePath,
                                                             caDirectoryPath: configuration.caDirectoryPath,
@@ -315,6 +389,10 @@ actor AgentDeliveries {
         isClosed = true
         let running = Array(lanes.values)
         lanes.removeAll()
+        let waiting = waitingForTry
+        waitingForTry.removeAll()
+        runningTries += waiting.count
+        for waiter in waiting { waiter.resume() }
         for task in running { task.cancel() }
         for task in running { await task.value }
     }

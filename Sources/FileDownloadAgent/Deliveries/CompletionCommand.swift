@@ -12,7 +12,9 @@ import Glibc
 /// 1. starts `/bin/sh -c COMMAND` in a process group of its own, with standard input from
 ///    `/dev/null` and standard output sent to standard error (so it never mixes with what the
 ///    program writes on its standard output, such as `fdl get --json`), no descriptor above 2
-///    open, an empty signal mask and default signal handlers;
+///    open (with glibc 2.34 or later, through `posix_spawn_file_actions_addclosefrom_np`; an
+///    older glibc leaves the descriptors not marked close-on-exec open), an empty signal mask and
+///    default signal handlers;
 /// 2. waits for it on a thread of its own (`waitid` on its pid, never on any other child);
 /// 3. kills its whole process group with SIGKILL when it runs longer than ``timeout``, or when the
 ///    calling task is cancelled, and then still waits for it to end;

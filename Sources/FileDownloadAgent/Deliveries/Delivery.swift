@@ -9,7 +9,7 @@ struct Delivery: Codable, Sendable, Hashable {
         case command
     }
 
-    /// The event's sequence number in the journal: the idempotency key.
+    /// The event's sequence number in the journal (with ``instance``, the idempotency key).
     var sequence: Int64
     var downloadID: String
     var kind: Kind
@@ -25,6 +25,13 @@ struct Delivery: Codable, Sendable, Hashable {
     var lastError: String?
     /// When it was moved to the dead letters.
     var deadAt: Date?
+    /// The journal's instance (``DeliveryFile/instance``) when the delivery was made; `nil` in a
+    /// file older than instances.
+    var instance: String? = nil
+
+    /// The webhook's `Idempotency-Key`: `INSTANCE-SEQUENCE` (`3f2a9c0d1e4b5a67-42`), unique across
+    /// journals (a new `agent.sqlite` starts its sequence numbers again, with a new instance).
+    var idempotencyKey: String { instance.map { "\($0)-\(sequence)" } ?? String(sequence) }
 
     /// How the API names it: `SEQUENCE-KIND` (`42-webhook`), unique as one event has at most one
     /// delivery of each kind.

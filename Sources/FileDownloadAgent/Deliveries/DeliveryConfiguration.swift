@@ -8,7 +8,7 @@ public import Foundation
 /// download's webhook and command (its own, given with `"notify"` when it was added, else these
 /// defaults). It is tried until acknowledged (a 2xx answer; exit status 0), waiting
 /// ``firstRetryDelay``, then twice that, ... up to ``maxRetryDelay`` between tries (each wait
-/// drawn at random between half of it and all of it), for at most ``lifetime`` from the event;
+/// drawn at random between half of it and all of it), for at most ``lifetime`` from when the delivery was made;
 /// then it goes to the dead letters, which the API lists and can retry or drop.
 public struct DeliveryConfiguration: Sendable {
     /// The webhook every download is delivered to unless it names its own: an `http://` or
@@ -19,8 +19,9 @@ public struct DeliveryConfiguration: Sendable {
     /// The key of the webhook's signature (`X-FDL-Signature: sha256=HEX`, HMAC-SHA256 over the
     /// body); `nil`: webhooks are sent unsigned. Never logged.
     public var secret: DeliverySecret?
-    /// How long a delivery is tried, from the moment the agent made it (just after it journalled
-    /// the event; or when it was retried from the dead letters); default 24 h.
+    /// How long a delivery is tried, from the moment the agent made it (when it looked at the
+    /// journalled event, just after it was journalled or at the next start; or when it was
+    /// retried from the dead letters), not from the event itself; default 24 h.
     public var lifetime: Duration = .seconds(86_400)
     /// The bound of one try: the whole webhook call (connect, send, answer), or one run of the
     /// command, which is killed (SIGKILL, its process group) when it runs longer (default 30 s).
@@ -38,6 +39,14 @@ public struct DeliveryConfiguration: Sendable {
     public var firstRetryDelay: Duration = .seconds(1)
     /// The longest wait between two tries (default 5 minutes).
     public var maxRetryDelay: Duration = .seconds(300)
+    /// How many tries run at once, over all downloads and both kinds (default 8; at least 1): a
+    /// thousand completions at once run at most this many commands and webhook calls, the others
+    /// wait their turn (each download's own still in sequence order).
+    public var maxConcurrentTries: Int = 8
+    /// The most dead letters kept (default 1,000; at least 1): one more forgets the oldest, with a
+    /// warning in the log. `STATE/deliveries.json` is rewritten whole (and flushed) at every
+    /// change, so its size, and the cost of each change, stays bounded by this and the pending.
+    public var maxDeadLetters: Int = 1000
 
     public init(webhook: URL? = nil, command: String? = nil, secret: DeliverySecret? = nil) {
         self.webhook = webhook

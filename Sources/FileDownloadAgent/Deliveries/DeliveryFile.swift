@@ -11,6 +11,10 @@ struct DeliveryFile: Codable, Sendable {
     /// The last journal sequence number looked at: events after it are looked at (again) by the
     /// next start, so an event journalled just before a SIGKILL still gets its deliveries.
     var cursor: Int64
+    /// The journal these sequence numbers are of: 16 random hexadecimal digits, made with the
+    /// file and again when the agent finds the cursor ahead of the journal (a new `agent.sqlite`);
+    /// the first part of each idempotency key. `nil` in a file older than instances.
+    var instance: String?
     /// The webhook and command each download named when it was added (`"notify"`), until it is
     /// forgotten.
     var targets: [String: AgentNotify] = [:]
@@ -21,6 +25,12 @@ struct DeliveryFile: Codable, Sendable {
 
     init(cursor: Int64) {
         self.cursor = cursor
+        instance = Self.newInstance()
+    }
+
+    /// 16 random lowercase hexadecimal digits.
+    static func newInstance() -> String {
+        String(format: "%016llx", UInt64.random(in: .min ... .max))
     }
 
     /// The state at `path`, or `nil` when there is no file.
