@@ -10,7 +10,7 @@ public struct AgentNotify: Codable, Sendable, Hashable {
     /// server's certificate is verified; redirects are not followed).
     public var webhook: String?
     /// A command line the agent runs with `/bin/sh -c`, the event in its environment
-    /// (`FDL_ID`, `FDL_PATH`, `FDL_SIZE`, `FDL_SHA256`, `FDL_STATE`, `FDL_SEQUENCE`).
+    /// (`FDL_ID`, `FDL_PATH`, `FDL_SIZE`, `FDL_SHA256`, `FDL_STATE`, `FDL_SEQUENCE`, `FDL_ERROR`).
     public var command: String?
 
     public init(webhook: String? = nil, command: String? = nil) {

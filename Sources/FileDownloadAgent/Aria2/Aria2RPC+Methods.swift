@@ -53,11 +53,10 @@ extension Aria2RPC {
             return "OK"
         case "aria2.changeOption":
             _ = try await resolve(try p.gid())
-            for (name, value) in try p.object(1) {
-                guard name == "max-download-limit", let text = value.string ?? value.integer.map(String.init),
-                      try Aria2Rate.parse(text) == 0 else {
-                    throw Aria2Error("the agent cannot change \(name) of a download once added (set max-download-limit with aria2.addUri, the overall limit with aria2.changeGlobalOption)")
-                }
+            // Nothing can be changed once added: not even max-download-limit=0, which would answer OK
+            // and leave a limit given to addUri in place.
+            if let name = try p.object(1).keys.first {
+                throw Aria2Error("the agent cannot change \(name) of a download once added (set max-download-limit with aria2.addUri, the overall limit with aria2.changeGlobalOption)")
             }
             return "OK"
         case "aria2.getVersion":

@@ -17,7 +17,7 @@ public struct AgentDeliveryOptions: ParsableArguments {
     public var webhookCACertificate: String?
 
     @Option(name: .customLong("webhook-secret-file"), help: ArgumentHelp(
-        "Sign webhooks with the secret in FILE (X-FDL-Signature: sha256=HMAC-SHA256 of the body, hex).",
+        "Sign webhooks with the secret in FILE (X-FDL-Signature: sha256=HMAC-SHA256 of KEY.BODY, hex, KEY the Idempotency-Key).",
         valueName: "FILE"))
     public var webhookSecretFile: String?
 

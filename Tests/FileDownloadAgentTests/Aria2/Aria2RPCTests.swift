@@ -190,7 +190,7 @@ struct Aria2RPCTests {
         }
     }
 
-    @Test("changeGlobalOption sets and clears the overall limit; changeOption refuses a per-download limit; getVersion, listMethods, multicall")
+    @Test("changeGlobalOption sets and clears the overall limit; changeOption refuses a per-download limit, 0 too; getVersion, listMethods, multicall")
     func options() async throws {
         try await withRPC { rpc, api, _, _ in
             #expect(try await rpc.result("aria2.changeGlobalOption", [["max-overall-download-limit": "2M"]]) as? String == "OK")
@@ -200,7 +200,8 @@ struct Aria2RPCTests {
             #expect(api.downloader.bandwidthLimit == nil)
             #expect(try await rpc.error("aria2.changeGlobalOption", [["max-concurrent-downloads": "3"]]).message.contains("max-concurrent-downloads"))
             let gid = try #require(try await rpc.result("aria2.addUri", [["mock://files/x.bin"], ["pause": "true"]]) as? String)
-            #expect(try await rpc.result("aria2.changeOption", [gid, ["max-download-limit": "0"]]) as? String == "OK")
+            // 0 too: it would answer OK and leave a limit given to addUri in place.
+            #expect(try await rpc.error("aria2.changeOption", [gid, ["max-download-limit": "0"]]).message.contains("once added"))
             #expect(try await rpc.error("aria2.changeOption", [gid, ["max-download-limit": "100K"]]).message.contains("once added"))
             let version = try #require(try await rpc.result("aria2.getVersion") as? [String: Any])
             #expect(version["version"] is String && version["enabledFeatures"] is [String])
