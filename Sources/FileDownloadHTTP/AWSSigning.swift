@@ -19,6 +19,8 @@ struct AWSSigning: Sendable, CustomStringConvertible {
         try transfer.set(CURLOPT_AWS_SIGV4, "aws:amz:\(region):\(service)")
         try transfer.set(CURLOPT_USERNAME, accessKeyID)
         try transfer.set(CURLOPT_PASSWORD, secretAccessKey)
+        // An S3 key may hold `.` and `..` segments and `//`: the path is sent (and signed) as it is.
+        transfer.set(CURLOPT_PATH_AS_IS, 1)
     }
 
     var description: String {

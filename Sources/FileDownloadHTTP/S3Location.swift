@@ -15,7 +15,9 @@ struct S3Location: Sendable, Hashable {
         guard url.scheme?.lowercased() == "s3", let bucket = url.host(percentEncoded: false), !bucket.isEmpty else {
             throw DownloadError(.invalidURL, "\(url.redactingPassword) is not an s3://BUCKET/KEY URL", isRetryable: false)
         }
-        let key = String(url.path(percentEncoded: false).drop { $0 == "/" })
+        // Exactly one slash separates the bucket from the key: s3://b//k names the key "/k".
+        let path = url.path(percentEncoded: false)
+        let key = String(path.hasPrefix("/") ? path.dropFirst() : path[...])
         guard !key.isEmpty, !key.hasSuffix("/") else {
             throw DownloadError(.invalidURL, "\(url.redactingPassword) names no object: give s3://BUCKET/KEY with the key of one object",
                                 isRetryable: false)
@@ -31,7 +33,9 @@ struct S3Location: Sendable, Hashable {
     /// wildcard certificate), path style (`ENDPOINT/BUCKET/KEY`) otherwise and at any other
     /// endpoint (MinIO, Ceph, moto and most S3-compatible stores answer it).
     func httpURL(endpoint: URL?, region: String, style: S3Transport.AddressingStyle) throws -> URL {
-        let base = endpoint ?? URL(string: "https://s3.\(region).amazonaws.com")!
+        guard let base = endpoint ?? URL(string: "https://s3.\(region).amazonaws.com") else {
+            throw DownloadError(.invalidURL, "the AWS region '\(region)' does not make a host name", isRetryable: false)
+        }
         let virtual = switch style {
         case .virtualHosted: true
         case .path: false

@@ -14,7 +14,8 @@ struct S3Resolution: Sendable {
     /// - Throws: `DownloadError.Code.authenticationFailed` (not retryable) when no credentials
     ///   are found, or a profile named by ``S3Transport/Configuration/profile`` or `AWS_PROFILE`
     ///   is in neither file; `DownloadError.Code.invalidURL` when an endpoint is not an http or
-    ///   https URL with a host.
+    ///   https URL with a host, or the region is not 1 to 64 lower-case letters, digits and
+    ///   hyphens (it becomes a host name and a signing scope).
     static func resolve(_ configuration: S3Transport.Configuration) throws -> S3Resolution {
         let environment = configuration.environment.filter { !$0.value.isEmpty }
         let home = environment["HOME"] ?? NSHomeDirectory()
@@ -23,8 +24,8 @@ struct S3Resolution: Sendable {
         }
         let credentialsPath = expand(environment["AWS_SHARED_CREDENTIALS_FILE"] ?? "~/.aws/credentials")
         let configPath = expand(environment["AWS_CONFIG_FILE"] ?? "~/.aws/config")
-        let credentialsFile = S3SharedFile(path: credentialsPath)
-        let configFile = S3SharedFile(path: configPath)
+        let credentialsFile = try S3SharedFile(path: credentialsPath)
+        let configFile = try S3SharedFile(path: configPath)
         let namedProfile = configuration.profile ?? environment["AWS_PROFILE"]
         let profileName = namedProfile ?? "default"
         let fromCredentials = credentialsFile?.profile(profileName, isConfig: false)
@@ -56,6 +57,11 @@ struct S3Resolution: Sendable {
 
         let region = configuration.region ?? environment["AWS_REGION"] ?? environment["AWS_DEFAULT_REGION"]
             ?? fromConfig?["region"] ?? "us-east-1"
+        guard isRegion(region) else {
+            throw DownloadError(.invalidURL,
+                                "the AWS region '\(region)' is not a region name (lower-case letters, digits and hyphens, as eu-central-1)",
+                                isRetryable: false)
+        }
         var endpoint = configuration.endpoint
         if endpoint == nil, let text = environment["AWS_ENDPOINT_URL_S3"] ?? environment["AWS_ENDPOINT_URL"] ?? fromConfig?["endpoint_url"] {
             guard let url = URL(string: text) else {
@@ -71,5 +77,12 @@ struct S3Resolution: Sendable {
             }
         }
         return S3Resolution(credentials: credentials, region: region, endpoint: endpoint)
+    }
+
+    /// Whether `region` can be put in a host name and in libcurl's `aws:amz:REGION:s3`: 1 to 64
+    /// lower-case letters, digits and hyphens.
+    static func isRegion(_ region: String) -> Bool {
+        (1...64).contains(region.utf8.count)
+            && region.utf8.allSatisfy { (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || $0 == UInt8(ascii: "-") }
     }
 }

@@ -1,3 +1,4 @@
+import FileDownload
 public import Foundation
 
 extension S3Transport {
@@ -22,8 +23,13 @@ extension S3Transport {
         /// Virtual-hosted or path-style requests. Default ``AddressingStyle/automatic``.
         public var addressingStyle: AddressingStyle
         /// The environment the AWS variables and `HOME` are read from. Default: the process's,
-        /// when the configuration is made.
-        public var environment: [String: String]
+        /// when the configuration is made. Only the `AWS_` variables and `HOME` are kept; the
+        /// configuration's description, debug description and mirror never show their values.
+        public var environment: [String: String] {
+            get { keptEnvironment }
+            set { keptEnvironment = Self.kept(newValue) }
+        }
+        private var keptEnvironment: [String: String] = [:]
         /// A PEM file of CA certificates to verify the endpoint with, instead of the system's bundle.
         public var caBundlePath: String?
         /// A directory of hashed CA certificates (`c_rehash`) to verify the endpoint with.
@@ -56,7 +62,7 @@ extension S3Transport {
             self.region = region
             self.profile = profile
             self.addressingStyle = addressingStyle
-            self.environment = environment
+            self.keptEnvironment = Self.kept(environment)
             self.caBundlePath = caBundlePath
             self.caDirectoryPath = caDirectoryPath
             self.skipsTLSVerification = skipsTLSVerification
@@ -64,5 +70,31 @@ extension S3Transport {
             self.userAgent = userAgent
             self.ioThreads = ioThreads
         }
+    }
+}
+
+extension S3Transport.Configuration {
+    /// The variables of `environment` an attempt reads: `AWS_*` and `HOME`.
+    static func kept(_ environment: [String: String]) -> [String: String] {
+        environment.filter { $0.key.hasPrefix("AWS_") || $0.key == "HOME" }
+    }
+}
+
+extension S3Transport.Configuration: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    /// The endpoint, region, profile and addressing style, and the names (never the values) of
+    /// the environment's AWS variables.
+    public var description: String {
+        let endpoint = endpoint.map { QueryRedaction.redactingValues($0.redactingPassword) } ?? "AWS"
+        return "S3Transport.Configuration(endpoint: \(endpoint), region: \(region ?? "from the environment"), "
+            + "profile: \(profile ?? "from the environment"), addressingStyle: \(addressingStyle), "
+            + "environment: [\(environment.keys.sorted().joined(separator: ", "))])"
+    }
+
+    /// The same as ``description``.
+    public var debugDescription: String { description }
+
+    /// A mirror with ``description`` as its only child, so `dump` shows no secret.
+    public var customMirror: Mirror {
+        Mirror(self, children: ["description": description], displayStyle: .struct)
     }
 }

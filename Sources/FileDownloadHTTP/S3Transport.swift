@@ -14,8 +14,9 @@ import Foundation
 /// ```
 ///
 /// ## An attempt, in order
-/// 1. The settings are read again (so rotated keys and a changed profile apply to the next
-///    attempt), in the AWS CLI's order:
+/// 1. The settings are read again, in the AWS CLI's order (keys rotated in the shared files and a
+///    profile changed there apply to the next attempt; the environment is the one
+///    ``Configuration/environment`` captured, so variables changed after it was made do not):
 ///    - credentials: with ``Configuration/profile`` set, that profile's; else `AWS_ACCESS_KEY_ID`
 ///      and `AWS_SECRET_ACCESS_KEY` (with `AWS_SESSION_TOKEN`); else the profile `AWS_PROFILE`
 ///      names (or `default`): `aws_access_key_id`, `aws_secret_access_key` and
@@ -33,7 +34,9 @@ import Foundation
 /// 2. The object's HTTP URL: virtual-hosted or path style (``AddressingStyle``), the key
 ///    URI-encoded as SigV4 wants it. One `GET`, signed by libcurl (`CURLOPT_AWS_SIGV4` with
 ///    `aws:amz:REGION:s3`), carrying `x-amz-content-sha256` (the hash of the empty body) and,
-///    with temporary credentials, `x-amz-security-token`. Redirects are not followed (a signed
+///    with temporary credentials, `x-amz-security-token`; the request's own header fields
+///    (`TransferOptions.headers`, fdl's `-H`) are not sent. The key's path is sent as it is
+///    (`.`, `..` and `//` kept). Redirects are not followed (a signed
 ///    request is valid for one host). The credentials exist only in this attempt's request and
 ///    libcurl's handle: never in the download's options, a state file, resume data or a log.
 /// 3. From there the attempt is ``HTTPTransport``'s: a resume asks `Range: bytes=OFFSET-` with
@@ -49,9 +52,11 @@ import Foundation
 /// Statuses S3 answers with are told apart: 403 (`SignatureDoesNotMatch`, `InvalidAccessKeyId`,
 /// `AccessDenied`) fails with `DownloadError.Code.authenticationFailed` and a message naming the
 /// access key (its first and last 4 characters) and where it came from; 400 with a session token
-/// (an expired or invalid token) the same; 404 (no such key or bucket) with
+/// (an expired or invalid token, or a wrong region) the same; 404 (no such key or bucket) with
 /// `DownloadError.Code.notFound`; 301 (the bucket is in another region) with a message asking for
-/// the region; none of them is retryable. Other failures are ``HTTPTransport``'s.
+/// the region; none of them is retryable. 307 (`TemporaryRedirect`, a new bucket not yet known
+/// in every region) fails with a retryable `DownloadError.Code.badStatus`, so the download's
+/// retry policy bounds the tries. Other failures are ``HTTPTransport``'s.
 public final class S3Transport: Transport {
     /// The settings of this transport.
     public let configuration: Configuration
@@ -125,7 +130,7 @@ public final class S3Transport: Transport {
     }
 
     /// `error` with the S3 meaning of its status, when it has one.
-    private static func explained(_ error: DownloadError, location: S3Location, settings: S3Resolution) -> DownloadError {
+    static func explained(_ error: DownloadError, location: S3Location, settings: S3Resolution) -> DownloadError {
         let object = "s3://\(location.bucket)/\(location.key)"
         let endpoint = settings.endpoint.map { "the S3 endpoint \($0.redactingPassword)" } ?? "AWS S3 in \(settings.region)"
         let key = "access key \(S3Credentials.masked(settings.credentials.accessKeyID)) from \(settings.credentials.source)"
@@ -137,15 +142,21 @@ public final class S3Transport: Transport {
                                  isRetryable: false, statusCode: 403)
         case 400 where settings.credentials.sessionToken != nil:
             return DownloadError(.authenticationFailed,
-                                 "\(endpoint) refused \(object) (400): the session token of the \(key) is expired or invalid",
+                                 "\(endpoint) refused \(object) (400): the session token of the \(key) is expired or invalid, "
+                                 + "or the region \(settings.region) is wrong",
                                  isRetryable: false, statusCode: 400)
         case 404, 410:
             return DownloadError(.notFound, "\(endpoint) has no object \(object) (no such key, or no bucket \(location.bucket))",
                                  isRetryable: false, statusCode: error.statusCode)
-        case 301, 307:
-            return DownloadError(.badStatus, "\(endpoint) answered \(error.statusCode ?? 301) for \(object): the bucket is in "
+        case 301:
+            return DownloadError(.badStatus, "\(endpoint) answered 301 for \(object): the bucket is in "
                                  + "another region than \(settings.region); give the region (--region, AWS_REGION)",
-                                 isRetryable: false, statusCode: error.statusCode)
+                                 isRetryable: false, statusCode: 301)
+        case 307:
+            // TemporaryRedirect: a new bucket's name has not reached every region's DNS yet.
+            return DownloadError(.badStatus, "\(endpoint) answered 307 (TemporaryRedirect) for \(object): a new bucket may not be "
+                                 + "known everywhere yet, or it is in another region than \(settings.region); tried again",
+                                 isRetryable: true, statusCode: 307)
         default:
             return error
         }

@@ -1,4 +1,5 @@
 internal import CCurl
+import FileDownload
 package import Foundation
 
 /// POSTs a body to an `http://` or `https://` URL through libcurl and returns the answer's status:
@@ -56,17 +57,19 @@ package struct WebhookPoster: Sendable {
     ///
     /// - Throws: ``Failure`` when the URL is not `http://` or `https://` with a host, a header
     ///   holds a line break, or no whole answer came: the connection failed or broke, the server's
-    ///   certificate was not verified, a bound passed. `CancellationError` when the task was
+    ///   certificate was not verified, a bound passed (the message shows the URL without its
+    ///   password and its query's values). `CancellationError` when the task was
     ///   cancelled (the exchange is ended within about a second).
     package func post(to url: URL, body: Data, headers: [(name: String, value: String)]) async throws -> Int {
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", url.host?.isEmpty == false else {
             throw Failure(description: "the webhook URL is not an http:// or https:// URL with a host")
         }
         let lines = headers.map { "\($0.name): \($0.value)" } + ["Expect:"]
-        guard !lines.contains(where: { $0.contains("\r") || $0.contains("\n") }) else {
-            throw Failure(description: "a header field of the webhook holds a line break")
+        guard !lines.contains(where: { $0.contains("\r") || $0.contains("\n") || $0.contains("\0") }) else {
+            throw Failure(description: "a header field of the webhook holds a line break or a NUL")
         }
-        let shown = url.redactingPassword
+        // A webhook URL may carry its secret in the query (?token=): shown by names only.
+        let shown = QueryRedaction.redactingValues(url.redactingPassword)
         let post = try CurlPost()
         try post.set(CURLOPT_URL, url.absoluteString)
         try post.set(CURLOPT_PROTOCOLS_STR, "http,https")

@@ -22,6 +22,10 @@ extension GetCommand {
             })
         } else if let file = authentication.cookie ?? authentication.loadCookies {
             let option = authentication.cookie == nil ? "--load-cookies" : "-b/--cookie"
+            if file == "-" {
+                // libcurl would read the cookie file "-" from standard input.
+                throw ValidationError("\(option): '-' (standard input) is not a cookie file; give a path")
+            }
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory), !isDirectory.boolValue,
                   FileManager.default.isReadableFile(atPath: file) else {
