@@ -37,6 +37,24 @@ struct BenchmarkScriptTests {
         }
     }
 
+    @Test("Benchmarks/ftp.sh: fdl on 1 and 4 connections, curl, wget and aria2c from vsftpd, each byte-exact")
+    func ftp() async throws {
+        let output = try await Self.run("ftp.sh", ["SIZE_MIB": "2", "CONNECTIONS": "4", "TOOL_TIMEOUT": "60"], limit: .seconds(120))
+        let rows = output.split(separator: "\n").map { $0.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) } }
+        let tools = [("fdl", "fdl get -x 1"), ("fdl", "fdl get -x 4"), ("curl", "curl -o"), ("wget", "wget -O"), ("aria2c", "aria2c -x1")]
+        for (tool, label) in tools {
+            let installed = tool == "fdl" || (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":")
+                .contains { FileManager.default.isExecutableFile(atPath: "\($0)/\(tool)") }
+            let row = rows.first { $0.count > 1 && $0[1] == label }
+            if installed {
+                #expect(row.map { $0.dropFirst(2).contains { Double($0) != nil } && $0.last == "ok" } == true,
+                        "no byte-exact row with a number for \(label) in:\n\(output)")
+            } else {
+                #expect(row?.last == "skipped: \(tool) not installed", "no skipped row for \(label) in:\n\(output)")
+            }
+        }
+    }
+
     @Test("Benchmarks/wan-check.sh: curl direct, through the shaping proxy, and in 8 ranges through it")
     func wanCheck() async throws {
         let output = try await Self.run("wan-check.sh", ["SIZE_MIB": "2", "DELAY_MS": "5"])
