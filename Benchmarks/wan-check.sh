@@ -6,6 +6,7 @@
 #   Benchmarks/wan-check.sh                       # 20 ms each way, 20 MB/s per connection
 #   DELAY_MS=50 RATE=5000000 Benchmarks/wan-check.sh
 #
+# A rate whose time after the first byte is 0 (a tiny file) prints "-".
 # Needs: nginx, curl, python3. Everything lives in a temporary directory removed at the end.
 set -euo pipefail
 
@@ -39,7 +40,8 @@ fetch() {
     cmp -s "$WORK/out.bin" "$WORK/www/file.bin" || { echo "$label: the file differs" >&2; exit 1; }
     read -r connect first total size < "$WORK/timing"
     awk -v l="$label" -v c="$connect" -v f="$first" -v t="$total" -v s="$size" 'BEGIN {
-        printf "| %s | %.1f | %.1f | %.1f |\n", l, c * 1000, f * 1000, s / (t - f) / 1e6 }'
+        r = t - f > 0 ? sprintf("%.1f", s / (t - f) / 1e6) : "-"   # a tiny file can end with its first byte
+        printf "| %s | %.1f | %.1f | %s |\n", l, c * 1000, f * 1000, r }'
 }
 
 # fetch_parallel LABEL PORT N: N curls at once, each one range of 1/N of the file; prints the row
@@ -60,7 +62,8 @@ fetch_parallel() {
         || { echo "$label: the parts differ from the file" >&2; exit 1; }
     local first; first=$(cat "$WORK"/first* | sort -n | tail -1)
     awk -v l="$label" -v f="$first" -v s="$size" -v b="$began" -v e="$ended" 'BEGIN {
-        printf "| %s | - | %.1f | %.1f |\n", l, f * 1000, s / (e - b - f) / 1e6 }'
+        r = e - b - f > 0 ? sprintf("%.1f", s / (e - b - f) / 1e6) : "-"
+        printf "| %s | - | %.1f | %s |\n", l, f * 1000, r }'
 }
 
 echo "Set: ${DELAY_MS} ms each way (round trip $((2 * DELAY_MS)) ms), $(awk -v r="$RATE" 'BEGIN { printf "%.1f", r / 1e6 }') MB/s per connection; ${SIZE_MIB} MiB file; $(date -u '+%d %b %Y %H:%M UTC')"

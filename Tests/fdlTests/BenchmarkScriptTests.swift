@@ -93,6 +93,39 @@ struct BenchmarkScriptTests {
         #expect(output.contains("| workers | seconds | files/s |"), "\(output)")
     }
 
+    @Test("Benchmarks/segments.sh: fdl's rows byte-exact in each case, every peer's row, a missing peer's row skipped")
+    func segments() async throws {
+        let output = try await Self.run("segments.sh", [
+            "SIZE_MIB": "4", "LOOPBACK_MIB": "4", "DELAY_MS": "2", "CONNECTIONS": "4", "ROUNDS": "1", "TOOL_TIMEOUT": "60",
+        ], limit: .seconds(180))
+        let rows = output.split(separator: "\n").map { $0.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) } }
+        // HTTP through the proxy, SFTP through it, and loopback: one row each, with seconds (its third
+        // cell; a failed run has "-") and the SHA-256 check passed.
+        for label in ["fdl get -x 4", "fdl get -x 1", "fdl get (automatic connections)"] {
+            let found = rows.filter { $0.first == label }
+            #expect(found.count == 3, "\(label): \(found.count) rows, not 3, in:\n\(output)")
+            for row in found {
+                #expect(row.count > 2 && Double(row[2]) != nil && row.last == "ok", "\(row) in:\n\(output)")
+            }
+        }
+        for label in ["aria2c -x4 -s4", "curl (one connection)", "4 × curl -r (ranges at once): the proxy's ceiling",
+                      "OpenSSH sftp -b (one connection)", "4 × curl -r sftp:// (ranges at once, through the proxy)"] {
+            Self.expectRow([label], in: output)
+        }
+        let peers = [("axel", "axel -n 4"), ("lftp", "lftp pget -n 4"), ("lftp", "lftp pget -n 4 sftp://"),
+                     ("rclone", "rclone copyto :http: --multi-thread-streams 4"), ("rclone", "rclone copyto :sftp: --multi-thread-streams 4")]
+        for (tool, label) in peers {
+            let installed = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":")
+                .contains { FileManager.default.isExecutableFile(atPath: "\($0)/\(tool)") }
+            if installed {
+                Self.expectRow([label], in: output)
+            } else {
+                #expect(rows.contains { $0.first == label && $0.last == "skipped: \(tool) not installed" },
+                        "no skipped row for \(label) in:\n\(output)")
+            }
+        }
+    }
+
     @Test("bench-core: the Downloader and the raw transport on 200 downloads, every one completed")
     func benchCore() async throws {
         let output = try await Self.runExecutable("bench-core", ["200", "8", "4096"])
