@@ -63,7 +63,10 @@ public struct DownloadOptions: Sendable, Hashable, Codable {
     /// default and `curl -R`): HTTP `Last-Modified`, FTP `MDTM`, the SFTP mtime, from the head of
     /// the attempt that completed it (``TransferHead/modificationDate``, else the time in its
     /// validator). Set on the staging file just before it is moved into place, without following a
-    /// link; a server that reports no time leaves the time of the download. Default `false`.
+    /// link; a server that reports no time leaves the time of the download. Best effort, as
+    /// `curl -R`: a file system that refuses the time (`EPERM` on some mounts) leaves the time of
+    /// the download, with a warning in the downloader's log, and the download still completes.
+    /// Default `false`.
     public var keepsRemoteTime: Bool
 
     /// Options for one download; every argument has the default of the property of the same name,

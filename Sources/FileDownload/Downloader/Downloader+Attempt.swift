@@ -73,7 +73,7 @@ extension Downloader {
             segments: e.segments, seam: segmentable ? segmentSeam(for: e.id, handle: handle) : nil,
             segmentThreshold: configuration.segmentThreshold, minimumSegmentSize: configuration.minimumSegmentSize,
             downloadsDirectory: downloadsDirectoryPath,
-            handle: handle, transport: transport, delegate: delegate
+            handle: handle, transport: transport, delegate: delegate, logger: logger
         )
     }
 

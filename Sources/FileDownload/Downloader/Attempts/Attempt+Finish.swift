@@ -119,7 +119,13 @@ extension Attempt {
         // Checked again: a directory swapped for a link while the file downloaded is not followed.
         try DestinationParents.prepare(directory: DownloadPaths.directory(of: destination), below: downloadsDirectory,
                                        making: false)
-        try RemoteTime.keep(head, options: options, onFileAt: part)
+        // Best effort, as curl -R: a file system that refuses times (EPERM on some mounts) does not
+        // fail a complete, validated file.
+        do {
+            try RemoteTime.keep(head, options: options, onFileAt: part)
+        } catch {
+            logger.warning("download '\(id)': the server's modification time was not kept on the file: \(error)")
+        }
         if options.usesSuggestedFileName { return try moveToServerName(head: head, synchronize: synchronize) }
         try FileValidation.moveAtomically(from: part, to: destination, synchronize: synchronize)
         return self.destination

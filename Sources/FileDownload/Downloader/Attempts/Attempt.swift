@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 
 /// The attempts part of the ``Downloader``: one attempt of one download, from inputs the actor
 /// prepared to an ``AttemptOutcome``. In order: the delegate's request customisation, the staging
@@ -65,6 +66,8 @@ final class Attempt: Sendable {
     let handle: AttemptHandle
     let transport: any Transport
     let delegate: (any DownloaderDelegate)?
+    /// Where a best-effort step that failed is told (the server's time not kept on the file).
+    let logger: Logger
 
     init(id: String, url: URL, secretsOrigin: String, partPath: String, destination: URL, options: DownloadOptions,
          suggestedFileName: String? = nil, takenNames: Set<String> = [], stagingSuffix: String,
@@ -72,7 +75,8 @@ final class Attempt: Sendable {
          synchronize: Bool = false, roomCheck: RoomCheck? = nil,
          bandwidth: BandwidthLimiter? = nil, segments: [SegmentCheckpoint] = [], seam: SegmentSeam? = nil,
          segmentThreshold: Int64 = .max, minimumSegmentSize: Int64 = 4 << 20, downloadsDirectory: String = "",
-         handle: AttemptHandle, transport: any Transport, delegate: (any DownloaderDelegate)?) {
+         handle: AttemptHandle, transport: any Transport, delegate: (any DownloaderDelegate)?,
+         logger: Logger = Logger(label: "FileDownload")) {
         self.id = id
         self.url = url
         self.isFirstOrigin = url.origin == secretsOrigin
@@ -98,6 +102,7 @@ final class Attempt: Sendable {
         self.handle = handle
         self.transport = transport
         self.delegate = delegate
+        self.logger = logger
     }
 
     /// Whether the downloader stopped the attempt (``AttemptHandle/stop(_:)``).
