@@ -44,6 +44,18 @@ func ftpTransportDocCommentSample() throws -> TransportRegistry {
     return transports
 }
 
+/// `S3Transport`'s doc comment and docs/s3.md. Compiled, never called.
+func s3TransportDocCommentSample() throws -> TransportRegistry {
+    // snippet: doc-s3-transport
+    var transports = TransportRegistry()
+    transports.register(try S3Transport(), for: "s3")
+    // An S3-compatible store:
+    transports.register(try S3Transport(configuration: .init(
+        endpoint: URL(string: "https://minio.example.org:9000"), region: "us-east-1")), for: "s3")
+    // end-snippet
+    return transports
+}
+
 func transportRegistryDocCommentSample() throws -> TransportRegistry {
     // snippet: doc-transport-registry
     var transports = TransportRegistry()

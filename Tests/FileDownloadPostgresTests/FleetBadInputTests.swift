@@ -117,7 +117,7 @@ import Testing
         for (arguments, says) in [
             (["--sha256", "abc", "http://127.0.0.1:9/a.bin"], "is not 64 hexadecimal digits"),
             (["http:///a.bin"], "has no host"),
-            (["gopher://127.0.0.1/a.bin"], "not an http, https, sftp, ftp or ftps URL"),
+            (["gopher://127.0.0.1/a.bin"], "not an http, https, sftp, ftp, ftps or s3 URL"),
             (["a.bin"], "is not an absolute URL"),
         ] {
             let run = try await FDLProcess.run(base + arguments, environment: ["PGPASSWORD": "x"])
