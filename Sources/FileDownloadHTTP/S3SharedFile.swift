@@ -67,14 +67,23 @@ struct S3SharedFile: Sendable {
         return value
     }
 
-    /// The bytes of the regular file at `path`, opened without blocking (a FIFO is not waited
-    /// on) and checked on the opened descriptor; `nil` when it cannot be opened.
+    /// Whether `status` is that of `/dev/null` (the AWS tools' way to turn a shared file off,
+    /// `AWS_CONFIG_FILE=/dev/null`): read as an empty file.
+    private static func isNullDevice(_ status: stat) -> Bool {
+        var null = stat()
+        guard (status.st_mode & S_IFMT) == S_IFCHR, stat("/dev/null", &null) == 0 else { return false }
+        return (null.st_mode & S_IFMT) == S_IFCHR && null.st_rdev == status.st_rdev
+    }
+
+    /// The bytes of the regular file at `path` (or none for `/dev/null`), opened without blocking
+    /// (a FIFO is not waited on) and checked on the opened descriptor; `nil` when it cannot be opened.
     private static func contents(of path: String) throws -> Data? {
         let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
         var status = stat()
         guard fstat(fd, &status) == 0 else { return nil }
+        if Self.isNullDevice(status) { return Data() }
         guard (status.st_mode & S_IFMT) == S_IFREG else {
             throw DownloadError(.authenticationFailed, "the AWS shared file \(path) is not a regular file", isRetryable: false)
         }

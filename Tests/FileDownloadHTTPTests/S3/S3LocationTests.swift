@@ -123,6 +123,9 @@ struct S3LocationTests {
             #expect(error.code == .authenticationFailed)
             #expect(error.messages.joined().contains("\(path) is not a regular file"))
         }
+        let none = try S3Resolution.resolve(.init(environment: ["AWS_SHARED_CREDENTIALS_FILE": "/dev/null", "AWS_CONFIG_FILE": "/dev/null",
+                                                                "AWS_ACCESS_KEY_ID": "AKIAENVKEY0000000001", "AWS_SECRET_ACCESS_KEY": "s"]))
+        #expect(none.credentials.accessKeyID == "AKIAENVKEY0000000001")
         let big = FileManager.default.temporaryDirectory.appending(path: "s3-big-\(UUID().uuidString)")
         try Data(repeating: UInt8(ascii: "#"), count: S3SharedFile.maxSize + 1).write(to: big)
         defer { try? FileManager.default.removeItem(at: big) }
