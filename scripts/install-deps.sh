@@ -23,6 +23,7 @@ packages=(
   openssl                # throwaway CA for the HTTPS tests
   curl                   # benchmarks: the tool users would pick instead
   aria2                  # benchmarks
+  wget                   # benchmarks: Benchmarks/ftp.sh's wget row (skipped when missing)
   python3                # the fault-injecting HTTP test server; drives the web page test
   python3-venv           # the virtualenvs schemathesis, moto and awscli (PyPI) are installed into (scripts/schemathesis-agent.sh, scripts/moto-s3.sh)
   chromium               # the web page test (headless)
