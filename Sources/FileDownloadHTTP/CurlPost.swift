@@ -8,12 +8,12 @@ import Synchronization
 /// Configured on the caller's task, then run by that thread alone; the caller reads its state
 /// again only after the thread finished. Only ``cancelled`` is touched from both sides, and it is
 /// atomic: that hand-over is what makes the `@unchecked Sendable` sound.
-final class CurlPost: @unchecked Sendable {
+final class CurlPost: CurlEasyHandle, @unchecked Sendable {
     /// libcurl's global state, made once before the first handle (libcurl counts the calls).
     private static let globalInit: Bool = ccurl_global_init() == CURLE_OK
 
-    private let easy: UnsafeMutableRawPointer
-    private var headerList: UnsafeMutablePointer<curl_slist>?
+    let easy: UnsafeMutableRawPointer
+    var headerList: UnsafeMutablePointer<curl_slist>?
     private let errorBuffer: UnsafeMutablePointer<CChar>
     /// Set when the waiting task is cancelled; libcurl's progress callback then aborts the exchange.
     let cancelled = Atomic<Bool>(false)
@@ -44,17 +44,9 @@ final class CurlPost: @unchecked Sendable {
         errorBuffer.deallocate()
     }
 
-    /// Sets a string option; libcurl copies the string.
-    func set(_ option: CURLoption, _ value: String) throws {
-        let code = ccurl_easy_setopt_string(easy, option, value)
-        guard code == CURLE_OK else {
-            throw WebhookPoster.Failure(description: "libcurl refused option \(option.rawValue): \(String(cString: curl_easy_strerror(code)))")
-        }
-    }
-
-    /// Sets a numeric option.
-    func set(_ option: CURLoption, _ value: Int) {
-        _ = ccurl_easy_setopt_long(easy, option, value)
+    /// The error a refused option throws: libcurl's text for `code`, naming the option.
+    func refused(_ option: CURLoption, _ code: CURLcode) -> any Error {
+        WebhookPoster.Failure(description: "libcurl refused option \(option.rawValue): \(String(cString: curl_easy_strerror(code)))")
     }
 
     /// Sets the body libcurl POSTs: its size, then a copy of its bytes (`CURLOPT_COPYPOSTFIELDS`).
@@ -63,12 +55,6 @@ final class CurlPost: @unchecked Sendable {
         var bytes = [UInt8](body)
         if bytes.isEmpty { bytes = [0] }
         bytes.withUnsafeMutableBytes { _ = ccurl_easy_setopt_pointer(easy, CURLOPT_COPYPOSTFIELDS, $0.baseAddress) }
-    }
-
-    /// Sets the request header fields; the list lives as long as the handle.
-    func setHeaders(_ lines: [String]) {
-        for line in lines { headerList = curl_slist_append(headerList, line) }
-        _ = ccurl_easy_setopt_slist(easy, CURLOPT_HTTPHEADER, headerList)
     }
 
     /// Runs the exchange on a new thread and returns libcurl's result and the answer's status

@@ -9,7 +9,7 @@ import Synchronization
 /// Built and configured on the caller's task, then handed to the ``CurlMulti`` I/O thread, which
 /// alone touches it while it runs (its callbacks run there); the caller reads its state again only
 /// after ``CurlMulti`` finished it. That hand-over is what makes the `@unchecked Sendable` sound.
-final class CurlTransfer: @unchecked Sendable {
+final class CurlTransfer: CurlEasyHandle, @unchecked Sendable {
     /// How the exchange ended, as the I/O thread reports it.
     enum Outcome: Sendable {
         case completed(CURLcode)
@@ -45,7 +45,7 @@ final class CurlTransfer: @unchecked Sendable {
     let easy: UnsafeMutableRawPointer
     let writer: TransferWriter
     let context: Context
-    private var headerList: UnsafeMutablePointer<curl_slist>?
+    var headerList: UnsafeMutablePointer<curl_slist>?
     private let errorBuffer: UnsafeMutablePointer<CChar>
     private var continuation: CheckedContinuation<Outcome, Never>?
 
@@ -116,28 +116,9 @@ final class CurlTransfer: @unchecked Sendable {
 
     // MARK: options
 
-    /// Sets a string option; libcurl copies the string.
-    func set(_ option: CURLoption, _ value: String) throws {
-        let code = ccurl_easy_setopt_string(easy, option, value)
-        guard code == CURLE_OK else {
-            throw DownloadError.curl(code, detail: "option \(option.rawValue)", url: context.requestURL)
-        }
-    }
-
-    /// Sets a numeric option.
-    func set(_ option: CURLoption, _ value: Int) {
-        _ = ccurl_easy_setopt_long(easy, option, value)
-    }
-
-    /// Sets a `curl_off_t` option.
-    func set(_ option: CURLoption, offset value: Int64) {
-        _ = ccurl_easy_setopt_off(easy, option, curl_off_t(value))
-    }
-
-    /// Sets the request header fields; the list lives as long as the handle.
-    func setHeaders(_ lines: [String]) {
-        for line in lines { headerList = curl_slist_append(headerList, line) }
-        _ = ccurl_easy_setopt_slist(easy, CURLOPT_HTTPHEADER, headerList)
+    /// The error a refused option throws: libcurl's `code`, naming the option and the URL.
+    func refused(_ option: CURLoption, _ code: CURLcode) -> any Error {
+        DownloadError.curl(code, detail: "option \(option.rawValue)", url: context.requestURL)
     }
 
     // MARK: running
