@@ -44,8 +44,29 @@ trap cleanup EXIT
 mkdir -p "$WORK/root" "$WORK/empty" "$WORK/out"
 chmod 755 "$WORK" "$WORK/root"
 
-port=$(free_port)
-cat > "$WORK/vsftpd.conf" <<CONF
+# vsftpd_listens PID PORT: PID holds a listening socket on 127.0.0.1:PORT (not some other server).
+vsftpd_listens() {
+    python3 - "$1" "$2" <<'PY'
+import os, sys
+pid, port = sys.argv[1], int(sys.argv[2])
+try:
+    links = [os.readlink(f"/proc/{pid}/fd/{fd}") for fd in os.listdir(f"/proc/{pid}/fd")]
+except OSError:
+    sys.exit(1)
+inodes = {link[8:-1] for link in links if link.startswith("socket:[")}
+for line in open("/proc/net/tcp").readlines()[1:]:
+    fields = line.split()
+    if fields[3] == "0A" and int(fields[1].split(":")[1], 16) == port and fields[9] in inodes:
+        sys.exit(0)
+sys.exit(1)
+PY
+}
+# free_port only probes: another server may take the port before vsftpd binds it (vsftpd then
+# exits, and a bare connect would reach that other server). So wait until vsftpd itself listens;
+# if it exited, start it again on a new free port (5 tries, each bounded to 10 s).
+for try in 1 2 3 4 5; do
+    port=$(free_port)
+    cat > "$WORK/vsftpd.conf" <<CONF
 listen=YES
 listen_ipv6=NO
 listen_address=127.0.0.1
@@ -67,9 +88,22 @@ seccomp_sandbox=NO
 max_per_ip=0
 max_clients=0
 CONF
-/usr/sbin/vsftpd "$WORK/vsftpd.conf" 2> "$WORK/vsftpd.err" &
-vsftpd_pid=$!
-wait_for_port "$port" "$WORK/vsftpd.err"
+    /usr/sbin/vsftpd "$WORK/vsftpd.conf" > "$WORK/vsftpd.err" 2>&1 &
+    vsftpd_pid=$!
+    for _ in $(seq 1 100); do
+        vsftpd_listens "$vsftpd_pid" "$port" && break
+        kill -0 "$vsftpd_pid" 2> /dev/null || break
+        sleep 0.1
+    done
+    vsftpd_listens "$vsftpd_pid" "$port" && break
+    if kill -0 "$vsftpd_pid" 2> /dev/null; then
+        echo "vsftpd does not listen on 127.0.0.1:$port:" >&2; cat "$WORK/vsftpd.err" >&2; exit 1
+    fi
+    wait "$vsftpd_pid" 2> /dev/null || true
+    vsftpd_pid=""
+    echo "vsftpd exited (try $try, port $port): $(tail -1 "$WORK/vsftpd.err")" >&2
+    [ "$try" -lt 5 ] || { echo "vsftpd did not start in 5 tries" >&2; exit 1; }
+done
 
 head -c $((SIZE_MIB * 1024 * 1024)) /dev/urandom > "$WORK/root/big.bin"
 expected=$(sha256sum "$WORK/root/big.bin" | cut -d' ' -f1)
