@@ -125,8 +125,9 @@ extension AgentAPI {
     }
 
     /// Where the download goes (the library's `DestinationPolicy`, ``destinations``): `given`, or
-    /// the downloads directory plus the URL's file name when absent; a given file name with a
-    /// control character or a leading dot (`DestinationPolicy.problem(withAbsolutePath:)`) and a
+    /// the downloads directory plus the URL's file name when absent
+    /// (`DestinationPolicy.proposedPath(in:for:)`, as the aria2 RPC's `dir`/`out`); a given file
+    /// name with a control character or a leading dot (`DestinationPolicy.problem(withAbsolutePath:)`) and a
     /// reserved path are a 400 `bad-destination`; a file already there, or at its staging name,
     /// is kept and the download takes the next free name (`NAME.1.EXT`, ...) unless `overwrite`;
     /// so is a name an unfinished download (started or not) writes to, or stages at
@@ -135,8 +136,8 @@ extension AgentAPI {
         if let given, let problem = DestinationPolicy.problem(withAbsolutePath: given.path) {
             throw AgentAPIError(DownloadError(.invalidDestination, problem))
         }
-        let proposed = given ?? downloader.configuration.downloadsDirectory
-            .appending(component: FileNameSanitizer.fileName(for: url), directoryHint: .notDirectory)
+        let proposed = given ?? URL(
+            fileURLWithPath: DestinationPolicy.proposedPath(in: downloader.configuration.downloadsDirectory.path, for: url), isDirectory: false)
         var policy = destinations
         if overwrite { policy.existingFiles = .replace }
         return try await library(settles: false) { try await downloader.freeDestination(for: proposed, policy: policy) }

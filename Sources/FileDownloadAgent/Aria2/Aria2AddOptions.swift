@@ -92,8 +92,8 @@ struct Aria2AddOptions {
         }
         if dir != nil || out != nil {
             let directory = dir ?? downloads.path
-            let name = try out ?? FileNameSanitizer.fileName(for: InputValidation.url(url))
-            destination = directory.hasSuffix("/") ? directory + name : directory + "/" + name
+            destination = try out.map { DestinationPolicy.proposedPath(in: directory, name: $0) }
+                ?? DestinationPolicy.proposedPath(in: directory, for: InputValidation.url(url))
         }
         return AgentDownloadRequest(id: id, url: url, destination: destination, headers: headers.isEmpty ? nil : headers,
                                     sha256: sha256, mirrors: uris.count > 1 ? Array(uris.dropFirst()) : nil,
