@@ -24,6 +24,15 @@ struct RestoreRulesTests {
         try Data(repeating: 7, count: count).write(to: URL(fileURLWithPath: path))
     }
 
+    /// A record whose staging file holds `onDisk` bytes: the set-up most rules start from.
+    func staged(_ id: String, _ state: DownloadState, onDisk: Int, checkpoint: Int64 = 0,
+                segments: [SegmentCheckpoint] = [], validator: Validator? = .entityTag("\"v1\""),
+                expected: Int64? = 10_000) throws -> DownloadRecord {
+        let r = record(id, state, checkpoint: checkpoint, segments: segments, validator: validator, expected: expected)
+        try write(onDisk, at: r.partPath)
+        return r
+    }
+
     func size(_ path: String) -> Int64? { FileValidation.size(path) }
 
     func cleanUp() { try? FileManager.default.removeItem(at: directory) }
@@ -31,8 +40,7 @@ struct RestoreRulesTests {
     @Test("a staging file longer than the checkpoint is cut to it; the record's state and validator stay")
     func longerThanCheckpointIsCut() throws {
         defer { cleanUp() }
-        let r = record("p", .paused, checkpoint: 4000)
-        try write(6000, at: r.partPath)
+        let r = try staged("p", .paused, onDisk: 6000, checkpoint: 4000)
         let restored = RestoreRules.reconcile(r, stagingSuffix: ".part")
         #expect(size(r.partPath) == 4000)
         #expect(restored.entry.bytesOnDisk == 4000)
@@ -44,8 +52,7 @@ struct RestoreRulesTests {
     @Test("a staging file shorter than the checkpoint keeps what it has")
     func shorterThanCheckpointKeepsItsBytes() throws {
         defer { cleanUp() }
-        let r = record("s", .interrupted, checkpoint: 4000)
-        try write(2500, at: r.partPath)
+        let r = try staged("s", .interrupted, onDisk: 2500, checkpoint: 4000)
         let restored = RestoreRules.reconcile(r, stagingSuffix: ".part")
         #expect(size(r.partPath) == 2500)
         #expect(restored.entry.bytesOnDisk == 2500)
@@ -81,8 +88,7 @@ struct RestoreRulesTests {
     func segmentsThatFitAreKept() throws {
         defer { cleanUp() }
         let segments = [SegmentCheckpoint(start: 0, end: 5000, done: 2000), SegmentCheckpoint(start: 5000, end: 10_000, done: 1000)]
-        let r = record("f", .paused, segments: segments)
-        try write(6000, at: r.partPath)
+        let r = try staged("f", .paused, onDisk: 6000, segments: segments)
         let restored = RestoreRules.reconcile(r, stagingSuffix: ".part")
         #expect(restored.entry.segments == segments)
         #expect(restored.entry.bytesOnDisk == 3000)
@@ -98,8 +104,7 @@ struct RestoreRulesTests {
     func segmentsThatDoNotFitAreDropped(why: String, validator: Validator, expected: Int64, onDisk: Int) throws {
         defer { cleanUp() }
         let segments = [SegmentCheckpoint(start: 0, end: 5000, done: 5000), SegmentCheckpoint(start: 5000, end: 10_000, done: 1000)]
-        let r = record("d", .paused, segments: segments, validator: validator, expected: expected)
-        try write(onDisk, at: r.partPath)
+        let r = try staged("d", .paused, onDisk: onDisk, segments: segments, validator: validator, expected: expected)
         let restored = RestoreRules.reconcile(r, stagingSuffix: ".part")
         #expect(restored.entry.segments.isEmpty, "\(why)")
         let prefix = Int64(min(onDisk, 6000))
@@ -110,8 +115,7 @@ struct RestoreRulesTests {
     @Test("a download that was running is interrupted; the transition is left to carry out")
     func runningBecomesInterrupted() throws {
         defer { cleanUp() }
-        let r = record("r", .downloading, checkpoint: 300)
-        try write(300, at: r.partPath)
+        let r = try staged("r", .downloading, onDisk: 300, checkpoint: 300)
         let restored = RestoreRules.reconcile(r, stagingSuffix: ".part")
         #expect(restored.entry.state == .interrupted)
         #expect(restored.entry.lastError?.code == .connectionLost)
