@@ -42,26 +42,9 @@ struct S3TransportTests {
     func pauseThenResume() async throws {
         try await S3Fixture.with { fixture in
             let content = try fixture.serve("pause.bin", size: 2 * 1024 * 1024, seed: 16)
-            var transports = TransportRegistry()
-            transports.register(try fixture.transport(), for: "s3")
-            let downloader = Downloader(
-                configuration: DownloaderConfiguration(
-                    retryPolicy: RetryPolicy(maxRetries: 2, initialDelay: .milliseconds(20), jitter: 0),
-                    progressInterval: .milliseconds(50), downloadsDirectory: fixture.directory.url),
-                transports: transports, delegate: FirstAttemptPacing())
-            let events = downloader.events()
-            try await downloader.start(id: "p", url: fixture.url("pause.bin"), destination: fixture.directory.file("pause.bin"))
-            let seen = try await downloader.eventsActingOnce(events, after: 300 * 1024 + 1, limit: .seconds(90)) { downloader in
-                #expect(try await downloader.pause("p") != nil)
-                try await downloader.resume("p")
-            }
-            await downloader.shutdown()
-            guard case .completed(_, let file)? = seen.last else {
-                Issue.record("did not complete: \(String(describing: seen.last))")
-                return
-            }
-            #expect(try Data(contentsOf: file) == content)
-            #expect(!seen.contains { if case .restarted = $0 { true } else { false } })
+            _ = try await SingleDownload.pausedAndResumed(fixture.url("pause.bin"), transport: try fixture.transport(), scheme: "s3",
+                                                          directory: fixture.directory, name: "pause.bin", content: content,
+                                                          limit: .seconds(90))
         }
     }
 
