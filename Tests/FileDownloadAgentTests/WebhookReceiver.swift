@@ -62,7 +62,12 @@ final class WebhookReceiver: Sendable {
                                   listening.finish()
                               })
         let group = ServiceGroup(configuration: .init(services: [app], logger: Logger(label: "webhook-receiver")))
-        let task = Task { try await group.run() }
+        // A failed bind never calls onServerRunning: the stream ends when the group does, so the
+        // wait below reaches the guard instead of waiting for ever.
+        let task = Task {
+            defer { listening.finish() }
+            try await group.run()
+        }
         var bound: Int?
         for await given in ports { bound = given }
         guard let bound, bound > 0 else {
