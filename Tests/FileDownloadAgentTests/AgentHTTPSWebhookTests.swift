@@ -47,12 +47,12 @@ struct AgentHTTPSWebhookTests {
                 let expected = "sha256=" + hexString(HMAC<SHA256>.authenticationCode(for: Data(((call.key ?? "") + ".").utf8) + call.body,
                                                                                      using: SymmetricKey(data: Data(secret.utf8))))
                 #expect(call.signature == expected)
-                guard case .completed(let id, let file) = try JSONDecoder().decode(DownloadEvent.self, from: call.body) else {
+                if case .completed(let id, let file) = try JSONDecoder().decode(DownloadEvent.self, from: call.body) {
+                    #expect(id == "a")
+                    #expect(try Data(contentsOf: file) == data)
+                } else {
                     Issue.record("not a completed event: \(String(decoding: call.body, as: UTF8.self))")
-                    return
                 }
-                #expect(id == "a")
-                #expect(try Data(contentsOf: file) == data)
                 let letter = try #require(dead.first)
                 #expect(letter["id"] as? String == "r")
                 #expect((letter["attempts"] as? Int ?? 0) >= 2, "retried: \(letter)")

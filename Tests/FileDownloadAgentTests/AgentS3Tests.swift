@@ -17,8 +17,8 @@ struct AgentS3Tests {
         var environment: [String: String?] = ["AWS_PROFILE": nil, "AWS_SESSION_TOKEN": nil]
         for (name, value) in server.environment() { environment[name] = value }
         let agent = try AgentFixture(environment: environment)
-        try await agent.start()
         do {
+            try await agent.start()
             let target = agent.downloads.appending(path: "file.bin")
             try await agent.client.submit(AgentDownloadRequest(id: "s3", url: "s3://fdl/agent/file.bin", destination: target.path))
             try await agent.waitUntil("s3 completes") { $0.first { $0.id == "s3" }?.state == .completed }
