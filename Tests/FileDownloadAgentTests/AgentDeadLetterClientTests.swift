@@ -52,15 +52,11 @@ struct AgentDeadLetterClientTests {
                 }
                 #expect(try await agent.client.deadLetters().map(\.key) == [keep.key])
 
-                down = nil
-                let hooks = try await WebhookReceiver.start(port: port, status: 200)
+                let hooks = try await WebhookReceiver.replacing(&down, port: port)
                 receiver = hooks
                 let retried = try await agent.client.retryDeadLetter(keep.key)
                 #expect(retried.key == keep.key && retried.deadAt == nil && retried.attempts == 0)
-                // The Idempotency-Key is INSTANCE-SEQUENCE (docs/agent-api.md).
-                try await poll("the retried delivery is acknowledged", limit: .seconds(60)) {
-                    hooks.acknowledgedKeys.map { $0.split(separator: "-").last.map(String.init) } == [String(keep.sequence)]
-                }
+                try await hooks.waitUntilOnlyAcknowledged(sequence: String(keep.sequence))
                 #expect(hooks.acknowledgedKeys.first?.split(separator: "-").first?.count == 16, "\(hooks.acknowledgedKeys)")
                 #expect(try await agent.client.deadLetters().isEmpty)
                 #expect(hooks.calls.count == 1, "the dropped one is not delivered")

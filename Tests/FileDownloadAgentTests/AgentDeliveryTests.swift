@@ -167,13 +167,11 @@ struct AgentDeliveryTests {
                 let again = try await CommandRun.curl(socket: agent.socket, ["-X", "DELETE", "http://localhost/v1/deliveries/dead/\(keys["drop"]!)"])
                 #expect(again.status == 404 && again.body.contains("unknown-delivery"))
 
-                down = nil
-                let hooks = try await WebhookReceiver.start(port: port, status: 200)
+                let hooks = try await WebhookReceiver.replacing(&down, port: port)
                 receiver = hooks
                 let retried = try await CommandRun.curl(socket: agent.socket, ["-X", "POST", "http://localhost/v1/deliveries/dead/\(keys["keep"]!)/retry"])
                 #expect(retried.status == 200, "\(retried.body)")
-                let key = String(keys["keep"]!.prefix { $0 != "-" })
-                try await poll("the retried delivery is acknowledged", limit: .seconds(60)) { hooks.acknowledgedKeys.map { String($0.split(separator: "-").last ?? "") } == [key] }
+                try await hooks.waitUntilOnlyAcknowledged(sequence: String(keys["keep"]!.prefix { $0 != "-" }))
                 #expect(try await Self.deadLetters(agent).isEmpty)
                 #expect(hooks.calls.count == 1, "the dropped one is not delivered")
             } catch {
@@ -208,16 +206,14 @@ struct AgentDeliveryTests {
                     return dead.count == 2
                 }
                 let keys = Dictionary(uniqueKeysWithValues: dead.map { ($0["id"] as? String ?? "", $0["key"] as? String ?? "") })
-                down = nil
-                let hooks = try await WebhookReceiver.start(port: port, status: 200)
+                let hooks = try await WebhookReceiver.replacing(&down, port: port)
                 receiver = hooks
                 let (status, output, errors) = try await CommandRun.run([
                     "/usr/bin/timeout", "300", "/usr/bin/env", "python3", AgentWebPageTests.script, "--login", agent.loginURL,
                     "--id", "keep", "--dead", keys["keep"]!, "--drop", keys["drop"]!,
                 ])
                 #expect(status == 0, "drive_page.py: \(output) \(errors)")
-                let key = String(keys["keep"]!.prefix { $0 != "-" })
-                try await poll("the retried delivery is acknowledged", limit: .seconds(60)) { hooks.acknowledgedKeys.map { String($0.split(separator: "-").last ?? "") } == [key] }
+                try await hooks.waitUntilOnlyAcknowledged(sequence: String(keys["keep"]!.prefix { $0 != "-" }))
                 #expect(try await Self.deadLetters(socket: agent.socket).isEmpty)
                 #expect(hooks.calls.count == 1, "the dropped one is not delivered")
             } catch {
