@@ -8,7 +8,7 @@ import Testing
 /// downloaded byte for byte and fails otherwise) and each of its rows carries a number. The figures
 /// themselves are the benchmark's, not the test's (no timing is asserted). One script at a time:
 /// they contend for the same two cores.
-@Suite("Benchmarks at a tiny size", .serialized, .timeLimit(.minutes(5)))
+@Suite("Benchmarks at a tiny size", .serialized, .timeLimit(.minutes(10)))
 struct BenchmarkScriptTests {
     @Test("Benchmarks/http.sh: every tool's row on the big file, the small files and the slow ones, and the cancellation")
     func http() async throws {
@@ -126,6 +126,20 @@ struct BenchmarkScriptTests {
         }
     }
 
+    @Test("Benchmarks/s3.sh: fdl and aws s3 cp against its moto server, a byte-exact row for each")
+    func s3() async throws {
+        let output = try await Self.run("s3.sh", ["SIZE_MIB": "1", "CONNECTIONS": "2", "TOOL_TIMEOUT": "120"], limit: .seconds(540))
+        Self.expectByteExactRows(["fdl get -x 1", "fdl get -x 2", "aws s3 cp"], of: "1 MiB", in: output)
+    }
+
+    @Test("Benchmarks/rate-limit.sh: fdl, curl and aria2c against its nginx, a byte-exact row for each")
+    func rateLimit() async throws {
+        let output = try await Self.run("rate-limit.sh", ["SIZES_MIB": "1", "CONNECTIONS": "2", "LIMIT": "8388608", "TOOL_TIMEOUT": "60"])
+        Self.expectByteExactRows(["fdl get --limit-rate -x 1", "fdl get --limit-rate -x 2", "curl --limit-rate",
+                                  "aria2c --max-download-limit -x1 -s1", "aria2c --max-download-limit -x2 -s2"],
+                                 of: "1 MiB", in: output)
+    }
+
     @Test("bench-core: the Downloader and the raw transport on 200 downloads, every one completed")
     func benchCore() async throws {
         let output = try await Self.runExecutable("bench-core", ["200", "8", "4096"])
@@ -194,6 +208,16 @@ struct BenchmarkScriptTests {
         let output = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
         #expect(status == 0, "\(name) exited \(status):\n\(output)")
         return output
+    }
+
+    /// Expects, for each of `tools`, a Markdown row `| size | tool |` that ends `| ok |` (the
+    /// script checked the file byte for byte).
+    static func expectByteExactRows(_ tools: [String], of size: String, in output: String,
+                                    sourceLocation: SourceLocation = #_sourceLocation) {
+        for tool in tools {
+            let row = output.split(separator: "\n").first { $0.hasPrefix("| \(size) | \(tool) |") }
+            #expect(row?.hasSuffix("| ok |") == true, "no byte-exact row for \(tool) in:\n\(output)", sourceLocation: sourceLocation)
+        }
     }
 
     /// Expects a Markdown row whose first cells are `leading` and which has a number in a later cell.
