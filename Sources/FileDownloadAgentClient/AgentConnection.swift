@@ -9,13 +9,24 @@ struct AgentConnection: Sendable {
     typealias Channel = NIOAsyncChannel<HTTPClientResponsePart, HTTPClientRequestPart>
 
     let socketPath: String
+    /// How long ``exchange(_:_:body:)`` waits for the whole answer once connected (the connect
+    /// has its own 5 s bound); `nil`: as long as the agent takes.
+    var answerTimeout: Duration? = nil
 
     /// Sends `method path` with an optional JSON body and returns the status and the whole body.
     ///
     /// - Throws: ``DownloadAgentClientError`` `unreachable` when no agent accepts the connection,
-    ///   or when the connection breaks before the answer is complete.
+    ///   or when the connection breaks before the answer is complete; `noAnswer` when the answer
+    ///   is not complete within ``answerTimeout`` (the connection is then closed).
     func exchange(_ method: HTTPMethod, _ path: String, body: Data? = nil) async throws -> (status: Int, body: Data) {
         let channel = try await connect()
+        let deadline = answerTimeout.map { ContinuousClock.now + $0 }
+        let timer = answerTimeout.map { timeout in
+            let (seconds, attoseconds) = timeout.components
+            let nanoseconds = seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+            return channel.channel.eventLoop.scheduleTask(in: .nanoseconds(nanoseconds)) { channel.channel.close(promise: nil) }
+        }
+        defer { timer?.cancel() }
         do {
             return try await channel.executeThenClose { inbound, outbound in
                 try await send(method, path, body: body, headers: [], to: outbound)
@@ -31,6 +42,9 @@ struct AgentConnection: Sendable {
                 throw DownloadAgentClientError(status: 0, code: .unreachable,
                                                message: "the agent at \(socketPath) closed the connection before it answered")
             }
+        } catch where deadline.map({ ContinuousClock.now >= $0 }) ?? false {
+            throw DownloadAgentClientError(status: 0, code: .noAnswer,
+                                           message: "the agent at \(socketPath) did not answer within \(answerTimeout!)")
         } catch let error as DownloadAgentClientError {
             throw error
         } catch {

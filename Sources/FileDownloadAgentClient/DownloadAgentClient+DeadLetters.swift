@@ -37,7 +37,7 @@ extension DownloadAgentClient {
     /// - Throws: ``DownloadAgentClientError`` `unknown-delivery` (404) when no dead letter has
     ///   that key (already retried or dropped), `unreachable`, or the agent's refusal.
     public func dropDeadLetter(_ key: String) async throws {
-        let (status, body) = try await AgentConnection(socketPath: socketPath)
+        let (status, body) = try await AgentConnection(socketPath: socketPath, answerTimeout: answerTimeout)
             .exchange(.DELETE, "/v1/deliveries/dead/\(Self.escape(key))")
         guard status == 204 else { throw Self.refusal(status, body) }
     }

@@ -6,7 +6,7 @@ extension DownloadAgentClient {
     /// - Throws: ``DownloadAgentClientError`` `unreachable` when no agent accepts connections at
     ///   ``socketPath``, or the agent's refusal (a 403 for another user).
     public func status() async throws -> AgentStatus {
-        let (status, body) = try await AgentConnection(socketPath: socketPath).exchange(.GET, "/v1/health")
+        let (status, body) = try await AgentConnection(socketPath: socketPath, answerTimeout: answerTimeout).exchange(.GET, "/v1/health")
         guard status == 200 else { throw Self.refusal(status, body) }
         do {
             return try JSONDecoder().decode(AgentStatus.self, from: body)

@@ -17,15 +17,23 @@ import NIOHTTP1
 public struct DownloadAgentClient: Sendable {
     /// The agent's socket.
     public let socketPath: String
+    /// How long a call waits for the agent's whole answer once connected; `nil`: as long as the
+    /// agent takes. (Event streams are not bounded by it.)
+    public let answerTimeout: Duration?
 
     /// A client of the agent listening at `socketPath` (default ``AgentSocketPath/default(environment:)``).
     ///
     /// Nothing is opened or checked here: the first call connects, and throws `unreachable` when no
     /// agent listens there.
     ///
-    /// - Parameter socketPath: the path of the agent's Unix domain socket.
-    public init(socketPath: String = AgentSocketPath.default()) {
+    /// - Parameters:
+    ///   - socketPath: the path of the agent's Unix domain socket.
+    ///   - answerTimeout: how long each call waits for the answer once connected (the connect
+    ///     itself gives up after 5 s); past it the connection is closed and the call throws
+    ///     `noAnswer` (status 0). `nil`, the default, waits as long as the agent takes.
+    public init(socketPath: String = AgentSocketPath.default(), answerTimeout: Duration? = nil) {
         self.socketPath = socketPath
+        self.answerTimeout = answerTimeout
     }
 
     // MARK: verbs
@@ -169,7 +177,8 @@ public struct DownloadAgentClient: Sendable {
     /// - Throws: ``DownloadAgentClientError`` `unknown-id` (404), `invalid-state` (409) while it
     ///   waits or downloads (pause or cancel it first), `unreachable`.
     public func remove(_ id: String) async throws {
-        let (status, body) = try await AgentConnection(socketPath: socketPath).exchange(.DELETE, "/v1/downloads/\(Self.escape(id))")
+        let (status, body) = try await AgentConnection(socketPath: socketPath, answerTimeout: answerTimeout)
+            .exchange(.DELETE, "/v1/downloads/\(Self.escape(id))")
         guard status == 204 else { throw Self.refusal(status, body) }
     }
 
@@ -285,7 +294,7 @@ public struct DownloadAgentClient: Sendable {
     /// One exchange whose 2xx answer is a `T`: the agent's refusal otherwise, `bad-response`
     /// when the answer does not decode.
     func call<T: Decodable>(_ method: HTTPMethod, _ path: String, body: Data? = nil) async throws -> T {
-        let (status, data) = try await AgentConnection(socketPath: socketPath).exchange(method, path, body: body)
+        let (status, data) = try await AgentConnection(socketPath: socketPath, answerTimeout: answerTimeout).exchange(method, path, body: body)
         guard (200..<300).contains(status) else { throw Self.refusal(status, data) }
         do {
             return try JSONDecoder().decode(T.self, from: data)

@@ -100,6 +100,9 @@ public struct AgentErrorCode: Hashable, Sendable, RawRepresentable, Codable, Cus
     /// No agent accepts connections on the socket, or the connection broke before the answer
     /// (status 0).
     public static let unreachable = AgentErrorCode(rawValue: "unreachable")
+    /// The agent accepted the connection but did not answer within the client's
+    /// `answerTimeout` (status 0).
+    public static let noAnswer = AgentErrorCode(rawValue: "no-answer")
     /// The agent's answer is not what the client understands.
     public static let badResponse = AgentErrorCode(rawValue: "bad-response")
     /// Journalled events after the client's cursor are gone (the journal keeps the last 10,000).

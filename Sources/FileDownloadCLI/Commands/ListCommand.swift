@@ -42,15 +42,11 @@ public struct ListCommand: AsyncParsableCommand {
     func runningDownloads() async throws -> [DownloadInfo] {
         let socketPath = state.state.socketPath
         do {
-            let answer = try await Self.value(within: Self.runningAnswerDeadline) {
-                try await DownloadAgentClient(socketPath: socketPath).downloads()
-            }
-            guard let answer else {
-                Terminal.writeError("fdl: the fdl running on \(state.url.path) did not answer within "
-                                    + "\(Self.runningAnswerDeadline.components.seconds) s; showing the stored rows")
-                return []
-            }
-            return answer
+            return try await DownloadAgentClient(socketPath: socketPath, answerTimeout: Self.runningAnswerDeadline).downloads()
+        } catch let error as DownloadAgentClientError where error.code == .noAnswer {
+            Terminal.writeError("fdl: the fdl running on \(state.url.path) did not answer within "
+                                + "\(Self.runningAnswerDeadline.components.seconds) s; showing the stored rows")
+            return []
         } catch let error as DownloadAgentClientError {
             if error.status == 0 { return [] }
             throw ControlCommandRunner.fail(.stateUnavailable, "the fdl running on \(state.url.path) refused: \(error.message)")
