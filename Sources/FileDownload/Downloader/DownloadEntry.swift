@@ -5,7 +5,12 @@ struct DownloadEntry {
     let id: String
     /// The URL as given, credentials included (memory only).
     var url: URL
-    var destination: URL
+    var destination: URL {
+        didSet { destinationPath = destination.path }
+    }
+    /// ``destination``'s path, kept with it: `URL.path` decodes the URL at every call (four
+    /// allocations), and every start and every attempt asks for it.
+    private(set) var destinationPath: String
     var partPath: String
     var options: DownloadOptions
     /// The state and the data it carries (a retry's due time, a hold), changed only by its
@@ -46,6 +51,9 @@ struct DownloadEntry {
     var secretsOrigin: String?
     /// The origin an attempt may send secret header fields to.
     var originOfSecrets: String { secretsOrigin ?? url.origin }
+    /// Whether the next attempt fetches ``url`` itself and the secrets are ``url``'s own: then
+    /// it may carry them without comparing origins.
+    var isFirstURLWithItsSecrets: Bool { urlIndex == 0 && secretsOrigin == nil }
     /// Whether a failure of the current pass over the URLs (mirrors) was retryable.
     var passHadRetryableFailure = false
     /// The first file name a head of this download suggested (``TransferHead/suggestedFilename``).
@@ -68,6 +76,20 @@ struct DownloadEntry {
     var declinedRefresh = false
     /// Fresh URLs asked for after refusals since the bytes last grew, and the bytes then.
     var refusals = FreshURLHolds.Refusals()
+
+    /// An entry for a new download (`attempts` 0, nothing on disk); `destinationPath`, when the
+    /// caller has it, is `destination.path` (else it is read from `destination`).
+    init(id: String, url: URL, destination: URL, destinationPath: String? = nil, partPath: String,
+         options: DownloadOptions, lifecycle: DownloadLifecycle, queueOrder: Int64) {
+        self.id = id
+        self.url = url
+        self.destination = destination
+        self.destinationPath = destinationPath ?? destination.path
+        self.partPath = partPath
+        self.options = options
+        self.lifecycle = lifecycle
+        self.queueOrder = queueOrder
+    }
 
     /// The URL the next attempt asks for: ``url`` or one of the mirrors.
     var currentURL: URL {

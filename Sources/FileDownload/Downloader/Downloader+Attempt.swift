@@ -65,7 +65,7 @@ extension Downloader {
     /// the seam to the host governor. Made after the attempt's own connection was counted.
     func makeAttempt(of e: DownloadEntry, handle: AttemptHandle, transport: any Transport, segmentable: Bool) -> Attempt {
         Attempt(
-            id: e.id, url: e.currentURL, secretsOrigin: e.originOfSecrets, partPath: e.partPath, destination: e.destination, options: e.options,
+            id: e.id, url: e.currentURL, secretsOrigin: e.isFirstURLWithItsSecrets ? nil : e.originOfSecrets, partPath: e.partPath, destination: e.destination, options: e.options,
             suggestedFileName: e.suggestedFileName, takenNames: takenNames(besides: e),
             stagingSuffix: configuration.stagingSuffix, bytesOnDisk: e.continuationOffset, validator: e.validator, expectedLength: e.expectedLength,
             number: e.attempts, synchronize: configuration.synchronizesFiles, roomCheck: roomCheck(for: e),
@@ -101,7 +101,10 @@ extension Downloader {
         hostClosed(id, error: Self.failureError(outcome, handle), policy: e.options.retryPolicy ?? configuration.retryPolicy, now: now)
         e.activeTime += now - handle.startedAt
         let sink = handle.currentSink
+        // One buffer for what a completion announces (progress, the total, the state, the
+        // completion, the activity count) instead of growing it step by step.
         var events: [DownloadEvent] = []
+        events.reserveCapacity(6)
         if let sink {
             absorbHead(&e, sink: sink, events: &events)
             e.bytesOnDisk = sink.fileLength
@@ -196,7 +199,8 @@ extension Downloader {
             flush = nil
         }
         entries[id] = e
-        persist(e, flush: flush, events: events + [.activityCountChanged(scheduler.running.count)])
+        events.append(.activityCountChanged(scheduler.running.count))
+        persist(e, flush: flush, events: events)
         updateProgress(of: id)
         schedule()
     }

@@ -75,7 +75,7 @@ extension Downloader {
         let standardized = kept ? chosen : chosen.standardizedFileURL
         let path = kept ? chosenPath : standardized.path
         let partPath = path + configuration.stagingSuffix
-        if let problem = DownloadPaths.problem(destination: standardized, partPath: partPath,
+        if let problem = DownloadPaths.problem(destination: standardized, path: path, partPath: partPath,
                                                stagingSuffix: configuration.stagingSuffix) {
             throw DownloadError(.invalidDestination, problem)
         }
@@ -84,7 +84,7 @@ extension Downloader {
         try checkNew(id: id)  // the store let other calls in
         try checkUnclaimed(destination: path, partPath: partPath)
         var entry = DownloadEntry(
-            id: id, url: url, destination: standardized, partPath: partPath,
+            id: id, url: url, destination: standardized, destinationPath: path, partPath: partPath,
             options: (options ?? DownloadOptions()).resolved(with: configuration),
             lifecycle: DownloadLifecycle(id: id), queueOrder: takeQueueOrder()
         )
@@ -336,7 +336,8 @@ extension Downloader {
 
     /// Why the paths of `e` cannot be trusted (see ``DownloadPaths``), or `nil` when they can.
     func pathProblem(of e: DownloadEntry) -> String? {
-        DownloadPaths.problem(destination: e.destination, partPath: e.partPath, stagingSuffix: configuration.stagingSuffix)
+        DownloadPaths.problem(destination: e.destination, path: e.destinationPath, partPath: e.partPath,
+                              stagingSuffix: configuration.stagingSuffix)
     }
 
     /// Deletes the staging file of `e` (a file or a link, never a directory), unless its paths
@@ -350,7 +351,7 @@ extension Downloader {
 
     /// Records that `e` claims its destination and its staging file.
     func claim(_ e: DownloadEntry) {
-        claimedPaths[e.destination.path] = e.id
+        claimedPaths[e.destinationPath] = e.id
         claimedPaths[e.partPath] = e.id
     }
 
@@ -417,8 +418,10 @@ extension Downloader {
         guard !isShutDown else { return }
         var pass = scheduler.beginPass(now: clock.now())
         while let id = scheduler.next(in: &pass, slots: configuration.maxConcurrentDownloads, waiting: { id, order in
-            guard let e = self.entries[id], e.state == .waiting, e.queueOrder == order else { return nil }
-            return Scheduler.Candidate(priority: e.options.priority, origin: Self.connectionOrigin(of: e.currentURL))
+            self.entries.peek(id) { e in
+                guard e.state == .waiting, e.queueOrder == order else { return nil }
+                return Scheduler.Candidate(priority: e.options.priority, origin: Self.connectionOrigin(of: e.currentURL))
+            } ?? nil
         }) {
             startAttempt(id)
         }

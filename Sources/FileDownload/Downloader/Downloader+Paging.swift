@@ -28,7 +28,7 @@ extension Downloader {
     /// Drops `e` from memory with its claims on its paths (the store keeps its record).
     private func forgetInMemory(_ e: DownloadEntry) {
         entries[e.id] = nil
-        for path in [e.destination.path, e.partPath] where claimedPaths[path] == e.id { claimedPaths[path] = nil }
+        for path in [e.destinationPath, e.partPath] where claimedPaths[path] == e.id { claimedPaths[path] = nil }
     }
 
     /// How many completed or cancelled downloads stay in memory once paging is on: the newest,

@@ -53,9 +53,13 @@ extension Downloader {
     func neededByRunning(on id: UInt, besides: String) -> Int64 {
         var sum: Int64 = 0
         for other in scheduler.running where other != besides {
-            guard let e = entries[other], let needed = stillNeeded(e), needed > 0,
-                  let fs = spaceHolds.fileSystem(of: Self.directory(of: e)), fs == id else { continue }
-            sum = sum.addingSaturating(needed)
+            // Read in place: a copy of each running entry at every start cost more than the sum.
+            let needed = entries.peek(other) { e -> Int64? in
+                guard let needed = stillNeeded(e), needed > 0,
+                      let fs = spaceHolds.fileSystem(of: Self.directory(of: e)), fs == id else { return nil }
+                return needed
+            }
+            if let needed = needed ?? nil { sum = sum.addingSaturating(needed) }
         }
         return sum
     }

@@ -79,6 +79,15 @@ struct EntryTable {
     var keys: Dictionary<String, DownloadEntry>.Keys { storage.keys }
     var count: Int { storage.count }
 
+    /// Calls `body` with entry `id` where it is stored, without copying it (a copy retains and
+    /// then releases each of the entry's references: a measurable part of the actor's time when
+    /// it happens for every running download at every start); `nil` when there is no such entry.
+    /// `body` only reads: a change made here would pass the sums by.
+    mutating func peek<R>(_ id: String, _ body: (inout DownloadEntry) -> R) -> R? {
+        guard let index = storage.index(forKey: id) else { return nil }
+        return body(&storage.values[index])
+    }
+
     /// Calls `body` with every entry where it is stored, in no order, without copying it (see
     /// ``Downloader/forEachEntryInPlace(_:)``). `body` only reads: a change made here would pass
     /// the sums by.

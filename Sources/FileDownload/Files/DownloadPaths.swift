@@ -20,7 +20,12 @@ package enum DownloadPaths {
     /// `.` or `..` component, no empty name) and holds no NUL, and the staging path is exactly
     /// the destination's path plus `stagingSuffix`.
     package static func problem(destination: URL, partPath: String, stagingSuffix: String) -> String? {
-        let path = destination.path
+        problem(destination: destination, path: destination.path, partPath: partPath, stagingSuffix: stagingSuffix)
+    }
+
+    /// ``problem(destination:partPath:stagingSuffix:)`` for a caller that has `destination.path`
+    /// at hand as `path` (`URL.path` decodes the URL at every call).
+    package static func problem(destination: URL, path: String, partPath: String, stagingSuffix: String) -> String? {
         guard destination.isFileURL, path.hasPrefix("/") else {
             return "the destination \(destination) is not an absolute file path"
         }

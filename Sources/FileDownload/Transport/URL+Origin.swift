@@ -11,7 +11,19 @@ extension URL {
     /// without them. Two URLs may share secrets exactly when their origins are equal.
     public var origin: String {
         let scheme = self.scheme?.lowercased() ?? ""
-        let port = self.port ?? ["http": 80, "https": 443, "sftp": 22][scheme] ?? -1
+        let port = self.port ?? Self.defaultPort(ofScheme: scheme)
         return "\(scheme)://\(host?.lowercased() ?? ""):\(port)"
+    }
+
+    /// 80, 443, 22 for `http`, `https`, `sftp` (lowercased); -1 for any other scheme. A switch,
+    /// not a dictionary literal: that built a dictionary at every call of ``origin``, which the
+    /// downloader asks for a few times per attempt.
+    private static func defaultPort(ofScheme scheme: String) -> Int {
+        switch scheme {
+        case "http": 80
+        case "https": 443
+        case "sftp": 22
+        default: -1
+        }
     }
 }
