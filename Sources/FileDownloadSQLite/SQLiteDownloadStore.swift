@@ -202,7 +202,7 @@ public actor SQLiteDownloadStore: DownloadStore {
         }
     }
 
-    private func perform<T>(_ context: String, _ body: (SQLiteRecordTable) throws -> T) throws -> T {
+    func perform<T>(_ context: String, _ body: (SQLiteRecordTable) throws -> T) throws -> T {
         guard let table else {
             throw DownloadError(.store, "\(context): the download store at \(path) is closed")
         }

@@ -89,6 +89,15 @@ enum SQLiteSchema {
         """
         ALTER TABLE downloads ADD COLUMN validator_encoding TEXT;
         """,
+        // Version 8: the connection count remembered per origin (scheme://host:port, nothing
+        // else of a URL) for automatic connections (DownloadStore.rememberConnections).
+        """
+        CREATE TABLE host_connections (
+            origin      TEXT    NOT NULL PRIMARY KEY,
+            connections INTEGER NOT NULL,
+            updated_at  REAL    NOT NULL
+        ) WITHOUT ROWID;
+        """,
     ]
 
     /// The schema version this build writes.

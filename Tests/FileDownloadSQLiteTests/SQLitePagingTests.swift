@@ -114,6 +114,6 @@ struct SQLitePagingTests {
         #expect(try await store.nextWaiting(limit: 10).map(\.id) == ["high", "low"])
         #expect(try await store.countsByState() == [.waiting: 2, .completed: 1])
         #expect(try await store.waitingPartPaths() == ["/tmp/high.part"])
-        #expect(try RawSQLite.integer("PRAGMA user_version", at: path) == 7)
+        #expect(try RawSQLite.integer("PRAGMA user_version", at: path) == 8)
     }
 }

@@ -23,46 +23,82 @@ struct HostConnectionsTests {
         return now
     }
 
-    /// Two connections at 2 MB/s for 3 s (the target grows to 3), then a third one opened at
-    /// `rate` for 3 s; returns the time after.
-    func thirdConnection(_ hosts: inout HostConnections, rate: Int64) -> Duration {
-        open(&hosts, 2)
-        let now = traffic(&hosts, rate: 2_000_000, from: .zero, seconds: 3)
-        #expect(hosts.target(of: origin) == min(3, hosts.cap(of: origin)))
-        #expect(hosts.extraAllowed(origin: origin, now: now) == 1)
-        open(&hosts, 1)
-        return traffic(&hosts, rate: rate, from: now, seconds: 3)
+    /// Opens connections up to the target of `origin` and feeds `seconds` of traffic at `rate`
+    /// from `start`; returns the time after.
+    @discardableResult
+    func fill(_ hosts: inout HostConnections, rate: Int64, from start: Duration, seconds: Int = 1) -> Duration {
+        open(&hosts, hosts.target(of: origin) - hosts.openCount(of: origin))
+        return traffic(&hosts, rate: rate, from: start, seconds: seconds)
     }
 
-    @Test("the target starts at 2 and grows by one while each added connection brings 10 % more")
-    func growsWhileThroughputGrows() {
-        var hosts = HostConnections(cap: 8)
+    @Test("the target starts at 2 and doubles, like TCP's slow start, while the rate grows with the connections")
+    func doublesWhileThroughputScales() {
+        var hosts = HostConnections(cap: 16)
         #expect(hosts.extraAllowed(origin: origin, now: .zero) == 2)
-        var now = thirdConnection(&hosts, rate: 3_000_000)
+        var now = fill(&hosts, rate: 2_000_000, from: .zero)
         #expect(hosts.target(of: origin) == 4)
-        open(&hosts, 1)
-        now = traffic(&hosts, rate: 4_000_000, from: now, seconds: 3)
-        #expect(hosts.target(of: origin) == 5)
-        #expect(hosts.extraAllowed(origin: origin, now: now) == 1)
+        now = fill(&hosts, rate: 4_000_000, from: now)
+        #expect(hosts.target(of: origin) == 8)
+        now = fill(&hosts, rate: 6_000_000, from: now)  // 1.5 x for twice the connections: still worth it
+        #expect(hosts.target(of: origin) == 16)
+        #expect(hosts.extraAllowed(origin: origin, now: now) == 8)
+        #expect(hosts.takeLearned() == [origin: 8])  // the best count measured so far
+        #expect(hosts.takeLearned().isEmpty)
     }
 
-    @Test("the target stops growing when an added connection brings less than 10 %")
-    func stopsWhenFlat() {
-        var hosts = HostConnections(cap: 8)
-        var now = thirdConnection(&hosts, rate: 2_100_000)  // +5 %: flat
-        #expect(hosts.target(of: origin) == 3)
+    @Test("a doubling that brings nothing backs off to the count with the best rate and settles; one that brings less than half its share settles there")
+    func settlesWhenFlat() {
+        var hosts = HostConnections(cap: 16)
+        var now = fill(&hosts, rate: 2_000_000, from: .zero)
+        now = fill(&hosts, rate: 4_000_000, from: now)
+        now = fill(&hosts, rate: 4_200_000, from: now)  // 8 connections, +5 %: flat
+        #expect(hosts.target(of: origin) == 4)
+        #expect(hosts.takeLearned() == [origin: 4])
         now = traffic(&hosts, rate: 9_000_000, from: now, seconds: 10)  // settled: no probing on
-        #expect(hosts.target(of: origin) == 3)
-        #expect(hosts.extraAllowed(origin: origin, now: now) == 0)
+        #expect(hosts.target(of: origin) == 4)
+
+        var other = HostConnections(cap: 16)
+        now = fill(&other, rate: 2_000_000, from: .zero)
+        now = fill(&other, rate: 2_800_000, from: now)  // 4 connections, +40 %: better, not worth doubling again
+        #expect(other.target(of: origin) == 4)
+        now = traffic(&other, rate: 9_000_000, from: now, seconds: 10)
+        #expect(other.target(of: origin) == 4)
+        #expect(other.extraAllowed(origin: origin, now: now) == 0)
     }
 
     @Test("never above the cap, however the throughput grows")
     func neverAboveCap() {
         var hosts = HostConnections(cap: 3)
-        let now = thirdConnection(&hosts, rate: 6_000_000)
+        var now = fill(&hosts, rate: 2_000_000, from: .zero)
+        now = fill(&hosts, rate: 6_000_000, from: now)
         #expect(hosts.target(of: origin) == 3)
         #expect(hosts.extraAllowed(origin: origin, now: now) == 0)
         #expect(!hosts.mayOpen(origin: origin, now: now))
+    }
+
+    @Test("a remembered count is where a new origin starts; others start at 2")
+    func startsAtTheRememberedCount() {
+        var hosts = HostConnections(cap: 16)
+        hosts.remember([origin: 8])
+        #expect(hosts.target(of: origin) == 8)
+        #expect(hosts.extraAllowed(origin: origin, now: .zero) == 8)
+        #expect(hosts.target(of: "https://other.example.org:443") == 2)
+        fill(&hosts, rate: 8_000_000, from: .zero)
+        #expect(hosts.target(of: origin) == 16)  // it still probes from there
+    }
+
+    @Test("a throttle halves the target, stops the doubling and is remembered")
+    func throttleBacksOff() {
+        var hosts = HostConnections(cap: 16)
+        hosts.remember([origin: 16])
+        let now = fill(&hosts, rate: 16_000_000, from: .zero)
+        #expect(hosts.target(of: origin) == 16 && hosts.takeLearned().isEmpty)
+        hosts.throttled(origin: origin, retryAfter: nil, now: now)
+        #expect(hosts.target(of: origin) == 8)
+        #expect(hosts.takeLearned() == [origin: 8])
+        for _ in 0..<8 { hosts.closed(origin: origin) }
+        traffic(&hosts, rate: 40_000_000, from: now, seconds: 5)  // however fast: no doubling after a throttle
+        #expect(hosts.target(of: origin) == 8)
     }
 
     @Test("a 429 halves the target and holds new connections until its Retry-After, not a moment earlier")
@@ -140,7 +176,7 @@ struct HostConnectionsTests {
         #expect(hosts.cap(of: origin) == 2)
     }
 
-    @Test("an origin idle for a minute is forgotten: it starts afresh, unthrottled")
+    @Test("an origin idle for a minute is forgotten: it starts afresh, unthrottled, at its remembered target")
     func forgetsIdle() {
         var hosts = HostConnections(cap: 8)
         open(&hosts, 6)
@@ -151,7 +187,10 @@ struct HostConnectionsTests {
         #expect(hosts.target(of: origin) == 3)
         hosts.forgetIdle(now: .seconds(70))
         #expect(hosts.hosts[origin] == nil)
-        #expect(hosts.target(of: origin) == 2)
+        #expect(hosts.target(of: origin) == 3)  // the halved target is remembered
+        #expect(hosts.mayOpen(origin: origin, now: .seconds(70)))
+        open(&hosts, 6)
+        #expect(hosts.mayOpen(origin: origin, now: .seconds(70)))  // unthrottled: the cap (8) bounds first connections
     }
 
     @Test("one lost connection is a blip, not a throttle; a second within 10 s is one")

@@ -43,8 +43,9 @@ public struct DownloadOptions: Sendable, Hashable, Codable {
     public var urlExpiresAt: Date?
     /// How many connections this download may use at once (segments of one file, see
     /// ``DownloaderConfiguration/segmentThreshold``): `nil` (default) is automatic: as many as
-    /// the host's adaptive target leaves (2 for a host not seen before; more while each added
-    /// connection adds throughput), up to ``Downloader/automaticConnections``; `1` is one
+    /// the host's adaptive target leaves (the count remembered for the host in the store, else 2;
+    /// doubling while the throughput grows with the connections), up to
+    /// ``Downloader/automaticConnections``; `1` is one
     /// connection, exactly as before segments existed; `n` is up to `n` from the start. Every
     /// connection counts against ``DownloaderConfiguration/maxConnectionsPerHost`` with those of
     /// the other downloads to the host, and after the host throttles (429, 503, refusals) against

@@ -52,6 +52,7 @@ extension Downloader {
         try InputValidation.checkDownload(id: id, url: url, options: options, allowsOpaque: true)
         try checkNew(id: id)
         try await checkNotInStore(id: id)
+        await loadRememberedHosts()
         _ = try transports.transport(for: url)
         if url.host == nil, url.path.isEmpty {
             throw DownloadError(.invalidURL, "the URL \(url.redactingPassword) names no resource")

@@ -58,6 +58,7 @@ extension Downloader {
         guard throttles else { return }
         let wait = error.retryAfter.map { min($0, policy.maxDelay) }
         scheduler.hosts.throttled(origin: origin, retryAfter: wait, now: now)
+        rememberLearnedHosts()
         let hold = wait.map { ", no new connection for \($0)" } ?? ""
         logger.debug("download '\(id)': \(origin) throttles (\(error.code)); target \(scheduler.hosts.target(of: origin))\(hold)")
     }
@@ -78,6 +79,28 @@ extension Downloader {
     /// for its origin's throughput.
     func recordHostBytes(_ id: String, fileLength: Int64, now: Duration) {
         scheduler.record(id, fileLength: fileLength, now: now)
+        rememberLearnedHosts()
+    }
+
+    /// Reads, once per downloader, the connection counts the store remembers per origin
+    /// (``DownloadStore/rememberedConnections()``): an origin seen for the first time then starts
+    /// its adaptive target there instead of at 2. Called before a download is added or restored;
+    /// does nothing after the first call or without a store.
+    func loadRememberedHosts() async {
+        guard !scheduler.hosts.loadedMemory, persistence.hasStore else { return }
+        let counts = await persistence.rememberedConnections()
+        scheduler.hosts.loadedMemory = true
+        scheduler.hosts.remember(counts)
+    }
+
+    /// Hands what the governor learned of its origins since the last call (each one's best
+    /// count so far, or a settled or halved target) to the store, after the writes posted before.
+    func rememberLearnedHosts() {
+        let learned = scheduler.hosts.takeLearned()
+        guard !learned.isEmpty else { return }
+        for (origin, count) in learned.sorted(by: { $0.key < $1.key }) {
+            persistence.rememberConnections(count, forOrigin: origin)
+        }
     }
 
     /// Whether a download waits in the queue for a held origin (so the tick must go on to start

@@ -43,6 +43,7 @@ extension Downloader {
         guard persistence.hasStore else { return RestoreReport() }
         // Read before anything changes: a store that cannot answer leaves everything as it was.
         let stored = try await persistence.loadForRestore()
+        await loadRememberedHosts()
         if persistence.pagesWaiting {
             scheduler.nextQueueOrder = Swift.max(scheduler.nextQueueOrder, stored.lastQueueOrder?.successorSaturating ?? 0)
             scheduler.pages.isActive = true

@@ -87,6 +87,9 @@ extension Downloader {
     }
 
     /// The connections a download with ``DownloadOptions/maxConnections`` `nil` (automatic) uses
-    /// at most: 4, a modest number servers accept.
-    public static let automaticConnections = 4
+    /// at most: 16, as `aria2c -x` allows at most, and within
+    /// ``DownloaderConfiguration/maxConnectionsPerHost`` (8 by default). It starts at the count
+    /// remembered for its origin, or 2, and doubles while the rate grows with the connections
+    /// (see docs/connections.md).
+    public static let automaticConnections = 16
 }

@@ -74,4 +74,16 @@ public protocol DownloadStore: Sendable {
     /// assume that every record's staging path is its destination path plus the suffix that
     /// `partPath` adds to `destination`.
     func unfinishedOwner(destination: String, partPath: String) async throws -> String?
+
+    // MARK: connections per host (defaults in DownloadStore+HostConnections.swift)
+
+    /// The connection counts remembered per origin (`scheme://host:port`, lowercased, as
+    /// `URL.origin` gives it): for each, the count with which a ``Downloader``'s automatic
+    /// connections (``DownloadOptions/maxConnections`` `nil`) last reached their best rate. A
+    /// downloader reads them once, before its first download, and starts an origin's target there.
+    /// The default remembers nothing (`[:]`).
+    func rememberedConnections() async throws -> [String: Int]
+    /// Remembers `count` (at least 1) for `origin` (`scheme://host:port`: never credentials, a path
+    /// or a query), replacing what was remembered for it. The default does nothing.
+    func rememberConnections(_ count: Int, forOrigin origin: String) async throws
 }

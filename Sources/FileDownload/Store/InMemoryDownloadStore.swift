@@ -10,6 +10,8 @@ import Foundation
 /// needs); each query then filters every record, which is fine for tests.
 public actor InMemoryDownloadStore: DownloadStore {
     private var records: [String: DownloadRecord] = [:]
+    /// The connection counts remembered per origin (``rememberConnections(_:forOrigin:)``).
+    public private(set) var connectionsByOrigin: [String: Int] = [:]
     /// Calls of ``save(_:)`` so far.
     public private(set) var saveCount = 0
     /// Calls of ``checkpoint(id:bytes:validator:)`` and ``checkpoint(id:segments:validator:)`` so far.
@@ -24,6 +26,14 @@ public actor InMemoryDownloadStore: DownloadStore {
     public init(records: [DownloadRecord] = [], pagesWaitingDownloads: Bool = false) {
         self.pagesWaitingDownloads = pagesWaitingDownloads
         for r in records { self.records[r.id] = r }
+    }
+
+    /// The connection counts remembered per origin.
+    public func rememberedConnections() async throws -> [String: Int] { connectionsByOrigin }
+
+    /// Remembers `count` for `origin` (in memory only).
+    public func rememberConnections(_ count: Int, forOrigin origin: String) async throws {
+        connectionsByOrigin[origin] = max(1, count)
     }
 
     public func loadAll() -> [DownloadRecord] {

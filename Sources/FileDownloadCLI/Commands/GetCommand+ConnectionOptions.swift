@@ -7,8 +7,8 @@ extension GetCommand {
         public var jobs: Int = 4
 
         @Option(name: [.customShort("x"), .customLong("max-connections")], help: ArgumentHelp(
-            "Connections one download may use at once (1...\(GetCommand.maxConnectionsRange.upperBound); default: automatic, up to 4 "
-            + "for files of 16 MiB and more from servers that take ranges). 1: one connection per file.", valueName: "N"))
+            "Connections one download may use at once (1...\(GetCommand.maxConnectionsRange.upperBound); default: automatic, 2 doubling up to 16 "
+            + "within --max-connections-per-host for files of 16 MiB and more from servers that take ranges; the next download to a server starts at what worked). 1: one connection per file.", valueName: "N"))
         public var maxConnections: Int?
 
         @Option(name: .customLong("max-connections-per-host"), help: ArgumentHelp(

@@ -25,4 +25,10 @@ struct CheckpointReportingStore: DownloadStore {
     }
 
     func remove(id: String) async throws { try await base.remove(id: id) }
+
+    func rememberedConnections() async throws -> [String: Int] { try await base.rememberedConnections() }
+
+    func rememberConnections(_ count: Int, forOrigin origin: String) async throws {
+        try await base.rememberConnections(count, forOrigin: origin)
+    }
 }

@@ -12,6 +12,8 @@ final class Journal: Sendable {
         /// Flush the file (through the sink), then checkpoint the segments (read before).
         case checkpointSegments(id: String, sink: TransferSink, segments: [SegmentCheckpoint], validator: Validator?)
         case remove(id: String)
+        /// Remember `count` connections for `origin` (``DownloadStore/rememberConnections(_:forOrigin:)``).
+        case rememberConnections(origin: String, count: Int)
         case publish([DownloadEvent])
         case barrier(CheckedContinuation<Void, Never>)
         /// Runs `work` once everything posted before it is done (answers outcome waits).
@@ -56,6 +58,10 @@ final class Journal: Sendable {
                             do { try await store.remove(id: id) } catch {
                                 logger.error("the store could not remove a download", metadata: ["id": "\(id)", "error": "\(error)"])
                             }
+                        }
+                    case .rememberConnections(let origin, let count):
+                        do { try await store?.rememberConnections(count, forOrigin: origin) } catch {
+                            logger.warning("the store could not remember connections", metadata: ["origin": "\(origin)", "error": "\(error)"])
                         }
                     case .publish(let events):
                         hub.publish(events)

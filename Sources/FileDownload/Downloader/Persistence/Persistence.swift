@@ -65,6 +65,19 @@ struct Persistence: Sendable {
         journal.post(.publish([.removed(id: id)]))
     }
 
+    /// Remembers `count` connections for `origin` in the store, after every write posted before.
+    func rememberConnections(_ count: Int, forOrigin origin: String) {
+        guard hasStore else { return }
+        journal.post(.rememberConnections(origin: origin, count: count))
+    }
+
+    /// Reads the connection counts the store remembers per origin; `[:]` without a store or when
+    /// it cannot answer (the origins then start afresh).
+    func rememberedConnections() async -> [String: Int] {
+        guard let store else { return [:] }
+        return (try? await store.rememberedConnections()) ?? [:]
+    }
+
     /// Publishes `events` after every write posted before.
     func publish(_ events: [DownloadEvent]) {
         journal.post(.publish(events))

@@ -6,11 +6,15 @@
 /// - the connections open now (``opened(origin:)``, ``closed(origin:)``), never more than the
 ///   cap: ``DownloaderConfiguration/maxConnectionsPerHost``, or the override for the origin's
 ///   host (``setCap(_:forHost:)``);
-/// - an adaptive *target*, which starts at ``initialTarget`` and grows by one after a sample
-///   window (``sampleWindow``) in which the origin used all of its target and its throughput grew
-///   by at least ``growthPerConnection`` per connection over the last measured count
-///   (``record(origin:bytes:now:)``). A window that shows less growth settles the target: it stops
-///   growing until the origin throttles or goes idle;
+/// - an adaptive *target*, which starts at the count remembered for the origin
+///   (``remember(_:)``, from the store) or ``initialTarget``, and doubles, as TCP's slow start
+///   does, after a window of at least ``growthWindow`` in which the origin used all of its target
+///   and its throughput grew by at least ``scalingEfficiency`` of the connections it added
+///   (``record(origin:bytes:now:)``: from 4 to 8 connections, at least 1.5 times the rate). A
+///   window that shows less growth settles the target at the count that reached the best rate
+///   (backing off when the added connections brought nothing): it stops growing until the origin
+///   throttles or goes idle. Each count that reached a new best rate, and each settled or halved
+///   target, is what the origin is remembered by (``takeLearned()``);
 /// - a hold: after a throttle (``throttled(origin:retryAfter:now:)``: HTTP 429 or 503, a
 ///   refused connection, or a lost one shortly after another, ``lost(origin:now:)``) the target
 ///   is halved (at most once per sample window, so connections refused together count once) and
@@ -26,10 +30,18 @@
 struct HostConnections: Sendable {
     /// The target of an origin seen for the first time (or again after ``idleReset``).
     static let initialTarget = 2
-    /// How long throughput is measured before the target may grow.
+    /// How long a throttled origin waits before its target grows back by one, and between two
+    /// halvings.
     static let sampleWindow: Duration = .seconds(2)
-    /// The relative throughput growth, per added connection, that lets the target grow by one.
-    static let growthPerConnection = 0.10
+    /// How long throughput is measured, with an unchanged connection count, before the target may
+    /// double: one progress tick at the default 250 ms (a window starts at the first tick after
+    /// the count changed, so new connections are past their handshake), short enough that a
+    /// transfer of a few seconds grows to its best count.
+    static let growthWindow: Duration = .milliseconds(200)
+    /// How much of the proportional gain added connections must bring for the target to double
+    /// again: with `n` connections more than the last window that grew (which had `b`), the rate
+    /// must reach `base × (1 + scalingEfficiency × n / b)`.
+    static let scalingEfficiency = 0.5
     /// The longest hold a `Retry-After` can cause.
     static let longestHold: Duration = .seconds(3600)
     /// How long an origin with nothing open and no hold is remembered.
@@ -41,7 +53,7 @@ struct HostConnections: Sendable {
     /// One origin's connections and measurements.
     struct Host: Sendable {
         var open = 0
-        var target = HostConnections.initialTarget
+        var target: Int
         /// After a throttle, until forgotten: the target also bounds first connections.
         var throttled = false
         /// The target stopped growing (a window showed too little growth).
@@ -66,6 +78,11 @@ struct HostConnections: Sendable {
         var windowBytes: Int64 = 0
         /// Since when nothing is open (for ``idleReset``).
         var idleSince: Duration?
+
+        /// An origin seen for the first time (or again after ``idleReset``), starting at `target`.
+        init(target: Int = HostConnections.initialTarget) {
+            self.target = max(1, target)
+        }
     }
 
     /// The cap of every origin without an override (at least 1).
@@ -73,9 +90,41 @@ struct HostConnections: Sendable {
     /// Caps by lowercased host name (every scheme and port of that host).
     private(set) var overrides: [String: Int] = [:]
     private(set) var hosts: [String: Host] = [:]
+    /// The counts remembered per origin (``remember(_:)``, and what this governor learned since):
+    /// where an origin seen for the first time starts its target.
+    private(set) var remembered: [String: Int] = [:]
+    /// Counts learned since the last ``takeLearned()``: for the store.
+    private var learned: [String: Int] = [:]
+    /// Whether the store's remembered counts were read (``remember(_:)``).
+    var loadedMemory = false
 
     init(cap: Int) {
         defaultCap = max(1, cap)
+    }
+
+    /// Adds counts remembered per origin (from the store); an origin already known keeps its
+    /// target, a new one starts there.
+    mutating func remember(_ counts: [String: Int]) {
+        for (origin, count) in counts where count >= 1 && remembered[origin] == nil { remembered[origin] = count }
+    }
+
+    /// The counts learned since the last call (each origin's latest), for the store to remember.
+    mutating func takeLearned() -> [String: Int] {
+        defer { learned = [:] }
+        return learned
+    }
+
+    /// Notes `count` as what `origin` is remembered by, when it changed.
+    private mutating func learn(_ count: Int, for origin: String) {
+        guard remembered[origin] != count else { return }
+        remembered[origin] = count
+        learned[origin] = count
+    }
+
+    /// The state of `origin`, or that of an origin seen for the first time: its target the
+    /// remembered count, else ``initialTarget``.
+    private func host(_ origin: String) -> Host {
+        hosts[origin] ?? Host(target: remembered[origin] ?? Self.initialTarget)
     }
 
     /// The cap of `origin` (`scheme://host:port`).
@@ -108,7 +157,7 @@ struct HostConnections: Sendable {
     /// an automatic number of connections), or, for a download that asked for its number, what
     /// the cap leaves, and the target after a throttle.
     func extraAllowed(origin: String, now: Duration, adaptive: Bool = true) -> Int {
-        let host = hosts[origin] ?? Host()
+        let host = host(origin)
         if let until = host.holdUntil, now < until { return 0 }
         let ceiling = adaptive || host.throttled ? min(host.target, cap(of: origin)) : cap(of: origin)
         return max(0, ceiling - host.open)
@@ -128,10 +177,10 @@ struct HostConnections: Sendable {
     func openCount(of origin: String) -> Int { hosts[origin]?.open ?? 0 }
 
     /// The adaptive target of `origin`.
-    func target(of origin: String) -> Int { min(hosts[origin]?.target ?? Self.initialTarget, cap(of: origin)) }
+    func target(of origin: String) -> Int { min(host(origin).target, cap(of: origin)) }
 
     mutating func opened(origin: String) {
-        var host = hosts[origin] ?? Host()
+        var host = host(origin)
         host.open += 1
         host.idleSince = nil
         if host.throttled, host.open >= min(host.target, cap(of: origin)) { host.saturated = true }
@@ -152,10 +201,12 @@ struct HostConnections: Sendable {
     }
 
     /// Counts `bytes` received from `origin` (by any of its connections) by `now`. A window of
-    /// ``sampleWindow`` with an unchanged connection count ends in a decision: with as many
+    /// ``growthWindow`` with an unchanged connection count ends in a decision: with as many
     /// connections as the target (or more), and more than the last window that grew, the target
-    /// grows by one when the throughput grew by ``growthPerConnection`` per added connection, and
-    /// settles otherwise. A change of the connection count starts a new window.
+    /// doubles (within the cap) when the throughput grew by ``scalingEfficiency`` of the
+    /// connections added, and settles otherwise, at the count with the better rate of the two. The
+    /// first window measured only sets the base, and doubles. A change of the connection count
+    /// starts a new window.
     mutating func record(origin: String, bytes: Int64, now: Duration) {
         guard var host = hosts[origin], host.open > 0 else { return }
         defer { hosts[origin] = host }
@@ -167,16 +218,21 @@ struct HostConnections: Sendable {
         }
         host.windowBytes = host.windowBytes.addingSaturating(max(0, bytes))
         let elapsed = now - start
-        guard elapsed >= Self.sampleWindow else { return }
+        guard elapsed >= Self.growthWindow else { return }
         let rate = Double(host.windowBytes) / elapsed.seconds
         let n = host.open
         host.windowStart = now
         host.windowBytes = 0
         guard n >= host.target, !host.settled else { return }
         if let base = host.baselineRate, n > host.baselineConnections {
-            let wanted = base * (1 + Self.growthPerConnection * Double(n - host.baselineConnections))
-            guard rate >= wanted else {
+            let added = Double(n - host.baselineConnections) / Double(max(1, host.baselineConnections))
+            guard rate >= base * (1 + Self.scalingEfficiency * added) else {
+                // Flat: settle at the count that reached the better rate (back off when the
+                // added connections brought nothing).
                 host.settled = true
+                let best = rate > base * 1.1 ? n : host.baselineConnections
+                host.target = min(max(1, best), cap(of: origin))
+                learn(host.target, for: origin)
                 return
             }
         } else if host.baselineRate != nil {
@@ -187,17 +243,23 @@ struct HostConnections: Sendable {
         }
         host.baselineRate = rate
         host.baselineConnections = n
-        host.target = min(n + 1, cap(of: origin))
+        if host.throttled {
+            host.target = min(host.target, cap(of: origin))  // after a throttle, recover() grows it by one
+        } else {
+            host.target = min(n * 2, cap(of: origin))
+        }
+        learn(n, for: origin)
     }
 
     /// A throttle from `origin` (429, 503, a refused connection, repeated losses): halves the target (once
     /// per ``sampleWindow``), makes it bound first connections, starts growth over, and holds new
     /// connections until `retryAfter` (at most ``longestHold``) has passed.
     mutating func throttled(origin: String, retryAfter: Duration?, now: Duration) {
-        var host = hosts[origin] ?? Host()
+        var host = host(origin)
         if host.decreasedAt.map({ now - $0 >= Self.sampleWindow }) ?? true {
             host.target = max(1, max(host.target, host.open) / 2)
             host.decreasedAt = now
+            learn(host.target, for: origin)
         }
         host.throttled = true
         host.saturated = false
@@ -217,7 +279,7 @@ struct HostConnections: Sendable {
     /// throttle, which it does when another connection to it was lost within ``lossWindow``
     /// (the transports cannot tell a reset from a clean close, so one loss alone is a blip).
     mutating func lost(origin: String, now: Duration) -> Bool {
-        var host = hosts[origin] ?? Host()
+        var host = host(origin)
         defer { hosts[origin] = host }
         let repeated = host.lostAt.map { now - $0 < Self.lossWindow } ?? false
         host.lostAt = now
