@@ -89,6 +89,26 @@ import Testing
         }
     }
 
+    @Test func anHTTPSEndpointWithAPrivateCAWorksWithCacertAndFailsPlainlyWithout() async throws {
+        try await withServer { server, out in
+            let front = try S3TLSFront(for: server)
+            defer { front.stop() }
+            let data = sampleBytes(20 * 1024 * 1024, seed: 55)
+            try server.put(data, bucket: "fdl", key: "tls.bin")
+            var variables = environment(out, server.environment())
+            for name in ["SSL_CERT_FILE", "SSL_CERT_DIR", "CURL_CA_BUNDLE"] { variables[name] = .some(nil) }
+            let get = ["get", "s3://fdl/tls.bin", "-d", out.path, "--endpoint-url", front.endpoint.absoluteString]
+            let refused = try await FDLProcess.run(get, environment: variables)
+            #expect(refused.status == 1, "stdout: \(refused.stdout) stderr: \(refused.stderr)")
+            #expect(refused.stdout.contains("tls.bin: FAILED (tlsFailure)"), "\(refused.stdout)")
+            #expect(refused.stdout.contains("--cacert FILE"), "the hint names --cacert: \(refused.stdout)")
+            #expect(!FileManager.default.fileExists(atPath: out.file("tls.bin").path))
+            let trusted = try await FDLProcess.run(get + ["--cacert", front.caCertificate.path, "-x", "4"], environment: variables)
+            #expect(trusted.status == 0, "stdout: \(trusted.stdout) stderr: \(trusted.stderr)")
+            #expect(try Data(contentsOf: out.file("tls.bin")) == data)
+        }
+    }
+
     @Test func aBadEndpointURLIsAUsageError() async throws {
         let out = try TemporaryDirectory("fdl-s3-usage")
         defer { out.remove() }
