@@ -68,7 +68,7 @@ extension Downloader {
             id: e.id, url: e.currentURL, secretsOrigin: e.isFirstURLWithItsSecrets ? nil : e.originOfSecrets, partPath: e.partPath, destination: e.destination, options: e.options,
             suggestedFileName: e.suggestedFileName, takenNames: takenNames(besides: e),
             stagingSuffix: configuration.stagingSuffix, bytesOnDisk: e.continuationOffset, validator: e.validator, expectedLength: e.expectedLength,
-            number: e.attempts, synchronize: configuration.synchronizesFiles, roomCheck: roomCheck(for: e),
+            number: e.attempts, synchronize: configuration.synchronizesFiles, flusher: configuration.completionFlusher, roomCheck: roomCheck(for: e),
             bandwidth: transport.capabilities.contains(.rateLimit) ? rateBudget(for: e) : nil,
             segments: e.segments, seam: segmentable ? segmentSeam(for: e.id, handle: handle) : nil,
             segmentThreshold: configuration.segmentThreshold, minimumSegmentSize: configuration.minimumSegmentSize,

@@ -26,10 +26,18 @@ public struct DownloaderConfiguration: Sendable {
     ///
     /// When on, the staging file is also handed to the kernel's writeback every 8 MiB while it
     /// downloads (`sync_file_range(2)` with `SYNC_FILE_RANGE_WRITE`, which does not wait),
-    /// so the flush at the end waits only for the tail; the flushes and the rename run on a few
-    /// threads of their own, never on Swift's cooperative pool, so several finishing downloads
-    /// flush together.
+    /// so the flush at the end waits only for the tail. Downloads that finish close together are
+    /// made durable as a group, off Swift's cooperative pool: every file of the group is flushed,
+    /// then each is renamed, then each directory they went to is flushed once. A download's
+    /// ``DownloadEvent/completed(id:file:)`` (and its `completed` state) comes only after its
+    /// group is on disk. There is no waiting window: a group is whatever finished while the one
+    /// before was being flushed, so a lone download is not delayed. A file whose flush fails is
+    /// not moved and only its download fails.
     public var synchronizesFiles: Bool
+    /// Where finished files are flushed and moved into place, in groups (with
+    /// ``synchronizesFiles``): by default the process-wide one, so completions of every
+    /// downloader share groups. Tests give one with a recording file system.
+    package var completionFlusher: CompletionFlusher = .shared
     /// Seed for the retry jitter; `nil` draws from the system. Set it for reproducible tests.
     public var jitterSeed: UInt64?
     /// Whether a download that does not fit in its file system's free space, or meets a full disk

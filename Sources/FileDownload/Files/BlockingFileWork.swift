@@ -16,7 +16,7 @@ final class BlockingFileWork: @unchecked Sendable {
 
     // Guarded by `condition`.
     private let condition = NSCondition()
-    private var jobs: [() -> Void] = []
+    private var jobs: [@Sendable () -> Void] = []
     private var nextJob = 0
     private var threads = 0
     private var idle = 0
@@ -37,7 +37,9 @@ final class BlockingFileWork: @unchecked Sendable {
         }
     }
 
-    private func submit(_ job: @escaping () -> Void) {
+    /// Runs `job` on one of the pool's threads, without waiting for it (``CompletionFlusher``
+    /// hands its groups over this way).
+    func submit(_ job: @escaping @Sendable () -> Void) {
         condition.lock()
         jobs.append(job)
         let waiting = jobs.count - nextJob

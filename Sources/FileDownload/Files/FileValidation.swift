@@ -97,8 +97,13 @@ package enum FileValidation {
 
     /// Flushes the directory that holds `path` (its new entry survives a power loss).
     private static func synchronizeDirectory(of path: String) {
-        let dir = (path as NSString).deletingLastPathComponent
-        let dfd = open(dir.isEmpty ? "." : dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        synchronizeDirectory(at: (path as NSString).deletingLastPathComponent)
+    }
+
+    /// Flushes the directory at `directory` (`fsync(2)`; empty: the current directory). Best
+    /// effort: a directory that cannot be opened or flushed is left as it is.
+    static func synchronizeDirectory(at directory: String) {
+        let dfd = open(directory.isEmpty ? "." : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if dfd >= 0 {
             fsync(dfd)
             close(dfd)

@@ -540,6 +540,14 @@ package final class TransferSink: Sendable {
         }
     }
 
+    /// Hands every written byte of the file to the kernel's writeback without waiting
+    /// (`sync_file_range(2)` with `SYNC_FILE_RANGE_WRITE` over the whole file), so that a flush
+    /// of several files finds them written together. Best effort; does nothing where the call
+    /// is missing. Used by ``CompletionFlusher`` before it flushes a group.
+    package func startWriteback() {
+        if let start = Self.syncFileRange { _ = start(fd, 0, 0, 2 /* SYNC_FILE_RANGE_WRITE */) }
+    }
+
     /// Ends the attempt: from now on every call throws and late writes are counted.
     package func seal() {
         sealed.store(true, ordering: .releasing)

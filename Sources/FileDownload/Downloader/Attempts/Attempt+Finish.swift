@@ -28,20 +28,25 @@ extension Attempt {
             if isStopped { return .stopped }
             let final: URL
             if synchronize {
-                // Flush (through the sink's descriptor), move, flush the directory: on a thread of
-                // its own, so that concurrent completions flush together and the cooperative pool
-                // keeps running. With a delegate, its last word comes between the flush and the
-                // move (one more hop), so that nothing slow separates its answer from the rename.
-                let delegate = self.delegate
-                if delegate != nil { try await BlockingFileWork.shared.run { try sink.synchronize() } }
-                if let held = await askBeforeMove() { return held }
-                final = try await BlockingFileWork.shared.run {
-                    if delegate == nil { try sink.synchronize() }
-                    return try self.moveIntoPlace(head: head, sink: sink, synchronize: true)
+                // Flush, move, flush the directory: in a group with the files that finish at the
+                // same time (CompletionFlusher), off the cooperative pool; the attempt returns
+                // (and `completed` is announced) only once its group is on disk. With a delegate,
+                // its last word comes between the flush and the move, so the two halves go
+                // through the flusher separately.
+                if delegate != nil {
+                    try await flusher.flush(sink)
+                    if let held = await askBeforeMove() { return held }
+                    final = try await flusher.move { fileSystem in
+                        try self.moveIntoPlace(head: head, sink: sink, fileSystem: fileSystem)
+                    }
+                } else {
+                    final = try await flusher.complete(sink) { fileSystem in
+                        try self.moveIntoPlace(head: head, sink: sink, fileSystem: fileSystem)
+                    }
                 }
             } else {
                 if let held = await askBeforeMove() { return held }
-                final = try moveIntoPlace(head: head, sink: sink, synchronize: false)
+                final = try moveIntoPlace(head: head, sink: sink, fileSystem: flusher.fileSystem)
             }
             return .completed(final, checks)
         } catch {
@@ -105,9 +110,10 @@ extension Attempt {
     /// not complete behind the downloader's back) and that its name still names the file the sink
     /// wrote and validation read (same device and inode): a file put in its place meanwhile is
     /// never moved into place. With ``DownloadOptions/usesSuggestedFileName`` the name is chosen
-    /// here, and never replaces a file (``moveToServerName(head:synchronize:)``). Returns where
-    /// the file went.
-    private func moveIntoPlace(head: TransferHead, sink: TransferSink, synchronize: Bool) throws -> URL {
+    /// here, and never replaces a file (``moveToServerName(head:fileSystem:)``). Returns where
+    /// the file went. The move goes through `fileSystem`; the directory is not flushed here (with
+    /// ``synchronize``, the ``CompletionFlusher`` flushes it once for its group).
+    private func moveIntoPlace(head: TransferHead, sink: TransferSink, fileSystem: any CompletionFileSystem) throws -> URL {
         let part = partPath, destination = self.destination.path
         if isStopped {
             throw DownloadError(.cancelled, "the attempt was stopped before its file was moved into place")
@@ -126,8 +132,8 @@ extension Attempt {
         } catch {
             logger.warning("download '\(id)': the server's modification time was not kept on the file: \(error)")
         }
-        if options.usesSuggestedFileName { return try moveToServerName(head: head, synchronize: synchronize) }
-        try FileValidation.moveAtomically(from: part, to: destination, synchronize: synchronize)
+        if options.usesSuggestedFileName { return try moveToServerName(head: head, fileSystem: fileSystem) }
+        _ = try fileSystem.move(from: part, to: destination, replacing: true)
         return self.destination
     }
 }

@@ -31,15 +31,16 @@ extension Attempt {
     /// same name at the same moment), the next free name is taken instead. Only the destination
     /// as given (no suggestion, or the suggestion is its own name) is replaced, as without the
     /// option.
-    func moveToServerName(head: TransferHead, synchronize: Bool) throws -> URL {
+    /// The moves go through `fileSystem`, which does not flush the directory.
+    func moveToServerName(head: TransferHead, fileSystem: any CompletionFileSystem) throws -> URL {
         var lost = Set<String>()
         while true {
             let target = serverNamedDestination(head: head, excluding: lost)
             if target == destination {
-                try FileValidation.moveAtomically(from: partPath, to: target.path, synchronize: synchronize)
+                _ = try fileSystem.move(from: partPath, to: target.path, replacing: true)
                 return target
             }
-            if try FileValidation.moveWithoutReplacing(from: partPath, to: target.path, synchronize: synchronize) {
+            if try fileSystem.move(from: partPath, to: target.path, replacing: false) {
                 return target
             }
             lost.insert(target.lastPathComponent)

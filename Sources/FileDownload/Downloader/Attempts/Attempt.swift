@@ -38,6 +38,9 @@ final class Attempt: Sendable {
     /// The transport's, read once.
     let capabilities: TransportCapabilities
     let synchronize: Bool
+    /// Where a finished file is flushed and moved, with the files that finish with it
+    /// (``DownloaderConfiguration/completionFlusher``).
+    let flusher: CompletionFlusher
     /// Checks a head's announced length against the free space (``RoomCheck``); `nil` checks nothing.
     let roomCheck: RoomCheck?
     /// Whether ``url`` has the origin the secret header fields were given for (the download's
@@ -73,7 +76,7 @@ final class Attempt: Sendable {
     init(id: String, url: URL, secretsOrigin: String?, partPath: String, destination: URL, options: DownloadOptions,
          suggestedFileName: String? = nil, takenNames: Set<String> = [], stagingSuffix: String,
          bytesOnDisk: Int64 = 0, validator: Validator? = nil, expectedLength: Int64? = nil, number: Int = 1,
-         synchronize: Bool = false, roomCheck: RoomCheck? = nil,
+         synchronize: Bool = false, flusher: CompletionFlusher = .shared, roomCheck: RoomCheck? = nil,
          bandwidth: BandwidthLimiter? = nil, segments: [SegmentCheckpoint] = [], seam: SegmentSeam? = nil,
          segmentThreshold: Int64 = .max, minimumSegmentSize: Int64 = 4 << 20, downloadsDirectory: String = "",
          handle: AttemptHandle, transport: any Transport, delegate: (any DownloaderDelegate)?,
@@ -93,6 +96,7 @@ final class Attempt: Sendable {
         self.number = number
         self.capabilities = transport.capabilities
         self.synchronize = synchronize
+        self.flusher = flusher
         self.roomCheck = roomCheck
         self.bandwidth = bandwidth
         self.segments = segments

@@ -1,0 +1,26 @@
+import Foundation
+
+/// The file-system calls that make a finished download durable and put it in place, as the
+/// ``CompletionFlusher`` makes them: a seam, so that a test can record their order (and make one
+/// fail) while the real calls still run.
+///
+/// Every call blocks; the flusher makes them on its own thread, never on Swift's cooperative pool.
+package protocol CompletionFileSystem: Sendable {
+    /// Hands the sink's written bytes to the kernel's writeback without waiting for them
+    /// (`sync_file_range(2)` with `SYNC_FILE_RANGE_WRITE`): issued for every file of a group
+    /// before the first flush, so the disk writes them together. Best effort; promises nothing.
+    func startWriteback(of sink: TransferSink)
+
+    /// Flushes the sink's bytes and size to the disk (`fdatasync(2)`); throws when it cannot.
+    func flushData(of sink: TransferSink) throws
+
+    /// Moves `from` to `to` in one step (same file system): replacing what is at `to` when
+    /// `replacing`, else only when nothing is there (`renameat2` with `RENAME_NOREPLACE`), returning
+    /// `false` and moving nothing when something is. The directory is not flushed.
+    func move(from: String, to: String, replacing: Bool) throws -> Bool
+
+    /// Flushes the directory at `path` (`fsync(2)`), so that the entries moved into it survive a
+    /// power loss. Best effort, as before groups existed: a directory that cannot be opened or
+    /// flushed fails no download (its files are already in place).
+    func flushDirectory(at path: String)
+}

@@ -1,0 +1,109 @@
+import FileDownload
+import FileDownloadMock
+import Foundation
+import Testing
+
+/// Finished files are made durable in groups (``CompletionFlusher``): the files of a group are
+/// flushed, then moved, then each directory is flushed once, and `completed` comes after all of it.
+@Suite("Completions are durable in groups", .timeLimit(.minutes(1)))
+struct CompletionFlusherTests {
+    /// A harness whose finished files go through a paused flusher recording into `fs`, with
+    /// `completed` events noted in the same log as they are published.
+    static func harness(_ fs: RecordingFileSystem, delegate: (any DownloaderDelegate)? = nil,
+                        retry: RetryPolicy = RetryPolicy(maxRetries: 3, initialDelay: .seconds(1), multiplier: 2, jitter: 0))
+        -> (Harness, CompletionFlusher) {
+        let flusher = CompletionFlusher(fileSystem: fs)
+        flusher.pause()
+        let h = Harness(maxConcurrent: 8, retry: retry, delegate: delegate, configure: { $0.completionFlusher = flusher })
+        h.downloader.observe { event in
+            if case .completed(let id, _) = event { fs.note(.completed(id)) }
+        }
+        return (h, flusher)
+    }
+
+    @Test("downloads that finish together: every data flush, then every move, then one flush per directory, then the completed events")
+    func groupOrder() async throws {
+        let fs = RecordingFileSystem()
+        let (h, flusher) = Self.harness(fs)
+        let sub = h.directory.appendingPathComponent("sub", isDirectory: true)
+        try FileManager.default.createDirectory(at: sub, withIntermediateDirectories: true)
+        let destinations = ["a": h.file("a"), "b": h.file("b"), "c": sub.appendingPathComponent("c"), "d": sub.appendingPathComponent("d")]
+        var contents: [String: MockContent] = [:]
+        for (n, (id, destination)) in destinations.sorted(by: { $0.key < $1.key }).enumerated() {
+            contents[id] = h.serve(id, size: 30_000, seed: UInt64(n + 1))
+            _ = try await h.downloader.start(id: id, url: h.url(id), destination: destination)
+        }
+        await flusher.waitUntilPending(4)
+        flusher.resume()
+        for id in destinations.keys { await h.recorder.state(id, .completed) }
+
+        let parts = Set(destinations.values.map { $0.path + ".part" })
+        #expect(fs.kinds == Array(repeating: "writeback", count: 4) + Array(repeating: "flush", count: 4)
+                + Array(repeating: "move", count: 4) + ["directory", "directory"] + Array(repeating: "completed", count: 4),
+                "\(fs.log)")
+        #expect(Set(fs.log.compactMap { if case .flush(let p) = $0 { p } else { nil } }) == parts)
+        #expect(Set(fs.log.compactMap { if case .move(let from, _) = $0 { from } else { nil } }) == parts)
+        #expect(Set(fs.log.compactMap { if case .directory(let d) = $0 { d } else { nil } }) == [h.directory.path, sub.path])
+        for (id, destination) in destinations {
+            #expect(h.contents(destination) == contents[id]!.bytes(in: 0..<30_000), "\(id) in place, whole")
+        }
+        await h.cleanUp()
+    }
+
+    @Test("a lone download goes through at once: its flush, its move, its directory, then completed (no group to gather)")
+    func loneFile() async throws {
+        let fs = RecordingFileSystem()
+        let (h, flusher) = Self.harness(fs)
+        flusher.resume()
+        let content = h.serve("a", size: 20_000)
+        try await h.downloader.start(id: "a", url: h.url("a"))
+        await h.recorder.state("a", .completed)
+        let part = h.file("a").path + ".part"
+        #expect(fs.log == [.flush(part), .move(from: part, to: h.file("a").path), .directory(h.directory.path), .completed("a")])
+        #expect(h.contents(h.file("a")) == content.bytes(in: 0..<20_000))
+        await h.cleanUp()
+    }
+
+    @Test("a flush that fails (EIO) fails that download only: its file is not moved, the others of its group complete")
+    func flushFailureFailsOne() async throws {
+        let fs = RecordingFileSystem()
+        let (h, flusher) = Self.harness(fs, retry: RetryPolicy(maxRetries: 0))
+        fs.failFlush(of: h.file("b").path + ".part")
+        for (n, id) in ["a", "b", "c"].enumerated() {
+            h.serve(id, size: 10_000, seed: UInt64(n + 1))
+            try await h.downloader.start(id: id, url: h.url(id))
+        }
+        await flusher.waitUntilPending(3)
+        flusher.resume()
+        await h.recorder.state("a", .completed)
+        await h.recorder.state("c", .completed)
+        let failure = await h.recorder.failure(of: "b")
+        #expect(failure.error.code == .fileSystem)
+        #expect(failure.error.message.contains("cannot flush"), "\(failure.error)")
+        #expect(!FileManager.default.fileExists(atPath: h.file("b").path), "nothing moved to b's destination")
+        #expect(!fs.log.contains { if case .move(let from, _) = $0 { from.hasSuffix("/b.part") } else { false } })
+        #expect(fs.kinds == ["writeback", "writeback", "writeback", "flush", "flush", "move", "move", "directory", "completed", "completed"],
+                "\(fs.log)")
+        await h.cleanUp()
+    }
+
+    /// Notes the delegate's last word in the file system's log.
+    final class Asking: DownloaderDelegate {
+        let fs: RecordingFileSystem
+        init(_ fs: RecordingFileSystem) { self.fs = fs }
+        func download(_ id: String, willMoveTo destination: URL) async throws { fs.note(.asked(id)) }
+    }
+
+    @Test("with a delegate: the flush, then its last word, then the move and the directory, then completed")
+    func delegateBetweenFlushAndMove() async throws {
+        let fs = RecordingFileSystem()
+        let (h, flusher) = Self.harness(fs, delegate: Asking(fs))
+        flusher.resume()
+        h.serve("a", size: 20_000)
+        try await h.downloader.start(id: "a", url: h.url("a"))
+        await h.recorder.state("a", .completed)
+        let part = h.file("a").path + ".part"
+        #expect(fs.log == [.flush(part), .asked("a"), .move(from: part, to: h.file("a").path), .directory(h.directory.path), .completed("a")])
+        await h.cleanUp()
+    }
+}
