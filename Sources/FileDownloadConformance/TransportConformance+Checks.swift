@@ -157,8 +157,8 @@ extension TransportConformance {
             break
         }
         task.cancel()
-        guard let ending = await firstOf({ await task.value }, within: Self.cancellationLimit) else {
-            throw CheckFailure("the transfer did not end within \(Self.cancellationLimit) of its task being cancelled")
+        guard let ending = await firstOf({ await task.value }, within: cancellationLimit) else {
+            throw CheckFailure("the transfer did not end within \(cancellationLimit) of its task being cancelled")
         }
         sink.seal()
         let length = try ConformanceAttempt.contents(of: path).count
