@@ -166,6 +166,9 @@ public final class DownloadAgent: Service, Sendable {
         // The downloader's own bound on the question is the refresher's (its default is shorter).
         var downloaderConfiguration = configuration.downloader
         downloaderConfiguration.freshURLTimeout = configuration.freshURLTimeout
+        // Destination names come from API clients: a link in the downloads directory is never
+        // followed, whenever it was planted.
+        downloaderConfiguration.followsExistingLinks = false
         let downloader = Downloader(configuration: downloaderConfiguration, transports: try transports(), store: store,
                                     delegate: refresher)
         await downloader.setBandwidthLimit(configuration.bandwidthLimit)

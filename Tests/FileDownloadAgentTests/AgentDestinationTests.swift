@@ -38,17 +38,19 @@ struct AgentDestinationTests {
         }
     }
 
-    @Test("a symbolic link planted at a subdirectory between add and start is not followed")
-    func plantedLinkNotFollowed() async throws {
+    @Test("a symbolic link planted at a subdirectory, between add and start or before the add, is not followed",
+          arguments: [false, true])
+    func plantedLinkNotFollowed(_ beforeAdd: Bool) async throws {
         let outside = try TemporaryDirectory("outside")
         defer { outside.remove() }
         try await NginxServer.withServer { nginx, _ in
             _ = try nginx.serve("link/file.bin", sampleBytes(20_000, seed: 32))
             try await AgentFixture.with { agent in
                 let sub = agent.downloads.appending(path: "sub")
+                if beforeAdd { try FileManager.default.createSymbolicLink(at: sub, withDestinationURL: outside.url) }
                 try await agent.client.submit(AgentDownloadRequest(id: "l", url: nginx.url("link/file.bin"),
                                                                    destination: sub.appending(path: "file.bin").path, start: false))
-                try FileManager.default.createSymbolicLink(at: sub, withDestinationURL: outside.url)
+                if !beforeAdd { try FileManager.default.createSymbolicLink(at: sub, withDestinationURL: outside.url) }
                 try await agent.client.start(id: "l")
                 let list = try await agent.waitUntil("l fails") { $0.first { $0.id == "l" }?.state == .failed }
                 let info = try #require(list.first { $0.id == "l" })

@@ -123,4 +123,60 @@ struct DestinationPolicyTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: outside.path).isEmpty, "nothing written through the link")
         await h.cleanUp()
     }
+
+    @Test("a link the application already has below the download directory is followed: the download is stored, announced and completed at its real path")
+    func downloaderFollowsAnExistingLink() async throws {
+        let h = Harness()
+        let outside = FileManager.default.temporaryDirectory.appendingPathComponent("disk-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: outside.appendingPathComponent("deep"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: outside) }
+        let content = h.serve("x", size: 10_000)
+        // ~/Downloads -> /mnt/disk, with the downloads directory the home directory.
+        let link = h.directory.appendingPathComponent("Downloads")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: outside)
+        let given = link.appendingPathComponent("deep/new/x.bin")
+        let stored = try await h.downloader.add(id: "x", url: h.url("x"), destination: given)
+        let real = outside.resolvingSymlinksInPath().appendingPathComponent("deep/new/x.bin")
+        #expect(stored.path == real.path, "the destination is returned with the link resolved, missing directories kept")
+        #expect(await h.downloader.info(of: "x")?.destination.path == real.path)
+        try await h.downloader.start(id: "x")
+        await h.recorder.state("x", .completed)
+        #expect(try Data(contentsOf: real) == content.data)
+        await h.cleanUp()
+    }
+
+    @Test("with followsExistingLinks off (the agent, the fleet) a link already there is refused as one planted later")
+    func downloaderRefusesAnExistingLinkWhenTold() async throws {
+        let h = Harness(configure: { $0.followsExistingLinks = false })
+        let outside = FileManager.default.temporaryDirectory.appendingPathComponent("outside-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: outside, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: outside) }
+        _ = h.serve("x", size: 10_000)
+        let link = h.directory.appendingPathComponent("sub")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: outside)
+        let stored = try await h.downloader.add(id: "x", url: h.url("x"), destination: link.appendingPathComponent("x.bin"))
+        #expect(stored.path == link.path + "/x.bin", "stored as given")
+        try await h.downloader.start(id: "x")
+        await h.recorder.state("x", .failed)
+        #expect(await h.downloader.info(of: "x")?.lastErrorCode == .invalidDestination)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: outside.path).isEmpty, "nothing written through the link")
+        await h.cleanUp()
+    }
+
+    @Test("resolvingLinks: nil without a link, directly in the directory or outside it; the real path with missing parts appended")
+    func resolvingLinks() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("resolve-\(UUID().uuidString)").path
+        let outside = FileManager.default.temporaryDirectory.appendingPathComponent("target-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir + "/plain", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: outside + "/in", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir); try? FileManager.default.removeItem(atPath: outside) }
+        try FileManager.default.createSymbolicLink(atPath: dir + "/plain/l", withDestinationPath: outside)
+        #expect(DestinationParents.resolvingLinks(in: dir + "/plain/missing/f", below: dir) == nil)
+        #expect(DestinationParents.resolvingLinks(in: dir + "/f", below: dir) == nil)
+        #expect(DestinationParents.resolvingLinks(in: outside + "/in/f", below: dir) == nil)
+        #expect(DestinationParents.resolvingLinks(in: dir + "/plain/l", below: dir) == nil, "the link is the file name, not a directory")
+        let real = URL(fileURLWithPath: outside).resolvingSymlinksInPath().path
+        #expect(DestinationParents.resolvingLinks(in: dir + "/plain/l/in/a/b/f", below: dir) == real + "/in/a/b/f")
+        #expect(DestinationParents.resolvingLinks(in: dir + "/plain/l/f", below: dir + "/") == real + "/f")
+    }
 }

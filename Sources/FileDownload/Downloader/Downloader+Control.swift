@@ -7,7 +7,9 @@ extension Downloader {
     /// ``InputValidation/checkDownload(id:url:options:allowsOpaque:)`` (the rules every front end applies),
     /// checks that the id is unique and the URL's scheme registered, resolves the
     /// destination (the one given, else the configured directory plus the sanitised last path
-    /// component of the URL; then the delegate's ``DownloaderDelegate/destination(forID:remoteURL:proposed:)``),
+    /// component of the URL; then the delegate's ``DownloaderDelegate/destination(forID:remoteURL:proposed:)``;
+    /// symbolic links already in its directories below the downloads directory resolved, unless
+    /// ``DownloaderConfiguration/followsExistingLinks`` is off),
     /// checks that neither the destination nor its staging file (destination plus
     /// ``DownloaderConfiguration/stagingSuffix``) is the destination or the staging file of another
     /// unfinished download (so `x` and `x.part` cannot overwrite each other's files), stores the
@@ -73,8 +75,13 @@ extension Downloader {
         // (`standardizedFileURL` costs microseconds, and would give the same URL).
         let kept = chosen.baseURL == nil && chosen.query == nil && chosen.fragment == nil
             && (chosen.host ?? "").isEmpty && DownloadPaths.isStandardized(chosenPath)
-        let standardized = kept ? chosen : chosen.standardizedFileURL
-        let path = kept ? chosenPath : standardized.path
+        var standardized = kept ? chosen : chosen.standardizedFileURL
+        var path = kept ? chosenPath : standardized.path
+        if configuration.followsExistingLinks,
+           let resolved = DestinationParents.resolvingLinks(in: path, below: downloadsDirectoryPath) {
+            path = resolved
+            standardized = URL(fileURLWithPath: resolved, isDirectory: false)
+        }
         let partPath = path + configuration.stagingSuffix
         if let problem = DownloadPaths.problem(destination: standardized, path: path, partPath: partPath,
                                                stagingSuffix: configuration.stagingSuffix) {

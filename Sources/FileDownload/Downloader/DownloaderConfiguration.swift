@@ -97,6 +97,18 @@ public struct DownloaderConfiguration: Sendable {
     /// that ban greedy clients tolerate that much. The downloader starts with fewer connections
     /// per download and adds them only while throughput grows (see docs/connections.md).
     public var maxConnectionsPerHost: Int
+    /// Whether symbolic links that already exist, when a download is added, in the directories
+    /// between ``downloadsDirectory`` and its destination are followed. Default `true`: the
+    /// application chose the destination, so `~/Downloads` being a link to another disk is its
+    /// own doing, and ``Downloader/add(id:url:destination:options:)`` stores (and returns) the
+    /// destination with those links resolved. In both cases a directory swapped for a link
+    /// after the download was added is refused when an attempt starts and before the finished
+    /// file is moved (``DownloadError/Code/invalidDestination``, nothing written through it).
+    ///
+    /// `false` refuses every link there, whenever it appeared: for a front end whose destination
+    /// names come from others (the agent's API, the fleet's queue), where a link planted before
+    /// the add must not carry a file out of the directory.
+    public var followsExistingLinks: Bool = true
     public var logger: Logger
 
     public init(

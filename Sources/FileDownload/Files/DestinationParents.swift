@@ -19,6 +19,10 @@ import Darwin
 ///
 /// `Downloader` runs the check as each attempt starts and again just before the finished file is
 /// moved into place, for every destination below its `DownloaderConfiguration.downloadsDirectory`.
+/// Links that are already there when the application adds a download are followed once, when
+/// `DownloaderConfiguration.followsExistingLinks` is on (the default; the agent and the fleet
+/// worker, whose names come from their clients, turn it off): the download is stored with its
+/// real path.
 /// It narrows the window without closing it: the staging file and the rename go by path, so a
 /// directory swapped for a link between the check and the rename is followed.
 public enum DestinationParents {
@@ -49,6 +53,37 @@ public enum DestinationParents {
         if making, !FileValidation.isDirectory(path: base) { try FileValidation.createDirectory(path: base) }
         let parents = below.split(separator: "/").map(String.init)
         try walk(parents, from: base, naming: directory)
+    }
+
+    /// `destination` (an absolute, standardized file path) with the symbolic links that exist now
+    /// in its directories below `base` resolved (`realpath(3)` of the deepest directory that
+    /// exists, the missing ones appended); `nil` when none of them is a link, or `destination` is
+    /// not below `base`, or is directly in it.
+    ///
+    /// `Downloader.add` calls it for a destination the application chose when
+    /// `DownloaderConfiguration.followsExistingLinks` is on: a link that is there when the download
+    /// is added is the application's own (`~/Downloads` on another disk), and the download is
+    /// stored with its real path, so that the checks of ``prepare(directory:below:making:)`` at
+    /// each attempt refuse only a link put in its place later.
+    package static func resolvingLinks(in destination: String, below base: String) -> String? {
+        let base = base.utf8.count > 1 && base.utf8.last == UInt8(ascii: "/") ? String(base.dropLast()) : base
+        guard !base.isEmpty, let below = path(of: destination, below: base) else { return nil }
+        let parents = below.split(separator: "/").dropLast()
+        guard !parents.isEmpty else { return nil }
+        var walked = base == "/" ? "" : base
+        var existing = walked, sawLink = false
+        for name in parents {
+            walked += "/" + name
+            var st = stat()
+            guard lstat(walked, &st) == 0 else { break }
+            existing = walked
+            if (st.st_mode & S_IFMT) == S_IFLNK { sawLink = true }
+        }
+        guard sawLink, let real = realpath(existing, nil) else { return nil }
+        defer { free(real) }
+        let resolved = String(cString: real)
+        let rest = destination.dropFirst(existing.count)
+        return resolved == "/" ? String(rest) : resolved + rest
     }
 
     /// `directory` after `base` and its `/`, when it lies below `base` (not `base` itself);

@@ -100,6 +100,7 @@ public actor FleetWorker {
         dc.maxConcurrentDownloads = configuration.capacity
         dc.downloadsDirectory = configuration.directory
         dc.resumeInterruptedOnRestore = false
+        dc.followsExistingLinks = false  // names come from the queue, not from this node's user
         let store = LeasedStore(queue: queue, owner: owner, node: configuration.node,
                                 sharedDirectory: configuration.sharedDirectory, patience: configuration.lease, logger: logger)
         let downloader = Downloader(configuration: dc, transports: transports, store: store, delegate: LeaseFence(worker: self))
