@@ -67,7 +67,8 @@ public enum DestinationParents {
     /// each attempt refuse only a link put in its place later.
     package static func resolvingLinks(in destination: String, below base: String) -> String? {
         let base = base.utf8.count > 1 && base.utf8.last == UInt8(ascii: "/") ? String(base.dropLast()) : base
-        guard !base.isEmpty, let below = path(of: destination, below: base) else { return nil }
+        guard !base.isEmpty, let below = path(of: destination, below: base),
+              below.utf8.contains(UInt8(ascii: "/")) else { return nil }  // most: a file right in base
         let parents = below.split(separator: "/").dropLast()
         guard !parents.isEmpty else { return nil }
         var walked = base == "/" ? "" : base
