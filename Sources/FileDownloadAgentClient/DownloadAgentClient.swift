@@ -17,8 +17,8 @@ import NIOHTTP1
 public struct DownloadAgentClient: Sendable {
     /// The agent's socket.
     public let socketPath: String
-    /// How long a call waits for the agent's whole answer once connected; `nil`: as long as the
-    /// agent takes. (Event streams are not bounded by it.)
+    /// How long a call waits for the agent's whole answer once connected (2 minutes unless the
+    /// caller chose); `nil`: as long as the agent takes. (Event streams are not bounded by it.)
     public let answerTimeout: Duration?
 
     /// A client of the agent listening at `socketPath` (default ``AgentSocketPath/default(environment:)``).
@@ -30,8 +30,11 @@ public struct DownloadAgentClient: Sendable {
     ///   - socketPath: the path of the agent's Unix domain socket.
     ///   - answerTimeout: how long each call waits for the answer once connected (the connect
     ///     itself gives up after 5 s); past it the connection is closed and the call throws
-    ///     `noAnswer` (status 0). `nil`, the default, waits as long as the agent takes.
-    public init(socketPath: String = AgentSocketPath.default(), answerTimeout: Duration? = nil) {
+    ///     `noAnswer` (status 0). The default, 2 minutes, is far above what any call takes from a
+    ///     live agent (listing a million downloads at once included; ``page(states:after:limit:)``
+    ///     is the way to read many) and keeps a stopped agent (SIGSTOP, a hung disk) from holding
+    ///     the caller for ever; `nil` waits as long as the agent takes.
+    public init(socketPath: String = AgentSocketPath.default(), answerTimeout: Duration? = .seconds(120)) {
         self.socketPath = socketPath
         self.answerTimeout = answerTimeout
     }
