@@ -5,12 +5,17 @@
 #   swift build -c release --product fdl && Benchmarks/segments.sh
 #   ROUNDS=3 Benchmarks/segments.sh                     # medians of 3 rounds, tools in rotating order
 #   CASES="http sftp" DELAY_MS=50 RATE=5000000 Benchmarks/segments.sh
+#   CASES=http HTTP_ROWS="h_fdl h_fdl4 h_lftp h_fdlauto h_fdlauto2" SIZE_MIB=64 Benchmarks/segments.sh
 #
 # N = CONNECTIONS (8):
 # 1. HTTP: one SIZE_MIB (512) MiB file from nginx through Benchmarks/shaping_proxy.py (DELAY_MS
 #    each way, RATE bytes/s per connection): fdl get -x N and -x 1, aria2c -xN -sN, axel -n N,
 #    lftp pget -n N, rclone's multi-thread download (N streams), curl (one connection), and N curls
-#    with a range each at once: what the proxy lets through (its ceiling).
+#    with a range each at once: what the proxy lets through (its ceiling); fdl get -x 4, and fdl's
+#    automatic connections twice: a first download to the host (an empty state directory) and a
+#    second one (a state directory that a download of the same file under another name from the
+#    same host filled once, copied afresh before each run: it starts at the remembered count).
+#    HTTP_ROWS picks rows (the functions h_* below; default all).
 # 2. SFTP: the same file through a second proxy in front of sshd: fdl get -x N and -x 1,
 #    lftp pget -n N sftp://, rclone sftp with N multi-thread streams, OpenSSH sftp (batch get),
 #    and N curls with a range each of sftp://, through the proxy and straight to sshd (what SSH's
@@ -171,6 +176,19 @@ if wants http; then
     h_fdl() { measure http "$(fdl_label "$CONNECTIONS")" "$(fdl_conns "$CONNECTIONS")" "$out" "$big_sha" "$FDL" get -q $(fdl_x "$CONNECTIONS") -d "$WORK/out" "$url"; }
     h_fdlauto() { measure http "fdl get (automatic connections)" auto "$out" "$big_sha" "$FDL" get -q -d "$WORK/out" "$url"; }
     h_fdl1() { measure http "fdl get -x 1" 1 "$out" "$big_sha" "$FDL" get -q -x 1 -d "$WORK/out" "$url"; }
+    h_fdl4() { measure http "fdl get -x 4" 4 "$out" "$big_sha" "$FDL" get -q -x 4 -d "$WORK/out" "$url"; }
+    # The second download to the host: fdl's state as one download of the same file under another
+    # name (prime.bin) left it, copied afresh before each run (the copy is timed: a few ms).
+    h_fdlauto2() {
+        if [ ! -d "$WORK/primed-state" ]; then
+            ln -sf big.bin "$WORK/www/prime.bin"
+            "$FDL" get -q --state "$WORK/primed-state" -d "$WORK/prime" "http://127.0.0.1:$proxy_port/prime.bin"
+            rm -rf "$WORK/prime"
+        fi
+        printf 'rm -rf %q && cp -r %q %q && exec %q get -q --state %q -d %q %q\n' "$WORK/state2" "$WORK/primed-state" \
+            "$WORK/state2" "$FDL" "$WORK/state2" "$WORK/out" "$url" > "$WORK/auto2.sh"
+        measure http "fdl get (automatic, second download to the host)" auto "$out" "$big_sha" bash "$WORK/auto2.sh"
+    }
     h_aria() { measure http "aria2c -x$CONNECTIONS -s$CONNECTIONS" "$CONNECTIONS" "$out" "$big_sha" aria2c -q -x"$CONNECTIONS" -s"$CONNECTIONS" --file-allocation=none -d "$WORK/out" -o big.bin "$url"; }
     h_axel() { measure http "axel -n $CONNECTIONS" "$CONNECTIONS" "$out" "$big_sha" axel -q -n "$CONNECTIONS" -o "$out" "$url"; }
     h_lftp() { measure http "lftp pget -n $CONNECTIONS" "$CONNECTIONS" "$out" "$big_sha" lftp -c "pget -n $CONNECTIONS '$url' -o '$out'"; }
@@ -184,7 +202,8 @@ if wants http; then
         measure http "$CONNECTIONS × curl -r (ranges at once): the proxy's ceiling" "$CONNECTIONS" "$(parts)" "$big_sha" bash "$WORK/ranges.sh"
     }
     # shellcheck disable=SC2046  # if_segmented is empty or one word
-    run_rounds "HTTP through the proxy" h_fdl h_aria h_axel h_lftp h_rclone h_curl h_ranges $(if_segmented h_fdl1) $(if_segmented h_fdlauto)
+    # shellcheck disable=SC2086  # HTTP_ROWS is a list of names
+    run_rounds "HTTP through the proxy" ${HTTP_ROWS:-h_fdl h_aria h_axel h_lftp h_rclone h_curl h_ranges $(if_segmented h_fdl1) $(if_segmented h_fdl4) $(if_segmented h_fdlauto) $(if_segmented h_fdlauto2)}
     stop_shaping_proxy
     stop_local_nginx
 fi
@@ -258,6 +277,8 @@ if wants loopback; then
     stop_local_nginx
 fi
 
+# RESULTS_COPY=FILE keeps the raw runs (one line each: case|name|connections|ms|rss|user|sys|proxy|status).
+[ -z "${RESULTS_COPY:-}" ] || cp "$WORK/results" "$RESULTS_COPY"
 python3 - "$WORK/results" "$SIZE_MIB" "$LOOPBACK_MIB" "$RATE" "$DELAY_MS" "$ROUNDS" "$segmented" "$CONNECTIONS" "$started" <<'EOF'
 import statistics, sys
 path, size_mib, loop_mib, rate, delay, rounds, segmented, conns, started = sys.argv[1:]

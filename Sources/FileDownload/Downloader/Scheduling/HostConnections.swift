@@ -13,8 +13,8 @@
 ///   (``record(origin:bytes:now:)``: from 4 to 8 connections, at least 1.5 times the rate). A
 ///   window that shows less growth settles the target at the count that reached the best rate
 ///   (backing off when the added connections brought nothing): it stops growing until the origin
-///   throttles or goes idle. Each count that reached a new best rate, and each settled or halved
-///   target, is what the origin is remembered by (``takeLearned()``);
+///   throttles or goes idle. Each target doubled after a window that scaled, each settled and
+///   each halved target is what the origin is remembered by (``takeLearned()``);
 /// - a hold: after a throttle (``throttled(origin:retryAfter:now:)``: HTTP 429 or 503, a
 ///   refused connection, or a lost one shortly after another, ``lost(origin:now:)``) the target
 ///   is halved (at most once per sample window, so connections refused together count once) and
@@ -248,7 +248,10 @@ struct HostConnections: Sendable {
         } else {
             host.target = min(n * 2, cap(of: origin))
         }
-        learn(n, for: origin)
+        // The rate still scaled: remembered is the count it heads for, so that a download that
+        // ends before the next window (a file of a few seconds) leaves the next one to start
+        // there; a window that then shows no gain settles it back (``record(origin:bytes:now:)``).
+        learn(host.target, for: origin)
     }
 
     /// A throttle from `origin` (429, 503, a refused connection, repeated losses): halves the target (once
