@@ -203,7 +203,7 @@ if wants http; then
     }
     # shellcheck disable=SC2046  # if_segmented is empty or one word
     # shellcheck disable=SC2086  # HTTP_ROWS is a list of names
-    run_rounds "HTTP through the proxy" ${HTTP_ROWS:-h_fdl h_aria h_axel h_lftp h_rclone h_curl h_ranges $(if_segmented h_fdl1) $(if_segmented h_fdl4) $(if_segmented h_fdlauto) $(if_segmented h_fdlauto2)}
+    run_rounds "HTTP through the proxy" ${HTTP_ROWS:-h_fdl h_aria h_axel h_lftp h_rclone h_curl h_ranges $(if_segmented h_fdl1) $([ "$CONNECTIONS" = 4 ] || if_segmented h_fdl4) $(if_segmented h_fdlauto) $(if_segmented h_fdlauto2)}
     stop_shaping_proxy
     stop_local_nginx
 fi
