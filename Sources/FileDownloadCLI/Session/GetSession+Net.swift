@@ -41,7 +41,9 @@ extension GetSession {
     /// and `--content-disposition`. A file fetched again by `-N` keeps the name it has.
     func netOptions(_ options: DownloadOptions, for plan: PlannedDownload) -> DownloadOptions {
         var own = options
-        if let index = settings.urls.firstIndex(of: plan.url), index < settings.mirrors.count {
+        // Only the first URLs have mirrors: looking for the URL among those alone (not all of
+        // them, for every URL) keeps 2,000 URLs from costing 2 million URL comparisons.
+        if let index = settings.urls.prefix(settings.mirrors.count).firstIndex(of: plan.url) {
             own.mirrors = settings.mirrors[index]
         }
         own.usesSuggestedFileName = settings.usesServerFileName && plan.completedRecord == nil
