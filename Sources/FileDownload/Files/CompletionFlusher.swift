@@ -12,7 +12,8 @@ import Synchronization
 ///
 /// In a group, in this order:
 /// 1. every file's bytes are handed to the kernel's writeback (``CompletionFileSystem/startWriteback(of:)``,
-///    when the group has more than one), then each is flushed (``CompletionFileSystem/flushData(of:)``);
+///    when the group has more than one), then all are flushed side by side, each on a thread
+///    (``CompletionFileSystem/flushData(of:)``);
 ///    a file whose flush fails is not moved and only its request fails;
 /// 2. each move runs (the caller's closure: its checks, then ``CompletionFileSystem/move(from:to:replacing:)``);
 ///    a move that throws fails only its request;
@@ -148,12 +149,7 @@ package final class CompletionFlusher: Sendable {
     private func run(_ group: [Job]) {
         var results = [Result<URL?, any Error>](repeating: .success(nil), count: group.count)
         let flushing = group.indices.filter { group[$0].sink != nil }
-        if flushing.count > 1 {
-            for i in flushing { fileSystem.startWriteback(of: group[i].sink!) }
-        }
-        for i in flushing {
-            do { try fileSystem.flushData(of: group[i].sink!) } catch { results[i] = .failure(error) }
-        }
+        for (i, error) in flushAll(flushing.map { group[$0].sink! }) { results[flushing[i]] = .failure(error) }
         var directories: [String] = [], seen = Set<String>()
         for i in group.indices {
             guard let move = group[i].move, case .success = results[i] else { continue }
@@ -168,5 +164,37 @@ package final class CompletionFlusher: Sendable {
         }
         for directory in directories { fileSystem.flushDirectory(at: directory) }
         for (job, result) in zip(group, results) { job.continuation.resume(with: result) }
+    }
+
+    /// Flushes `sinks` and returns the errors by index. Several: all are handed to the writeback
+    /// first, then flushed side by side, one `fdatasync` per thread: one after the other, each
+    /// would wait for its own device cache flush (ext4 sends one per `fdatasync` even when the
+    /// journal commit of the first already holds the others' metadata), while the block layer
+    /// merges flushes that wait together.
+    private func flushAll(_ sinks: [TransferSink]) -> [(Int, any Error)] {
+        guard sinks.count > 1 else {
+            guard let sink = sinks.first else { return [] }
+            do { try fileSystem.flushData(of: sink) } catch { return [(0, error)] }
+            return []
+        }
+        for sink in sinks { fileSystem.startWriteback(of: sink) }
+        let failures = Failures(), done = DispatchGroup(), fileSystem = self.fileSystem
+        for (i, sink) in sinks.enumerated().dropFirst() {
+            done.enter()
+            work.submit {
+                do { try fileSystem.flushData(of: sink) } catch { failures.add(i, error) }
+                done.leave()
+            }
+        }
+        do { try fileSystem.flushData(of: sinks[0]) } catch { failures.add(0, error) }
+        done.wait()
+        return failures.all
+    }
+
+    /// The flushes of a group that failed, collected from the threads that made them.
+    private final class Failures: Sendable {
+        private let errors = Mutex<[(Int, any Error)]>([])
+        func add(_ index: Int, _ error: any Error) { errors.withLock { $0.append((index, error)) } }
+        var all: [(Int, any Error)] { errors.withLock { $0 } }
     }
 }
