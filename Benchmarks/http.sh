@@ -35,10 +35,13 @@ SLOW_RATE=${SLOW_RATE:-8k}
 WRK_SECONDS=${WRK_SECONDS:-3}
 CANCEL_ROUNDS=${CANCEL_ROUNDS:-100}
 CASES=${CASES:-big small slow cancel}   # a subset reruns part of the table; missing rows print as -
+# the small-file rows to run (a subset, e.g. "fdl nosync curl", compares two builds quickly; curl is
+# the reference every ratio is taken against, so keep it)
+SMALL_TOOLS=${SMALL_TOOLS:-cp fdl fdlget nosync raw aria curl wrk}
 FRESH_CACHE=${FRESH_CACHE:-0}
 wants() { case " $CASES " in *" $1 "*) return 0;; esac; return 1; }
 [ -x "$BENCH" ] || { echo "build first: swift build -c release --product bench-http" >&2; exit 1; }
-if wants small; then [ -x "$FDL" ] || { echo "build first: swift build -c release --product fdl" >&2; exit 1; }; fi
+if wants small && [[ " $SMALL_TOOLS " == *" fdlget "* ]]; then [ -x "$FDL" ] || { echo "build first: swift build -c release --product fdl" >&2; exit 1; }; fi
 for tool in nginx curl aria2c wrk python3 /usr/bin/time; do
     command -v "$tool" > /dev/null || { echo "missing $tool: bash scripts/install-deps.sh" >&2; exit 1; }
 done
@@ -193,8 +196,10 @@ lines[-1] = f"wrk_small {seconds * scale} {rss} {float(user) * scale} {float(sys
 open(results, "w").write("\n".join(lines) + "\n")
 EOF_WRK
 }
+SMALL_RUNS=()
+for tool in $SMALL_TOOLS; do SMALL_RUNS+=("small_$tool"); done
 wants small && for round in $(seq 1 "$ROUNDS"); do
-    in_rotation "$round" small_cp small_fdl small_fdlget small_nosync small_raw small_aria small_curl small_wrk
+    in_rotation "$round" "${SMALL_RUNS[@]}"
 done
 
 # 3) SLOW_COUNT concurrent slow (8 KiB/s) downloads of 64 KiB: peak memory, and one alone for the
@@ -242,23 +247,27 @@ if wall("curl_big"):
     print()
 if wall("curl_small"):
     names = names + ["fdlget", "wrk"]
-    fps = {n: small / wall(n + "_small") for n in names}
+    fps = {n: small / wall(n + "_small") for n in names if wall(n + "_small")}
+    def ratio(n, to):
+        return f"{fps[n] / fps[to]:.2f}" if to in fps else "-"
     print(f"| {small} × 64 KiB, 16 at a time (median) | files/s | ÷ xargs -P16 curl | ÷ aria2c -j16 | ÷ cp -r | client CPU s | nginx CPU s |")
     print("|---|---|---|---|---|---|---|")
     for n, label in [("fdl", "swift-file-download (Downloader)"), ("fdlget", "fdl get -j 16 (state in SQLite)"),
                      ("fdl_nosync", "swift-file-download (Downloader, synchronizesFiles: false)"), ("fdl_raw", "HTTPTransport alone"),
                      ("curl", "xargs -P16 curl (batched)"), ("aria", "aria2c -j16"), ("cp", "cp -r"),
                      ("wrk", "wrk -t2 -c16: HTTP ceiling, no file written")]:
-        print(f"| {label} | {fps[n]:.0f} | {fps[n] / fps['curl']:.2f} | {fps[n] / fps['aria']:.2f} | {fps[n] / fps['cp']:.2f} "
+        if n not in fps: continue   # not in SMALL_TOOLS
+        print(f"| {label} | {fps[n]:.0f} | {ratio(n, 'curl')} | {ratio(n, 'aria')} | {ratio(n, 'cp')} "
               f"| {cpu(n + '_small'):.3f} | {nginx_cpu(n + '_small'):.3f} |")
     print()
-    print(f"fdl get ÷ Downloader, wall time: {wall('fdlget_small') / wall('fdl_small'):.2f}")
-    print()
+    if "fdlget" in fps and "fdl" in fps:
+        print(f"fdl get ÷ Downloader, wall time: {wall('fdlget_small') / wall('fdl_small'):.2f}")
+        print()
     # A client that fetches and writes these files needs at least what wrk spends to receive them,
     # what nginx spends to send them and what cp spends to write them; spread perfectly over the cores.
     cores = os.cpu_count()
-    floor = (cpu("wrk_small") + nginx_cpu("wrk_small") + cpu("cp_small")) / cores
-    print(f"CPU floor for any HTTP client here: (wrk {cpu('wrk_small'):.3f} s + nginx {nginx_cpu('wrk_small'):.3f} s "
+    floor = (cpu("wrk_small") + nginx_cpu("wrk_small") + cpu("cp_small")) / cores if "wrk" in fps and "cp" in fps else None
+    if floor is not None: print(f"CPU floor for any HTTP client here: (wrk {cpu('wrk_small'):.3f} s + nginx {nginx_cpu('wrk_small'):.3f} s "
           f"+ cp -r {cpu('cp_small'):.3f} s) ÷ {cores} cores = {floor:.3f} s, so at best "
           f"{wall('cp_small') / floor if floor > 0 else float('inf'):.2f}x cp -r ({wall('cp_small'):.3f} s).")
     print()
