@@ -87,6 +87,32 @@ struct CompletionFlusherTests {
         await h.cleanUp()
     }
 
+    @Test("each device has its own queue: while one device's flush hangs, a download on another device completes; the held one completes once released")
+    func hungDeviceHoldsOnlyItsOwn() async throws {
+        let fs = RecordingFileSystem()
+        let (h, flusher) = Self.harness(fs)
+        flusher.resume()
+        let slow = h.file("slow").path + ".part", fast = h.file("fast").path + ".part"
+        fs.place(slow, onDevice: 1)
+        fs.place(fast, onDevice: 2)
+        let hold = fs.hold(flushOf: slow)
+        let slowContent = h.serve("slow", size: 20_000, seed: 1), fastContent = h.serve("fast", size: 20_000, seed: 2)
+        try await h.downloader.start(id: "slow", url: h.url("slow"))
+        await hold.reached()
+        try await h.downloader.start(id: "fast", url: h.url("fast"))
+        await h.recorder.state("fast", .completed)
+        #expect(fs.log == [.flush(fast), .move(from: fast, to: h.file("fast").path), .directory(h.directory.path), .completed("fast")],
+                "the held device's file is neither flushed, moved nor completed meanwhile: \(fs.log)")
+        #expect(!FileManager.default.fileExists(atPath: h.file("slow").path))
+        hold.release()
+        await h.recorder.state("slow", .completed)
+        #expect(Array(fs.log.dropFirst(4)) == [.flush(slow), .move(from: slow, to: h.file("slow").path), .directory(h.directory.path),
+                                               .completed("slow")], "\(fs.log)")
+        #expect(h.contents(h.file("fast")) == fastContent.bytes(in: 0..<20_000))
+        #expect(h.contents(h.file("slow")) == slowContent.bytes(in: 0..<20_000))
+        await h.cleanUp()
+    }
+
     /// Notes the delegate's last word in the file system's log.
     final class Asking: DownloaderDelegate {
         let fs: RecordingFileSystem

@@ -1,12 +1,14 @@
 import Foundation
 
-/// A few dedicated threads for file-system calls that block: `fsync`, `rename` with its
-/// directory flush, hashing a finished file.
+/// A few dedicated threads for file-system calls that block: the groups of ``CompletionFlusher``
+/// (each device's queue drained on one thread, the `fdatasync`s of a group side by side on further
+/// threads), hashing a finished file.
 ///
-/// Run on Swift's cooperative pool (one thread per core), one slow `fsync` holds a core's worth of
-/// tasks, and sixteen completions flush one after the other. Here each waits on its own thread,
-/// so the file system sees them together (ext4 commits concurrent flushes in one journal
-/// transaction) and the pool stays free for transfers and events.
+/// Run on Swift's cooperative pool (one thread per core), one slow `fsync` would hold a core's
+/// worth of tasks. Here the blocking calls wait on their own threads, so the flushes of a group
+/// reach the file system together (the block layer merges device cache flushes that wait
+/// together), the groups of different devices run beside each other, and the pool stays free for
+/// transfers and events.
 ///
 /// Threads start when work waits and no thread is idle, up to `maxThreads`, and end after
 /// `idleSeconds` without work, so an idle process keeps none. Jobs start in the order they came.

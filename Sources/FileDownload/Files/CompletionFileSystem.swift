@@ -6,6 +6,11 @@ import Foundation
 ///
 /// Every call blocks; the flusher makes them on its own thread, never on Swift's cooperative pool.
 package protocol CompletionFileSystem: Sendable {
+    /// The device that holds the sink's file (`st_dev` of `fstat(2)` on its descriptor), or `nil`
+    /// when it cannot be read: the flusher keeps one queue per device, so a device that hangs
+    /// holds only its own completions.
+    func device(of sink: TransferSink) -> UInt64?
+
     /// Hands the sink's written bytes to the kernel's writeback without waiting for them
     /// (`sync_file_range(2)` with `SYNC_FILE_RANGE_WRITE`): issued for every file of a group
     /// before the first flush, so the disk writes them together. Best effort; promises nothing.

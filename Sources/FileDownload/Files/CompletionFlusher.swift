@@ -7,8 +7,15 @@ import Synchronization
 /// A file and its directory flushed one by one cost two journal commits a file on ext4; here a
 /// group of any size costs about two. The flusher takes whatever is pending as soon as it is free
 /// (no window, no timer): a lone download goes through at once, at the cost it had before groups
-/// existed, and the downloads that finish while a group is flushed form the next group. Its work
-/// runs on ``BlockingFileWork``'s threads, one group at a time.
+/// existed, and the downloads that finish while a group is flushed form the next group.
+///
+/// Each device (the `st_dev` of the finished file, ``CompletionFileSystem/device(of:)``) has its
+/// own queue: its groups run one at a time, on ``BlockingFileWork``'s threads, while the groups
+/// of other devices run beside them. A device that hangs (an NFS server gone, a dying USB disk)
+/// holds the completions of its own files only, in the group that hangs and in its queue; the
+/// downloads of other devices complete meanwhile. What it holds besides: the threads its group
+/// waits on (one, plus one for each further file flushed side by side), taken from
+/// ``BlockingFileWork``'s pool.
 ///
 /// In a group, in this order:
 /// 1. every file's bytes are handed to the kernel's writeback (``CompletionFileSystem/startWriteback(of:)``,
@@ -25,13 +32,15 @@ import Synchronization
 /// flush and the move) or a move alone (``move(_:)``, its second half).
 package final class CompletionFlusher: Sendable {
     /// The process-wide flusher every downloader uses unless its configuration names another
-    /// (``DownloaderConfiguration/completionFlusher``): one group for every downloader's completions.
+    /// (``DownloaderConfiguration/completionFlusher``): one queue per device for every downloader's completions.
     package static let shared = CompletionFlusher(fileSystem: SystemCompletionFileSystem())
 
     /// The calls the flusher makes (and the move closures are given).
     package let fileSystem: any CompletionFileSystem
 
     private struct Job {
+        /// The device that holds the file: the queue the job waits in.
+        let device: UInt64
         /// The file to flush, or `nil` for a move alone.
         let sink: TransferSink?
         /// The move (returns where the file went), or `nil` for a flush alone.
@@ -39,12 +48,23 @@ package final class CompletionFlusher: Sendable {
         let continuation: CheckedContinuation<URL?, any Error>
     }
 
-    private struct State {
+    /// One device's queue: what waits for its next group, and whether a thread drains it.
+    private struct Queue {
         var pending: [Job] = []
         var draining = false
+    }
+
+    private struct State {
+        /// By device; a queue is dropped when its drain finds it empty.
+        var queues: [UInt64: Queue] = [:]
         var paused = false
         var waiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+
+        var pendingCount: Int { queues.values.reduce(0) { $0 + $1.pending.count } }
     }
+
+    /// The queue of the files whose device cannot be read.
+    private static let unknownDevice = UInt64.max
 
     private let state = Mutex(State())
     private let work: BlockingFileWork
@@ -60,7 +80,7 @@ package final class CompletionFlusher: Sendable {
     /// directory is not flushed for this file (a failed flush: `move` is not called).
     package func complete(_ sink: TransferSink,
                           move: @escaping @Sendable (any CompletionFileSystem) throws -> URL) async throws -> URL {
-        guard let url = try await enqueue(sink: sink, move: move) else {
+        guard let url = try await enqueue(device: device(of: sink), sink: sink, move: move) else {
             throw DownloadError(.invalidState, "the flusher returned no destination for \(sink.path)")
         }
         return url
@@ -68,13 +88,14 @@ package final class CompletionFlusher: Sendable {
 
     /// Flushes `sink`'s file (in the next group) and returns when it is on disk.
     package func flush(_ sink: TransferSink) async throws {
-        _ = try await enqueue(sink: sink, move: nil)
+        _ = try await enqueue(device: device(of: sink), sink: sink, move: nil)
     }
 
-    /// Moves a file already flushed with `move` (in the next group), flushes the directory it went
-    /// to, and returns `move`'s answer.
-    package func move(_ move: @escaping @Sendable (any CompletionFileSystem) throws -> URL) async throws -> URL {
-        guard let url = try await enqueue(sink: nil, move: move) else {
+    /// Moves `sink`'s file, already flushed, with `move` (in the next group of its device),
+    /// flushes the directory it went to, and returns `move`'s answer.
+    package func move(_ sink: TransferSink,
+                      _ move: @escaping @Sendable (any CompletionFileSystem) throws -> URL) async throws -> URL {
+        guard let url = try await enqueue(device: device(of: sink), sink: nil, move: move) else {
             throw DownloadError(.invalidState, "the flusher returned no destination")
         }
         return url
@@ -86,22 +107,25 @@ package final class CompletionFlusher: Sendable {
         state.withLock { $0.paused = true }
     }
 
-    /// Lets the queue go again after ``pause()``: what is pending forms the next group.
+    /// Lets the queues go again after ``pause()``: what is pending forms each device's next group.
     package func resume() {
-        let start = state.withLock { s -> Bool in
+        let start = state.withLock { s -> [UInt64] in
             s.paused = false
-            guard !s.draining, !s.pending.isEmpty else { return false }
-            s.draining = true
-            return true
+            var start: [UInt64] = []
+            for (device, queue) in s.queues where !queue.draining && !queue.pending.isEmpty {
+                s.queues[device]?.draining = true
+                start.append(device)
+            }
+            return start
         }
-        if start { work.submit { [self] in drain() } }
+        for device in start { work.submit { [self] in drain(device) } }
     }
 
-    /// Returns once at least `count` requests wait in the queue (see ``pause()``).
+    /// Returns once at least `count` requests wait in the queues, all devices together (see ``pause()``).
     package func waitUntilPending(_ count: Int) async {
         await withCheckedContinuation { continuation in
             let ready = state.withLock { s -> Bool in
-                if s.pending.count >= count { return true }
+                if s.pendingCount >= count { return true }
                 s.waiters.append((count, continuation))
                 return false
             }
@@ -109,36 +133,50 @@ package final class CompletionFlusher: Sendable {
         }
     }
 
-    private func enqueue(sink: TransferSink?,
+    /// The queue `sink`'s file waits in.
+    private func device(of sink: TransferSink) -> UInt64 {
+        fileSystem.device(of: sink) ?? Self.unknownDevice
+    }
+
+    private func enqueue(device: UInt64, sink: TransferSink?,
                          move: (@Sendable (any CompletionFileSystem) throws -> URL)?) async throws -> URL? {
         try await withCheckedThrowingContinuation { continuation in
             let (start, ready) = state.withLock { s -> (Bool, [CheckedContinuation<Void, Never>]) in
-                s.pending.append(Job(sink: sink, move: move, continuation: continuation))
+                s.queues[device, default: Queue()].pending.append(Job(device: device, sink: sink, move: move,
+                                                                      continuation: continuation))
                 var ready: [CheckedContinuation<Void, Never>] = []
-                s.waiters.removeAll { waiter in
-                    guard waiter.count <= s.pending.count else { return false }
-                    ready.append(waiter.continuation)
-                    return true
+                if !s.waiters.isEmpty {
+                    let pending = s.pendingCount
+                    s.waiters.removeAll { waiter in
+                        guard waiter.count <= pending else { return false }
+                        ready.append(waiter.continuation)
+                        return true
+                    }
                 }
-                guard !s.draining, !s.paused else { return (false, ready) }
-                s.draining = true
+                guard s.queues[device]?.draining == false, !s.paused else { return (false, ready) }
+                s.queues[device]?.draining = true
                 return (true, ready)
             }
             for waiter in ready { waiter.resume() }
-            if start { work.submit { [self] in drain() } }
+            if start { work.submit { [self] in drain(device) } }
         }
     }
 
-    /// Takes what is pending, group after group, until nothing is (or the flusher is paused).
-    private func drain() {
+    /// Takes what is pending on `device`, group after group, until nothing is (or the flusher is
+    /// paused).
+    private func drain(_ device: UInt64) {
         while true {
             let group = state.withLock { s -> [Job] in
-                guard !s.paused, !s.pending.isEmpty else {
-                    s.draining = false
+                guard !s.paused, let queue = s.queues[device], !queue.pending.isEmpty else {
+                    if s.queues[device]?.pending.isEmpty ?? true {
+                        s.queues[device] = nil
+                    } else {
+                        s.queues[device]?.draining = false
+                    }
                     return []
                 }
-                defer { s.pending.removeAll(keepingCapacity: true) }
-                return s.pending
+                s.queues[device]?.pending.removeAll(keepingCapacity: true)
+                return queue.pending
             }
             if group.isEmpty { return }
             run(group)

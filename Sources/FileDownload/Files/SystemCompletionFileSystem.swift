@@ -5,6 +5,10 @@ import Foundation
 package struct SystemCompletionFileSystem: CompletionFileSystem {
     package init() {}
 
+    package func device(of sink: TransferSink) -> UInt64? {
+        sink.device
+    }
+
     package func startWriteback(of sink: TransferSink) {
         sink.startWriteback()
     }

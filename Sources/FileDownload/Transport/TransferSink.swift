@@ -501,6 +501,13 @@ package final class TransferSink: Sendable {
         return fstat(fd, &st) == 0 ? Int64(st.st_size) : nil
     }
 
+    /// The device that holds the open staging file (`st_dev` of `fstat(2)` on its descriptor), or
+    /// `nil` when it cannot be read: ``CompletionFlusher`` keeps one queue per device.
+    package var device: UInt64? {
+        var st = stat()
+        return fstat(fd, &st) == 0 ? UInt64(st.st_dev) : nil
+    }
+
     /// The lowercase hex SHA-256 of the open staging file, read through its descriptor (never by
     /// name, so a link planted at the name is not what is hashed). Blocking.
     package func sha256() throws -> String {

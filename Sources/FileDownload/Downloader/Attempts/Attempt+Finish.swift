@@ -36,7 +36,7 @@ extension Attempt {
                 if delegate != nil {
                     try await flusher.flush(sink)
                     if let held = await askBeforeMove() { return held }
-                    final = try await flusher.move { fileSystem in
+                    final = try await flusher.move(sink) { fileSystem in
                         try self.moveIntoPlace(head: head, sink: sink, fileSystem: fileSystem)
                     }
                 } else {
