@@ -178,5 +178,10 @@ struct DestinationPolicyTests {
         let real = URL(fileURLWithPath: outside).resolvingSymlinksInPath().path
         #expect(DestinationParents.resolvingLinks(in: dir + "/plain/l/in/a/b/f", below: dir) == real + "/in/a/b/f")
         #expect(DestinationParents.resolvingLinks(in: dir + "/plain/l/f", below: dir + "/") == real + "/f")
+        #expect(DestinationParents.resolvingLinks(in: dir + "/plain/l\u{0}x/f", below: dir) == nil,
+                "a NUL is left for the path checks to refuse, not cut by lstat")
+        try FileManager.default.createDirectory(atPath: outside + "/\u{0600}", withIntermediateDirectories: true)
+        #expect(DestinationParents.resolvingLinks(in: dir + "/plain/l/\u{0600}/f", below: dir) == real + "/\u{0600}/f",
+                "cut by bytes: a name ending in a prefix mark keeps its separator")
     }
 }

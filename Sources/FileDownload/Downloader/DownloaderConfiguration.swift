@@ -101,9 +101,12 @@ public struct DownloaderConfiguration: Sendable {
     /// between ``downloadsDirectory`` and its destination are followed. Default `true`: the
     /// application chose the destination, so `~/Downloads` being a link to another disk is its
     /// own doing, and ``Downloader/add(id:url:destination:options:)`` stores (and returns) the
-    /// destination with those links resolved. In both cases a directory swapped for a link
-    /// after the download was added is refused when an attempt starts and before the finished
-    /// file is moved (``DownloadError/Code/invalidDestination``, nothing written through it).
+    /// destination with those links resolved. In both cases a directory below
+    /// ``downloadsDirectory`` swapped for a link after the download was added is refused when an
+    /// attempt starts and before the finished file is moved
+    /// (``DownloadError/Code/invalidDestination``, nothing written through it). A destination
+    /// whose real path lies outside ``downloadsDirectory`` is then one like any other outside it,
+    /// as if the application had given the real path: its directories are made, not checked.
     ///
     /// `false` refuses every link there, whenever it appeared: for a front end whose destination
     /// names come from others (the agent's API, the fleet's queue), where a link planted before

@@ -64,11 +64,15 @@ public enum DestinationParents {
     /// `DownloaderConfiguration.followsExistingLinks` is on: a link that is there when the download
     /// is added is the application's own (`~/Downloads` on another disk), and the download is
     /// stored with its real path, so that the checks of ``prepare(directory:below:making:)`` at
-    /// each attempt refuse only a link put in its place later.
+    /// each attempt refuse only a link put in its place later. When the real path lies outside
+    /// `base` (`~/Downloads` on another disk), the download is what it would be had the
+    /// application given that path: a destination outside the downloads directory, whose
+    /// directories are made and not checked for links.
     package static func resolvingLinks(in destination: String, below base: String) -> String? {
         let base = base.utf8.count > 1 && base.utf8.last == UInt8(ascii: "/") ? String(base.dropLast()) : base
         guard !base.isEmpty, let below = path(of: destination, below: base),
-              below.utf8.contains(UInt8(ascii: "/")) else { return nil }  // most: a file right in base
+              below.utf8.contains(UInt8(ascii: "/")),  // most: a file right in base
+              !destination.utf8.contains(0) else { return nil }  // C calls would see a shorter path
         let parents = below.split(separator: "/").dropLast()
         guard !parents.isEmpty else { return nil }
         var walked = base == "/" ? "" : base
@@ -82,8 +86,10 @@ public enum DestinationParents {
         }
         guard sawLink, let real = realpath(existing, nil) else { return nil }
         defer { free(real) }
-        let resolved = String(cString: real)
-        let rest = destination.dropFirst(existing.count)
+        // A real path that is not UTF-8 is left alone (the checks refuse the link then).
+        guard let resolved = String(validatingCString: real) else { return nil }
+        let utf8 = destination.utf8
+        let rest = destination[utf8.index(utf8.startIndex, offsetBy: existing.utf8.count)...]  // bytes, not characters
         return resolved == "/" ? String(rest) : resolved + rest
     }
 
