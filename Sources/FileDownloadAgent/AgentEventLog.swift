@@ -37,6 +37,14 @@ actor AgentEventLog {
         var event: DownloadEvent? { try? JSONDecoder().decode(DownloadEvent.self, from: json) }
     }
 
+    /// The newest live (not journalled) event of one kind, and its frame once a subscriber looked
+    /// (`""`: it does not encode).
+    struct LiveEvent: Sendable {
+        var version: UInt64
+        var event: DownloadEvent
+        var frame: String? = nil
+    }
+
     /// How often, at most, subscribers are woken for live events alone (progress); journalled
     /// events wake them at once. A stream then sends the newest progress of each download, so a
     /// client gets progress at this rate however many downloads run and however many clients
@@ -76,11 +84,12 @@ actor AgentEventLog {
     private var suppressed: Set<String> = []
 
     /// The newest live event of each kind, encoded into its `event: progress` frame only when a
-    /// subscriber looks (``live(after:)``): most are replaced before anyone does, and `fdl get`
-    /// records every one (encoding each was 5 % of its CPU time on 2,000 small files).
-    private var progress: [String: (version: UInt64, event: DownloadEvent)] = [:]
-    private var total: (version: UInt64, event: DownloadEvent)?
-    private var activity: (version: UInt64, event: DownloadEvent)?
+    /// subscriber first looks (``live(after:)``), and kept so that the other subscribers get the
+    /// same frame: most are replaced before anyone looks, and `fdl get` records every one
+    /// (encoding each was 5 % of its CPU time on 2,000 small files).
+    private var progress: [String: LiveEvent] = [:]
+    private var total: LiveEvent?
+    private var activity: LiveEvent?
     private var version: UInt64 = 0
     /// When subscribers were last woken, and whether a wake for live events is scheduled.
     private var lastRing = ContinuousClock.now
@@ -115,15 +124,15 @@ actor AgentEventLog {
             switch event {
             case .progress(let id, _):
                 version += 1
-                progress[id] = (version, event)
+                progress[id] = LiveEvent(version: version, event: event)
                 liveChanged = true
             case .totalProgress:
                 version += 1
-                total = (version, event)
+                total = LiveEvent(version: version, event: event)
                 liveChanged = true
             case .activityCountChanged:
                 version += 1
-                activity = (version, event)
+                activity = LiveEvent(version: version, event: event)
                 liveChanged = true
             case .stateChanged(let id, let state):
                 if intended[id] == state {
@@ -157,10 +166,17 @@ actor AgentEventLog {
         }
     }
 
-    /// The `event: progress` frame of a live event (`nil` if it does not encode).
+    /// The `event: progress` frame of a live event (`nil` if it does not encode: the subscribers
+    /// then miss that one value of a coalesced stream, never a journalled event).
     private func liveFrame(_ event: DownloadEvent) -> String? {
         guard let json = try? encoder.encode(event) else { return nil }
         return "event: progress\ndata: \(String(decoding: json, as: UTF8.self))\n\n"
+    }
+
+    /// `live`'s frame, encoded at the first look and kept in it.
+    private func frame(of live: inout LiveEvent) -> String? {
+        if live.frame == nil { live.frame = liveFrame(live.event) ?? "" }
+        return live.frame!.isEmpty ? nil : live.frame
     }
 
     /// Wakes the subscribers for live events: at once when the last wake is ``liveInterval`` ago,
@@ -288,10 +304,13 @@ actor AgentEventLog {
     /// the order they came, and the new mark.
     func live(after mark: UInt64) -> (frames: [String], mark: UInt64) {
         guard version > mark else { return ([], version) }
-        var changed = progress.values.filter { $0.version > mark }
-        if let total, total.version > mark { changed.append(total) }
-        if let activity, activity.version > mark { changed.append(activity) }
-        return (changed.sorted { $0.version < $1.version }.compactMap { liveFrame($0.event) }, version)
+        var changed: [(version: UInt64, frame: String?)] = []
+        for id in progress.keys where progress[id]!.version > mark {
+            changed.append((progress[id]!.version, frame(of: &progress[id]!)))
+        }
+        if total?.version ?? 0 > mark { changed.append((total!.version, frame(of: &total!))) }
+        if activity?.version ?? 0 > mark { changed.append((activity!.version, frame(of: &activity!))) }
+        return (changed.sorted { $0.version < $1.version }.compactMap(\.frame), version)
     }
 
     // MARK: subscribers

@@ -52,8 +52,8 @@ struct EventStream: Sendable {
         try await writer.finish(nil)
     }
 
-    /// Writes what is new at each wake. The frames come encoded from the log, once for every
-    /// stream; a stream only joins them.
+    /// Writes what is new at each wake. The frames come encoded from the log, once for all
+    /// streams (a live event at the first look of any); a stream only joins them.
     private func stream(to writer: inout any ResponseBodyWriter, bell: AsyncStream<Void>) async throws {
         var cursor = self.cursor
         var liveMark: UInt64 = 0
