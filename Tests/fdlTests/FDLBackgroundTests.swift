@@ -78,6 +78,35 @@ import Glibc
         await home.stopAgent(pid: agentPID)
     }
 
+    @Test("a stopped agent (SIGSTOP) makes fdl add fail saying it does not answer, instead of starting a second one")
+    func stoppedAgent() async throws {
+        let home = try BackgroundAgentHome()
+        var agentPID: pid_t?
+        do {
+            try await NginxServer.withServer { server, out in
+                _ = try server.serve("one.bin", sampleBytes(1_000, seed: 33))
+                _ = try server.serve("two.bin", sampleBytes(1_000, seed: 34))
+                let first = try await FDLProcess.run(["add", server.url("one.bin"), "-d", out.path], environment: home.environment)
+                agentPID = BackgroundAgentHome.startedPID(in: first.stdout)
+                #expect(first.status == 0, "\(first.stderr)")
+                let pid = try #require(agentPID, "\(first.stdout)")
+                kill(pid, SIGSTOP)
+                defer { kill(pid, SIGCONT) }
+                // The health check's answer bound (10 s) ends it; before, a 2-minute wait, then a
+                // second agent that exited at once, and "exited" after about four minutes.
+                let second = try await FDLProcess.run(["add", server.url("two.bin"), "-d", out.path], environment: home.environment)
+                #expect(second.status != 0, "\(second.stdout)")
+                #expect(second.stderr.contains("does not answer (stopped?"), "\(second.stderr)")
+                #expect(!second.stdout.contains("started the download agent"), "\(second.stdout)")
+            }
+        } catch {
+            if let agentPID { kill(agentPID, SIGCONT) }
+            await home.stopAgent(pid: agentPID)
+            throw error
+        }
+        await home.stopAgent(pid: agentPID)
+    }
+
     @Test("fdl add --mirror hands the mirror to the agent: a dead URL with a good mirror completes byte-exact")
     func addWithMirror() async throws {
         let home = try BackgroundAgentHome()

@@ -25,7 +25,7 @@ enum AgentLauncher {
     /// - Throws: ``CLIError`` (state unavailable) when the agent refuses this user, cannot be
     ///   started, exits, or does not answer within ``startTimeout`` (with the end of its log).
     static func ensureRunning(socketPath: String) async throws -> Started? {
-        let client = DownloadAgentClient(socketPath: socketPath)
+        let client = DownloadAgentClient(socketPath: socketPath, answerTimeout: healthAnswerTimeout)
         if try await answers(client) { return nil }
         let stateDirectory = AgentPaths.defaultStateDirectory()
         do {
@@ -52,11 +52,19 @@ enum AgentLauncher {
                        + (exited ? "exited" : "did not answer within \(startTimeout)") + "; the end of \(logPath):\n\(tail)")
     }
 
+    /// How long the health check waits for a connected agent's answer.
+    static let healthAnswerTimeout: Duration = .seconds(10)
+
     /// Whether an agent of this user answers at the client's socket.
     private static func answers(_ client: DownloadAgentClient) async throws -> Bool {
         do {
             _ = try await client.status()
             return true
+        } catch let error as DownloadAgentClientError where error.code == .noAnswer {
+            // Something listens and holds the connection (a stopped agent): starting another
+            // would only see it exit ("another agent is listening").
+            throw CLIError(.stateUnavailable, "the download agent at \(client.socketPath) does not answer "
+                           + "(stopped? `kill -CONT` it, or stop it and try again): \(error.message)")
         } catch let error as DownloadAgentClientError where error.status == 0 {
             return false
         } catch let error as DownloadAgentClientError {

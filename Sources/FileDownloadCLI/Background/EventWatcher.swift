@@ -70,10 +70,10 @@ struct EventWatcher {
                 try? await Task.sleep(for: .milliseconds(500))
                 do {
                     _ = try await client.status()
-                } catch let error as DownloadAgentClientError where error.status == 0 {
+                } catch let error as DownloadAgentClientError where error.status == 0 && error.code != .noAnswer {
                     feed.yield(.serverGone)
                     return
-                } catch {}
+                } catch {}  // no answer within the client's bound (a stopped fdl get): ask again
             }
         }
         defer {
