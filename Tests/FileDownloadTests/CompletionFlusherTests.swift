@@ -1,6 +1,8 @@
 import FileDownload
 import FileDownloadMock
+import FileDownloadTestSupport
 import Foundation
+import Logging
 import Testing
 
 /// Finished files are made durable in groups (``CompletionFlusher``): the files of a group are
@@ -9,12 +11,12 @@ import Testing
 struct CompletionFlusherTests {
     /// A harness whose finished files go through a paused flusher recording into `fs`, with
     /// `completed` events noted in the same log as they are published.
-    static func harness(_ fs: RecordingFileSystem, delegate: (any DownloaderDelegate)? = nil,
+    static func harness(_ fs: RecordingFileSystem, delegate: (any DownloaderDelegate)? = nil, logger: Logger = Logger(label: "FileDownload"),
                         retry: RetryPolicy = RetryPolicy(maxRetries: 3, initialDelay: .seconds(1), multiplier: 2, jitter: 0))
         -> (Harness, CompletionFlusher) {
         let flusher = CompletionFlusher(fileSystem: fs)
         flusher.pause()
-        let h = Harness(maxConcurrent: 8, retry: retry, delegate: delegate, configure: { $0.completionFlusher = flusher })
+        let h = Harness(maxConcurrent: 8, retry: retry, delegate: delegate, logger: logger, configure: { $0.completionFlusher = flusher })
         h.downloader.observe { event in
             if case .completed(let id, _) = event { fs.note(.completed(id)) }
         }
@@ -110,6 +112,33 @@ struct CompletionFlusherTests {
                                                .completed("slow")], "\(fs.log)")
         #expect(h.contents(h.file("fast")) == fastContent.bytes(in: 0..<20_000))
         #expect(h.contents(h.file("slow")) == slowContent.bytes(in: 0..<20_000))
+        await h.cleanUp()
+    }
+
+    @Test("a directory flush the file system refuses (EINVAL) fails nothing: the downloads moved there complete, each with a warning logged; the other directory's download without")
+    func refusedDirectoryFlushIsLogged() async throws {
+        let fs = RecordingFileSystem(), log = LogCapture()
+        let (h, flusher) = Self.harness(fs, logger: log.logger)
+        let sub = h.directory.appendingPathComponent("sub", isDirectory: true)
+        try FileManager.default.createDirectory(at: sub, withIntermediateDirectories: true)
+        fs.refuseDirectoryFlush(of: sub.path)
+        let destinations = ["a": sub.appendingPathComponent("a"), "b": sub.appendingPathComponent("b"), "c": h.file("c")]
+        for (n, (id, destination)) in destinations.sorted(by: { $0.key < $1.key }).enumerated() {
+            h.serve(id, size: 10_000, seed: UInt64(n + 1))
+            _ = try await h.downloader.start(id: id, url: h.url(id), destination: destination)
+        }
+        await flusher.waitUntilPending(3)
+        flusher.resume()
+        for id in destinations.keys { await h.recorder.state(id, .completed) }
+        #expect(fs.kinds == ["writeback", "writeback", "writeback", "flush", "flush", "flush", "move", "move", "move", "directory",
+                             "completed", "completed", "completed"], "\(fs.log)")
+        let warnings = log.all.map(\.message).filter { $0.contains("its directory could not be flushed") }
+        #expect(warnings.count == 2, "\(log.all.map(\.message))")
+        for id in ["a", "b"] {
+            #expect(warnings.contains { $0.contains("download '\(id)'") && $0.contains(sub.path) && $0.contains("cannot flush the directory") })
+            #expect(FileManager.default.fileExists(atPath: destinations[id]!.path))
+        }
+        #expect(!warnings.contains { $0.contains("download 'c'") })
         await h.cleanUp()
     }
 

@@ -32,7 +32,9 @@ public struct DownloaderConfiguration: Sendable {
     /// ``DownloadEvent/completed(id:file:)`` (and its `completed` state) comes only after its
     /// group is on disk. There is no waiting window: a group is whatever finished while the one
     /// before was being flushed, so a lone download is not delayed. A file whose flush fails is
-    /// not moved and only its download fails.
+    /// not moved and only its download fails. The directory flush is asked for; a file system
+    /// that refuses it (EIO, EINVAL) is logged as a warning, not failed (the file is in place,
+    /// whole).
     public var synchronizesFiles: Bool
     /// Where finished files are flushed and moved into place, in groups (with
     /// ``synchronizesFiles``): by default the process-wide one, so completions of every

@@ -25,7 +25,9 @@ package protocol CompletionFileSystem: Sendable {
     func move(from: String, to: String, replacing: Bool) throws -> Bool
 
     /// Flushes the directory at `path` (`fsync(2)`), so that the entries moved into it survive a
-    /// power loss. Best effort, as before groups existed: a directory that cannot be opened or
-    /// flushed fails no download (its files are already in place).
-    func flushDirectory(at path: String)
+    /// power loss; throws when the directory cannot be opened or the flush fails (EIO, or EINVAL
+    /// on a file system that cannot flush directories). The flusher fails no download for it (its
+    /// files are already in place, whole): it hands the error to each download moved there, which
+    /// logs a warning and completes.
+    func flushDirectory(at path: String) throws
 }

@@ -25,6 +25,9 @@ import Synchronization
 /// 2. each move runs (the caller's closure: its checks, then ``CompletionFileSystem/move(from:to:replacing:)``);
 ///    a move that throws fails only its request;
 /// 3. each distinct directory a file was moved into is flushed once (``CompletionFileSystem/flushDirectory(at:)``);
+///    a directory flush that fails (EIO; EINVAL on a file system that cannot flush directories)
+///    fails no request (its files are in place, whole): each request moved there gets the error
+///    back beside its destination (``Placed``), for its caller to log;
 /// 4. only then does any request of the group return, so a caller that announces completion after
 ///    it returns never announces a file that is not on disk.
 ///
@@ -34,6 +37,10 @@ package final class CompletionFlusher: Sendable {
     /// The process-wide flusher every downloader uses unless its configuration names another
     /// (``DownloaderConfiguration/completionFlusher``): one queue per device for every downloader's completions.
     package static let shared = CompletionFlusher(fileSystem: SystemCompletionFileSystem())
+
+    /// Where a request's file went, and the error of its directory's flush when that failed (the
+    /// file is in place, whole, but its entry may not survive a power loss).
+    package typealias Placed = (url: URL, directoryFlushError: (any Error)?)
 
     /// The calls the flusher makes (and the move closures are given).
     package let fileSystem: any CompletionFileSystem
@@ -45,7 +52,7 @@ package final class CompletionFlusher: Sendable {
         let sink: TransferSink?
         /// The move (returns where the file went), or `nil` for a flush alone.
         let move: (@Sendable (any CompletionFileSystem) throws -> URL)?
-        let continuation: CheckedContinuation<URL?, any Error>
+        let continuation: CheckedContinuation<Placed?, any Error>
     }
 
     /// One device's queue: what waits for its next group, and whether a thread drains it.
@@ -76,14 +83,15 @@ package final class CompletionFlusher: Sendable {
 
     /// Flushes `sink`'s file, moves it with `move` (which runs on the flusher's thread, after the
     /// flush, and returns where the file went), flushes that directory; returns once all three
-    /// are done, with `move`'s answer. Throws the flush's or the move's error, in which case the
-    /// directory is not flushed for this file (a failed flush: `move` is not called).
+    /// are done, with `move`'s answer and the directory flush's error, if it failed. Throws the
+    /// flush's or the move's error, in which case the directory is not flushed for this file (a
+    /// failed flush: `move` is not called).
     package func complete(_ sink: TransferSink,
-                          move: @escaping @Sendable (any CompletionFileSystem) throws -> URL) async throws -> URL {
-        guard let url = try await enqueue(device: device(of: sink), sink: sink, move: move) else {
+                          move: @escaping @Sendable (any CompletionFileSystem) throws -> URL) async throws -> Placed {
+        guard let placed = try await enqueue(device: device(of: sink), sink: sink, move: move) else {
             throw DownloadError(.invalidState, "the flusher returned no destination for \(sink.path)")
         }
-        return url
+        return placed
     }
 
     /// Flushes `sink`'s file (in the next group) and returns when it is on disk.
@@ -92,13 +100,14 @@ package final class CompletionFlusher: Sendable {
     }
 
     /// Moves `sink`'s file, already flushed, with `move` (in the next group of its device),
-    /// flushes the directory it went to, and returns `move`'s answer.
+    /// flushes the directory it went to, and returns `move`'s answer with the directory flush's
+    /// error, if it failed.
     package func move(_ sink: TransferSink,
-                      _ move: @escaping @Sendable (any CompletionFileSystem) throws -> URL) async throws -> URL {
-        guard let url = try await enqueue(device: device(of: sink), sink: nil, move: move) else {
+                      _ move: @escaping @Sendable (any CompletionFileSystem) throws -> URL) async throws -> Placed {
+        guard let placed = try await enqueue(device: device(of: sink), sink: nil, move: move) else {
             throw DownloadError(.invalidState, "the flusher returned no destination")
         }
-        return url
+        return placed
     }
 
     /// Holds every request from now on in the queue (a group in progress finishes), until
@@ -139,7 +148,7 @@ package final class CompletionFlusher: Sendable {
     }
 
     private func enqueue(device: UInt64, sink: TransferSink?,
-                         move: (@Sendable (any CompletionFileSystem) throws -> URL)?) async throws -> URL? {
+                         move: (@Sendable (any CompletionFileSystem) throws -> URL)?) async throws -> Placed? {
         try await withCheckedThrowingContinuation { continuation in
             let (start, ready) = state.withLock { s -> (Bool, [CheckedContinuation<Void, Never>]) in
                 s.queues[device, default: Queue()].pending.append(Job(device: device, sink: sink, move: move,
@@ -185,7 +194,7 @@ package final class CompletionFlusher: Sendable {
 
     /// One group: flushes, then moves, then one flush per directory, then the answers.
     private func run(_ group: [Job]) {
-        var results = [Result<URL?, any Error>](repeating: .success(nil), count: group.count)
+        var results = [Result<Placed?, any Error>](repeating: .success(nil), count: group.count)
         let flushing = group.indices.filter { group[$0].sink != nil }
         for (i, error) in flushAll(flushing.map { group[$0].sink! }) { results[flushing[i]] = .failure(error) }
         var directories: [String] = [], seen = Set<String>()
@@ -193,14 +202,24 @@ package final class CompletionFlusher: Sendable {
             guard let move = group[i].move, case .success = results[i] else { continue }
             do {
                 let url = try move(fileSystem)
-                results[i] = .success(url)
+                results[i] = .success((url, nil))
                 let directory = url.deletingLastPathComponent().path
                 if seen.insert(directory).inserted { directories.append(directory) }
             } catch {
                 results[i] = .failure(error)
             }
         }
-        for directory in directories { fileSystem.flushDirectory(at: directory) }
+        var refused: [String: any Error] = [:]
+        for directory in directories {
+            do { try fileSystem.flushDirectory(at: directory) } catch { refused[directory] = error }
+        }
+        if !refused.isEmpty {
+            for i in results.indices {
+                guard case .success(let placed?) = results[i],
+                      let error = refused[placed.url.deletingLastPathComponent().path] else { continue }
+                results[i] = .success((placed.url, error))
+            }
+        }
         for (job, result) in zip(group, results) { job.continuation.resume(with: result) }
     }
 

@@ -95,18 +95,25 @@ package enum FileValidation {
         return unsafeBitCast(symbol, to: (@convention(c) (Int32, UnsafePointer<CChar>?, Int32, UnsafePointer<CChar>?, UInt32) -> Int32).self)
     }()
 
-    /// Flushes the directory that holds `path` (its new entry survives a power loss).
+    /// Flushes the directory that holds `path` (its new entry survives a power loss). Best effort
+    /// for these moves (the command line's state files): a refusal is left as it is.
     private static func synchronizeDirectory(of path: String) {
-        synchronizeDirectory(at: (path as NSString).deletingLastPathComponent)
+        try? synchronizeDirectory(at: (path as NSString).deletingLastPathComponent)
     }
 
-    /// Flushes the directory at `directory` (`fsync(2)`; empty: the current directory). Best
-    /// effort: a directory that cannot be opened or flushed is left as it is.
-    static func synchronizeDirectory(at directory: String) {
-        let dfd = open(directory.isEmpty ? "." : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if dfd >= 0 {
-            fsync(dfd)
-            close(dfd)
+    /// Flushes the directory at `directory` (`fsync(2)`; empty: the current directory). Throws
+    /// a `.fileSystem` ``DownloadError`` with the `errno` when the directory cannot be opened or
+    /// the flush fails (EIO; EINVAL on a file system that cannot flush directories): the caller
+    /// decides what a refusal means.
+    static func synchronizeDirectory(at directory: String) throws {
+        let path = directory.isEmpty ? "." : directory
+        let dfd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard dfd >= 0 else {
+            throw DownloadError.fileSystem(errno: errno, "cannot open the directory \(path) to flush it")
+        }
+        defer { close(dfd) }
+        if fsync(dfd) != 0 {
+            throw DownloadError.fileSystem(errno: errno, "cannot flush the directory \(path)")
         }
     }
 

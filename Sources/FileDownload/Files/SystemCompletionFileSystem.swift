@@ -25,7 +25,7 @@ package struct SystemCompletionFileSystem: CompletionFileSystem {
         return try FileValidation.moveWithoutReplacing(from: from, to: to, synchronize: false)
     }
 
-    package func flushDirectory(at path: String) {
-        FileValidation.synchronizeDirectory(at: path)
+    package func flushDirectory(at path: String) throws {
+        try FileValidation.synchronizeDirectory(at: path)
     }
 }

@@ -65,6 +65,7 @@ final class RecordingFileSystem: CompletionFileSystem {
     private struct State {
         var log: [Call] = []
         var failing: Set<String> = []
+        var refusedDirectories: Set<String> = []
         var devices: [String: UInt64] = [:]
         var holds: [String: Hold] = [:]
     }
@@ -80,6 +81,10 @@ final class RecordingFileSystem: CompletionFileSystem {
 
     /// From now on, the data flush of the file at `path` (a staging path) throws EIO.
     func failFlush(of path: String) { state.withLock { _ = $0.failing.insert(path) } }
+
+    /// From now on, the flush of the directory at `path` throws EINVAL (as on a file system that
+    /// cannot flush directories), and is not recorded.
+    func refuseDirectoryFlush(of path: String) { state.withLock { _ = $0.refusedDirectories.insert(path) } }
 
     /// From now on, the file at `path` (a staging path) is said to be on `device`.
     func place(_ path: String, onDevice device: UInt64) { state.withLock { $0.devices[path] = device } }
@@ -118,8 +123,11 @@ final class RecordingFileSystem: CompletionFileSystem {
         return moved
     }
 
-    func flushDirectory(at path: String) {
-        real.flushDirectory(at: path)
+    func flushDirectory(at path: String) throws {
+        if state.withLock({ $0.refusedDirectories.contains(path) }) {
+            throw DownloadError.fileSystem(errno: EINVAL, "cannot flush the directory \(path)")
+        }
+        try real.flushDirectory(at: path)
         note(.directory(path))
     }
 }

@@ -27,6 +27,7 @@ extension Attempt {
             }
             if isStopped { return .stopped }
             let final: URL
+            var directoryFlushError: (any Error)?
             if synchronize {
                 // Flush, move, flush the directory: in a group with the files that finish at the
                 // same time (CompletionFlusher), off the cooperative pool; the attempt returns
@@ -36,13 +37,18 @@ extension Attempt {
                 if delegate != nil {
                     try await flusher.flush(sink)
                     if let held = await askBeforeMove() { return held }
-                    final = try await flusher.move(sink) { fileSystem in
+                    (final, directoryFlushError) = try await flusher.move(sink) { fileSystem in
                         try self.moveIntoPlace(head: head, sink: sink, fileSystem: fileSystem)
                     }
                 } else {
-                    final = try await flusher.complete(sink) { fileSystem in
+                    (final, directoryFlushError) = try await flusher.complete(sink) { fileSystem in
                         try self.moveIntoPlace(head: head, sink: sink, fileSystem: fileSystem)
                     }
+                }
+                // The file is in place and whole: a file system that refuses the directory flush
+                // (EIO, EINVAL) is logged, not failed (docs/states.md, "Files").
+                if let directoryFlushError {
+                    logger.warning("download '\(id)': \(final.path) is in place, but its directory could not be flushed (the entry may not survive a power loss): \(directoryFlushError)")
                 }
             } else {
                 if let held = await askBeforeMove() { return held }
