@@ -142,6 +142,60 @@ struct CompletionFlusherTests {
         await h.cleanUp()
     }
 
+    @Test("a download paused or cancelled while its group is held is never moved and ends as asked; the others of its group complete",
+          arguments: ["pause", "cancel"])
+    func stoppedWhileHeld(_ how: String) async throws {
+        let fs = RecordingFileSystem()
+        let (h, flusher) = Self.harness(fs)
+        for (n, id) in ["a", "b", "c"].enumerated() {
+            h.serve(id, size: 10_000, seed: UInt64(n + 1))
+            try await h.downloader.start(id: id, url: h.url(id))
+        }
+        await flusher.waitUntilPending(3)
+        let stopping = Task {
+            if how == "pause" { _ = try await h.downloader.pause("b") } else { try await h.downloader.cancel("b") }
+        }
+        await h.parked(2)  // the tick loop and b's stop deadline: b was asked to stop
+        flusher.resume()
+        await h.recorder.state("a", .completed)
+        await h.recorder.state("c", .completed)
+        try await stopping.value
+        #expect(await h.downloader.state(of: "b") == (how == "pause" ? .paused : .cancelled))
+        #expect(!h.recorder.states(of: "b").contains(.completed))
+        #expect(!FileManager.default.fileExists(atPath: h.file("b").path), "nothing moved to b's destination")
+        #expect(!fs.log.contains { if case .move(let from, _) = $0 { from.hasSuffix("/b.part") } else { false } }, "\(fs.log)")
+        if how == "pause" {
+            #expect(h.contents(URL(fileURLWithPath: h.file("b").path + ".part"))?.count == 10_000, "paused: its bytes kept in staging")
+        }
+        await h.cleanUp()
+    }
+
+    @Test("a move that fails in a group (the staging file replaced while the group was held) fails that download only; the others complete")
+    func moveFailureFailsOne() async throws {
+        let fs = RecordingFileSystem()
+        let (h, flusher) = Self.harness(fs, retry: RetryPolicy(maxRetries: 0))
+        var contents: [String: MockContent] = [:]
+        for (n, id) in ["a", "b", "c"].enumerated() {
+            contents[id] = h.serve(id, size: 10_000, seed: UInt64(n + 1))
+            try await h.downloader.start(id: id, url: h.url(id))
+        }
+        await flusher.waitUntilPending(3)
+        let part = h.file("b").path + ".part"
+        try FileManager.default.removeItem(atPath: part)
+        #expect(FileManager.default.createFile(atPath: part, contents: Data("planted".utf8)))
+        flusher.resume()
+        await h.recorder.state("a", .completed)
+        await h.recorder.state("c", .completed)
+        let failure = await h.recorder.failure(of: "b")
+        #expect(failure.error.code == .validationFailed)
+        #expect(failure.error.message.contains("was replaced"), "\(failure.error)")
+        #expect(!FileManager.default.fileExists(atPath: h.file("b").path), "the planted file is not moved to b's destination")
+        #expect(fs.kinds == ["writeback", "writeback", "writeback", "flush", "flush", "flush", "move", "move", "directory",
+                             "completed", "completed"], "\(fs.log)")
+        for id in ["a", "c"] { #expect(h.contents(h.file(id)) == contents[id]!.bytes(in: 0..<10_000)) }
+        await h.cleanUp()
+    }
+
     /// Notes the delegate's last word in the file system's log.
     final class Asking: DownloaderDelegate {
         let fs: RecordingFileSystem
