@@ -23,9 +23,10 @@ struct AutomaticConnectionsTests {
         h.serve(name, size: size, seed: seed, chunkSize: 16 << 10, chunkDelay: .milliseconds(100))
     }
 
-    /// Runs `name` with automatic connections to the end; returns the most connections seen at once.
-    static func run(_ h: Harness, _ name: String) async throws -> Int {
-        try await h.downloader.start(id: name, url: h.url(name), options: SegmentTests.options(connections: nil))
+    /// Runs `name` with `connections` (`nil`: automatic) to the end; returns the most connections
+    /// seen at once.
+    static func run(_ h: Harness, _ name: String, connections: Int? = nil) async throws -> Int {
+        try await h.downloader.start(id: name, url: h.url(name), options: SegmentTests.options(connections: connections))
         let (pump, most) = SegmentHostTests.pump(h, tracking: h.url(name))
         await h.recorder.state(name, .completed)
         pump.cancel()
@@ -53,5 +54,25 @@ struct AutomaticConnectionsTests {
         #expect(requests.count >= 8 && requests[1].offset <= Self.size / 8 && requests[1].offset > Self.size / 16,
                 "\(requests.map { ($0.offset, $0.end) })")
         await second.cleanUp()
+    }
+
+    @Test("while a download that asked for its number of connections runs to the host, an automatic one beside it grows but teaches the host nothing")
+    func fixedConnectionsBesideTeachNothing() async throws {
+        let store = InMemoryDownloadStore()
+        let h = Self.harness(store: store)
+        let content = Self.serve(h, "a")
+        let fixed = h.serve("fixed", size: 4 << 20, seed: 3, chunkSize: 16 << 10, chunkDelay: .milliseconds(100))
+        try await h.downloader.start(id: "a", url: h.url("a"), options: SegmentTests.options(connections: nil))
+        await h.parked(3)  // the tick loop and a's two connections: cut in two
+        try await h.downloader.start(id: "fixed", url: h.url("fixed"), options: SegmentTests.options(connections: 1))
+        let (pump, _) = SegmentHostTests.pump(h, tracking: h.url("a"), h.url("fixed"))
+        await h.recorder.state("a", .completed)
+        await h.recorder.state("fixed", .completed)
+        pump.cancel()
+        #expect(h.mock.requests(for: h.url("a")).count > 2)  // it grew
+        #expect(h.contents(h.file("a")) == content.data)
+        #expect(h.contents(h.file("fixed")) == fixed.data)
+        await h.cleanUp()
+        #expect(await store.connectionsByOrigin.isEmpty)
     }
 }

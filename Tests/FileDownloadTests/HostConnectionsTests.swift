@@ -1,4 +1,5 @@
 @testable import FileDownload
+import Foundation
 import Testing
 
 /// The host governor alone: times are points on the downloader's clock, given by the test.
@@ -6,9 +7,10 @@ import Testing
 struct HostConnectionsTests {
     let origin = "https://files.example.org:443"
 
-    /// Opens `n` connections to `origin`.
-    func open(_ hosts: inout HostConnections, _ n: Int, origin: String? = nil) {
-        for _ in 0..<n { hosts.opened(origin: origin ?? self.origin) }
+    /// Opens `n` connections to `origin` (`measured` `false`: of a download that asked for its
+    /// number of connections, or is rate-limited).
+    func open(_ hosts: inout HostConnections, _ n: Int, origin: String? = nil, measured: Bool = true) {
+        for _ in 0..<n { hosts.opened(origin: origin ?? self.origin, measured: measured) }
     }
 
     /// Feeds `seconds` of traffic at `rate` bytes per second in 250 ms samples from `start`;
@@ -26,8 +28,8 @@ struct HostConnectionsTests {
     /// Opens connections up to the target of `origin` and feeds `seconds` of traffic at `rate`
     /// from `start`; returns the time after.
     @discardableResult
-    func fill(_ hosts: inout HostConnections, rate: Int64, from start: Duration, seconds: Int = 1) -> Duration {
-        open(&hosts, hosts.target(of: origin) - hosts.openCount(of: origin))
+    func fill(_ hosts: inout HostConnections, rate: Int64, from start: Duration, seconds: Int = 1, measured: Bool = true) -> Duration {
+        open(&hosts, hosts.target(of: origin) - hosts.openCount(of: origin), measured: measured)
         return traffic(&hosts, rate: rate, from: start, seconds: seconds)
     }
 
@@ -42,8 +44,92 @@ struct HostConnectionsTests {
         now = fill(&hosts, rate: 6_000_000, from: now)  // 1.5 x for twice the connections: still worth it
         #expect(hosts.target(of: origin) == 16)
         #expect(hosts.extraAllowed(origin: origin, now: now) == 8)
-        #expect(hosts.takeLearned() == [origin: 16])  // the count it heads for while the rate scales
+        #expect(hosts.takeLearned() == [origin: 8])  // the most a window showed to scale, not the unmeasured 16
         #expect(hosts.takeLearned().isEmpty)
+    }
+
+    @Test("what is remembered was measured: nothing from a first window, which only sets the base, so a server one connection fills is not ratcheted upward download after download")
+    func remembersOnlyWhatAWindowMeasured() {
+        var remembered: [String: Int] = [:]
+        for _ in 0..<3 {  // three downloads in turn, each of one window, to a server one connection fills
+            var hosts = HostConnections(cap: 16)
+            hosts.remember(remembered)
+            fill(&hosts, rate: 10_000_000, from: .zero)
+            remembered.merge(hosts.takeLearned()) { $1 }
+        }
+        #expect(remembered.isEmpty)  // each started at 2: its first window set the base and doubled, unremembered
+
+        var hosts = HostConnections(cap: 16)
+        hosts.remember([origin: 8])
+        var now = fill(&hosts, rate: 10_000_000, from: .zero)  // the base at 8; doubles to 16
+        #expect(hosts.target(of: origin) == 16 && hosts.takeLearned().isEmpty)
+        now = fill(&hosts, rate: 10_000_000, from: now)  // 16 bring nothing: back to 8
+        #expect(hosts.target(of: origin) == 8)
+
+        var lan = HostConnections(cap: 16)
+        now = fill(&lan, rate: 10_000_000, from: .zero)
+        now = fill(&lan, rate: 10_000_000, from: now)  // 4 bring nothing over 2: settles at 2
+        #expect(lan.target(of: origin) == 2 && lan.takeLearned() == [origin: 2])
+    }
+
+    @Test("connections of a download that asked for its number (or is rate-limited) teach nothing: the target grows, the remembered count stays")
+    func unmeasuredConnectionsTeachNothing() {
+        var hosts = HostConnections(cap: 16)
+        var now = fill(&hosts, rate: 2_000_000, from: .zero)
+        open(&hosts, 1, measured: false)  // a download with -x 1 beside
+        now = fill(&hosts, rate: 5_000_000, from: now)
+        #expect(hosts.target(of: origin) > 4)  // the target still follows the rate
+        now = fill(&hosts, rate: 5_100_000, from: now)  // and settles
+        #expect(hosts.takeLearned().isEmpty)
+
+        var fixed = HostConnections(cap: 16)
+        open(&fixed, 16, measured: false)  // -x 16 to a server not remembered
+        fixed.throttled(origin: origin, retryAfter: nil, now: now)
+        #expect(fixed.target(of: origin) == 8 && fixed.takeLearned().isEmpty)
+        var known = HostConnections(cap: 16)
+        known.remember([origin: 4])
+        open(&known, 16, measured: false)
+        known.throttled(origin: origin, retryAfter: nil, now: now)
+        #expect(known.takeLearned().isEmpty)  // 8 is more than the 4 remembered
+        for _ in 0..<14 { known.closed(origin: origin, measured: false) }
+        known.throttled(origin: origin, retryAfter: nil, now: now + .seconds(2))
+        #expect(known.target(of: origin) == 4 && known.takeLearned().isEmpty)  // no lower than the 4 remembered
+        known.throttled(origin: origin, retryAfter: nil, now: now + .seconds(4))
+        #expect(known.takeLearned() == [origin: 2])  // a throttle that lowers the remembered count is remembered
+    }
+
+    @Test("nothing read from the store is trusted: a count above the cap starts at the cap and halves from it; one above 16 counts as 16; 0 or less is ignored")
+    func rememberedCountsAreClamped() {
+        var hosts = HostConnections(cap: 8)
+        let zero = "https://zero.example.org:443", negative = "https://negative.example.org:443"
+        hosts.remember([origin: 1000, zero: 0, negative: -3])
+        #expect(hosts.target(of: origin) == 8)
+        #expect(hosts.extraAllowed(origin: origin, now: .zero) == 8)
+        #expect(hosts.target(of: zero) == 2 && hosts.target(of: negative) == 2)
+        open(&hosts, 8)
+        hosts.throttled(origin: origin, retryAfter: nil, now: .zero)
+        #expect(hosts.target(of: origin) == 4)  // halved from the cap, not from 1000
+        #expect(hosts.takeLearned() == [origin: 4])
+        for _ in 0..<8 { hosts.closed(origin: origin) }
+        for seconds in stride(from: 2, through: 8, by: 2) {  // grows back one per 2 s while used
+            hosts.wanted(origin: origin)
+            hosts.recover(now: .seconds(seconds))
+        }
+        #expect(hosts.target(of: origin) == 8)
+        open(&hosts, 8)
+        #expect(!hosts.mayOpen(origin: origin, now: .seconds(8)))
+
+        var wide = HostConnections(cap: 64)
+        wide.remember([origin: 1000])
+        #expect(wide.target(of: origin) == Downloader.automaticConnections)
+
+        var lowered = HostConnections(cap: 16)  // 16 open at a target of 16 ...
+        lowered.remember([origin: 16])
+        let now = fill(&lowered, rate: 2_000_000, from: .zero)
+        #expect(lowered.openCount(of: origin) == 16)
+        lowered.setCap(8, forHost: "files.example.org")  // ... when the cap is lowered to 8
+        lowered.throttled(origin: origin, retryAfter: nil, now: now)
+        #expect(lowered.target(of: origin) == 4)  // halved from the cap
     }
 
     @Test("a doubling that brings nothing backs off to the count with the best rate and settles; one that brings less than half its share settles there")
@@ -85,6 +171,14 @@ struct HostConnectionsTests {
         #expect(hosts.target(of: "https://other.example.org:443") == 2)
         fill(&hosts, rate: 8_000_000, from: .zero)
         #expect(hosts.target(of: origin) == 16)  // it still probes from there
+        #expect(hosts.takeLearned().isEmpty)  // a first window only sets the base: 16 is not remembered
+    }
+
+    @Test("an origin is remembered by scheme, host and port only: no credentials, path or query, the host lowercased")
+    func originOnly() throws {
+        let url = try #require(URL(string: "https://u:p@Files.Example.org:443/p?q"))
+        #expect(Downloader.connectionOrigin(of: url) == "https://files.example.org:443")
+        #expect(Downloader.connectionOrigin(of: try #require(URL(string: "https://Host/p?q"))) == "https://host:443")
     }
 
     @Test("a throttle halves the target, stops the doubling and is remembered")

@@ -33,9 +33,13 @@ extension Downloader {
     }
 
     /// Counts the attempt of `id` now starting on `url` (from `bytesOnDisk`) against its origin.
+    /// Its rate teaches the origin's remembered count only when its download has automatic
+    /// connections and no rate limit (its own or the downloader's).
     func hostOpened(_ id: String, url: URL, bytesOnDisk: Int64) {
         guard let origin = Self.connectionOrigin(of: url) else { return }
-        scheduler.opened(id, origin: origin, bytesOnDisk: bytesOnDisk)
+        let options = entries[id]?.options
+        let measured = options?.maxConnections == nil && options?.transfer.maxBytesPerSecond == nil && bandwidthLimit == nil
+        scheduler.opened(id, origin: origin, bytesOnDisk: bytesOnDisk, measured: measured)
     }
 
     /// The attempt of `id` ended: its connection, and any of its segments' still counted, no
@@ -84,8 +88,9 @@ extension Downloader {
 
     /// Reads, once per downloader, the connection counts the store remembers per origin
     /// (``DownloadStore/rememberedConnections()``): an origin seen for the first time then starts
-    /// its adaptive target there instead of at 2. Called before a download is added or restored;
-    /// does nothing after the first call or without a store.
+    /// its adaptive target there (within its cap) instead of at 2. Called before a download is
+    /// added, restored or started from resume data; does nothing after the first call or without
+    /// a store. A store that cannot answer is logged as a warning, and every origin starts afresh.
     func loadRememberedHosts() async {
         guard !scheduler.hosts.loadedMemory, persistence.hasStore else { return }
         let counts = await persistence.rememberedConnections()
@@ -93,8 +98,9 @@ extension Downloader {
         scheduler.hosts.remember(counts)
     }
 
-    /// Hands what the governor learned of its origins since the last call (each one's best
-    /// count so far, or a settled or halved target) to the store, after the writes posted before.
+    /// Hands what the governor learned of its origins since the last call (each one's latest
+    /// measured count: of a window that scaled, a settled target, or a target a throttle lowered)
+    /// to the store, after the writes posted before.
     func rememberLearnedHosts() {
         let learned = scheduler.hosts.takeLearned()
         guard !learned.isEmpty else { return }

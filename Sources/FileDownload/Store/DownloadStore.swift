@@ -78,10 +78,12 @@ public protocol DownloadStore: Sendable {
     // MARK: connections per host (defaults in DownloadStore+HostConnections.swift)
 
     /// The connection counts remembered per origin (`scheme://host:port`, lowercased, as
-    /// `URL.origin` gives it): for each, the count with which a ``Downloader``'s automatic
-    /// connections (``DownloadOptions/maxConnections`` `nil`) last reached their best rate. A
-    /// downloader reads them once, before its first download, and starts an origin's target there.
-    /// The default remembers nothing (`[:]`).
+    /// `URL.origin` gives it): for each, the last count a ``Downloader``'s automatic connections
+    /// (``DownloadOptions/maxConnections`` `nil`) measured to be worth it (a window whose rate
+    /// scaled, or the count a flat one settled at) or a throttle lowered it to. A downloader reads
+    /// them once, before its first download, and starts an origin's target there; it trusts no
+    /// value: below 1 is ignored, above ``Downloader/automaticConnections`` taken as that, and the
+    /// target stays within the origin's cap. The default remembers nothing (`[:]`).
     func rememberedConnections() async throws -> [String: Int]
     /// Remembers `count` (at least 1) for `origin` (`scheme://host:port`: never credentials, a path
     /// or a query), replacing what was remembered for it. The default does nothing.

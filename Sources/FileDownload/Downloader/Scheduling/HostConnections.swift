@@ -13,8 +13,11 @@
 ///   (``record(origin:bytes:now:)``: from 4 to 8 connections, at least 1.5 times the rate). A
 ///   window that shows less growth settles the target at the count that reached the best rate
 ///   (backing off when the added connections brought nothing): it stops growing until the origin
-///   throttles or goes idle. Each target doubled after a window that scaled, each settled and
-///   each halved target is what the origin is remembered by (``takeLearned()``);
+///   throttles or goes idle. What the origin is remembered by (``takeLearned()``) is only what was
+///   measured: the count of a window that scaled against the last one (not the doubled target it
+///   heads for), the count a target settled at, both only while every connection open to the
+///   origin is automatic and unlimited (``opened(origin:measured:)``), and a target halved by a
+///   throttle when that lowers the remembered count;
 /// - a hold: after a throttle (``throttled(origin:retryAfter:now:)``: HTTP 429 or 503, a
 ///   refused connection, or a lost one shortly after another, ``lost(origin:now:)``) the target
 ///   is halved (at most once per sample window, so connections refused together count once) and
@@ -78,6 +81,10 @@ struct HostConnections: Sendable {
         var windowBytes: Int64 = 0
         /// Since when nothing is open (for ``idleReset``).
         var idleSince: Duration?
+        /// Of ``open``, the connections of downloads whose rate says nothing of what the origin
+        /// gives (a number of connections asked for, or a rate limit): while any is open, no
+        /// window teaches the origin's remembered count.
+        var unmeasured = 0
 
         /// An origin seen for the first time (or again after ``idleReset``), starting at `target`.
         init(target: Int = HostConnections.initialTarget) {
@@ -103,9 +110,13 @@ struct HostConnections: Sendable {
     }
 
     /// Adds counts remembered per origin (from the store); an origin already known keeps its
-    /// target, a new one starts there.
+    /// target, a new one starts there (within its cap). Nothing read is trusted: a count below 1
+    /// is ignored (the origin starts at ``initialTarget``), one above
+    /// ``Downloader/automaticConnections`` counts as that.
     mutating func remember(_ counts: [String: Int]) {
-        for (origin, count) in counts where count >= 1 && remembered[origin] == nil { remembered[origin] = count }
+        for (origin, count) in counts where count >= 1 && remembered[origin] == nil {
+            remembered[origin] = min(count, Downloader.automaticConnections)
+        }
     }
 
     /// The counts learned since the last call (each origin's latest), for the store to remember.
@@ -122,9 +133,9 @@ struct HostConnections: Sendable {
     }
 
     /// The state of `origin`, or that of an origin seen for the first time: its target the
-    /// remembered count, else ``initialTarget``.
+    /// remembered count, else ``initialTarget``, within the origin's cap.
     private func host(_ origin: String) -> Host {
-        hosts[origin] ?? Host(target: remembered[origin] ?? Self.initialTarget)
+        hosts[origin] ?? Host(target: min(remembered[origin] ?? Self.initialTarget, cap(of: origin)))
     }
 
     /// The cap of `origin` (`scheme://host:port`).
@@ -179,9 +190,12 @@ struct HostConnections: Sendable {
     /// The adaptive target of `origin`.
     func target(of origin: String) -> Int { min(host(origin).target, cap(of: origin)) }
 
-    mutating func opened(origin: String) {
+    /// A connection to `origin` opens; `measured` `false` for one of a download whose rate says
+    /// nothing of what the origin gives (a number of connections asked for, or a rate limit).
+    mutating func opened(origin: String, measured: Bool = true) {
         var host = host(origin)
         host.open += 1
+        if !measured { host.unmeasured += 1 }
         host.idleSince = nil
         if host.throttled, host.open >= min(host.target, cap(of: origin)) { host.saturated = true }
         hosts[origin] = host
@@ -194,9 +208,11 @@ struct HostConnections: Sendable {
         hosts[origin]?.saturated = true
     }
 
-    mutating func closed(origin: String) {
+    /// A connection to `origin` closed (`measured` as it was opened with).
+    mutating func closed(origin: String, measured: Bool = true) {
         guard var host = hosts[origin], host.open > 0 else { return }
         host.open -= 1
+        if !measured { host.unmeasured = max(0, host.unmeasured - 1) }
         hosts[origin] = host
     }
 
@@ -205,7 +221,9 @@ struct HostConnections: Sendable {
     /// connections as the target (or more), and more than the last window that grew, the target
     /// doubles (within the cap) when the throughput grew by ``scalingEfficiency`` of the
     /// connections added, and settles otherwise, at the count with the better rate of the two. The
-    /// first window measured only sets the base, and doubles. A change of the connection count
+    /// first window measured only sets the base, and doubles. The count of a window that scaled,
+    /// and a settled target, are learned (``takeLearned()``) when no connection open to the origin
+    /// is unmeasured; a doubled target is not. A change of the connection count
     /// starts a new window.
     mutating func record(origin: String, bytes: Int64, now: Duration) {
         guard var host = hosts[origin], host.open > 0 else { return }
@@ -223,18 +241,22 @@ struct HostConnections: Sendable {
         let n = host.open
         host.windowStart = now
         host.windowBytes = 0
-        guard n >= host.target, !host.settled else { return }
+        guard n >= min(host.target, cap(of: origin)), !host.settled else { return }
+        // Only a rate of automatic connections alone says what the origin gives.
+        let teaches = host.unmeasured == 0
         if let base = host.baselineRate, n > host.baselineConnections {
             let added = Double(n - host.baselineConnections) / Double(max(1, host.baselineConnections))
             guard rate >= base * (1 + Self.scalingEfficiency * added) else {
                 // Flat: settle at the count that reached the better rate (back off when the
-                // added connections brought nothing).
+                // added connections brought nothing), also below where this download started.
                 host.settled = true
                 let best = rate > base * 1.1 ? n : host.baselineConnections
                 host.target = min(max(1, best), cap(of: origin))
-                learn(host.target, for: origin)
+                if teaches { learn(host.target, for: origin) }
                 return
             }
+            // n connections scaled against the base: a count measured to be worth it.
+            if teaches { learn(n, for: origin) }
         } else if host.baselineRate != nil {
             // No more connections than the last growth (the cap, or the target shrank): measure anew.
             host.baselineRate = rate
@@ -248,10 +270,9 @@ struct HostConnections: Sendable {
         } else {
             host.target = min(n * 2, cap(of: origin))
         }
-        // The rate still scaled: remembered is the count it heads for, so that a download that
-        // ends before the next window (a file of a few seconds) leaves the next one to start
-        // there; a window that then shows no gain settles it back (``record(origin:bytes:now:)``).
-        learn(host.target, for: origin)
+        // The doubled target is not remembered: it is unmeasured (and a first window, which only
+        // set the base, measured nothing), so a count remembered is never more than a window
+        // showed to scale, and the next download's first window cannot ratchet it upward.
     }
 
     /// A throttle from `origin` (429, 503, a refused connection, repeated losses): halves the target (once
@@ -260,9 +281,14 @@ struct HostConnections: Sendable {
     mutating func throttled(origin: String, retryAfter: Duration?, now: Duration) {
         var host = host(origin)
         if host.decreasedAt.map({ now - $0 >= Self.sampleWindow }) ?? true {
-            host.target = max(1, max(host.target, host.open) / 2)
+            host.target = max(1, min(max(host.target, host.open), cap(of: origin)) / 2)
             host.decreasedAt = now
-            learn(host.target, for: origin)
+            // Remembered when it lowers the remembered count, or for an origin without one when
+            // only automatic connections were open: halving the `-x 16` of a download that asked
+            // for them, to 8, says nothing of a server remembered at 4 (or not at all).
+            if remembered[origin].map({ host.target < $0 }) ?? (host.unmeasured == 0) {
+                learn(host.target, for: origin)
+            }
         }
         host.throttled = true
         host.saturated = false

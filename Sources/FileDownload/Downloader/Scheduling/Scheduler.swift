@@ -18,8 +18,9 @@ struct Scheduler {
     var nextQueueOrder: Int64 = 0
     /// Ids with an attempt running: each takes one of the downloader's slots.
     var running: Set<String> = []
-    /// The origin each running attempt counts against, and the bytes of it counted so far.
-    var attemptOrigins: [String: (origin: String, bytes: Int64)] = [:]
+    /// The origin each running attempt counts against, the bytes of it counted so far, and
+    /// whether its rate says what the origin gives (``HostConnections/opened(origin:measured:)``).
+    var attemptOrigins: [String: (origin: String, bytes: Int64, measured: Bool)] = [:]
     /// The connections each segmented attempt opened beyond its first (counted for its origin
     /// in ``hosts`` until they close or the attempt ends).
     var segmentExtras: [String: Int] = [:]
@@ -92,10 +93,12 @@ struct Scheduler {
         running.remove(id)
     }
 
-    /// The attempt of `id` opens its connection to `origin` (from `bytesOnDisk` on).
-    mutating func opened(_ id: String, origin: String, bytesOnDisk: Int64) {
-        hosts.opened(origin: origin)
-        attemptOrigins[id] = (origin, bytesOnDisk)
+    /// The attempt of `id` opens its connection to `origin` (from `bytesOnDisk` on); `measured`
+    /// `false` when its download's rate says nothing of what the origin gives (a number of
+    /// connections asked for, or a rate limit), for this connection and its segments'.
+    mutating func opened(_ id: String, origin: String, bytesOnDisk: Int64, measured: Bool = true) {
+        hosts.opened(origin: origin, measured: measured)
+        attemptOrigins[id] = (origin, bytesOnDisk, measured)
     }
 
     /// The attempt of `id` ended: its connection, and any of its segments' still counted, no
@@ -103,7 +106,7 @@ struct Scheduler {
     mutating func closed(_ id: String) -> String? {
         let extras = segmentExtras.removeValue(forKey: id) ?? 0
         guard let counted = attemptOrigins.removeValue(forKey: id) else { return nil }
-        for _ in 0...extras { hosts.closed(origin: counted.origin) }
+        for _ in 0...extras { hosts.closed(origin: counted.origin, measured: counted.measured) }
         return counted.origin
     }
 
@@ -146,8 +149,8 @@ struct Scheduler {
     /// A connection of the segmented attempt of `id` beyond its first opens: it counts for the
     /// attempt's origin (nothing for an attempt without one).
     mutating func segmentOpened(_ id: String) {
-        guard let origin = origin(of: id) else { return }
-        hosts.opened(origin: origin)
+        guard let counted = attemptOrigins[id] else { return }
+        hosts.opened(origin: counted.origin, measured: counted.measured)
         segmentExtras[id, default: 0] += 1
     }
 
@@ -155,8 +158,8 @@ struct Scheduler {
     /// counted (its origin has room again). The attempt's first connection is let go by
     /// ``closed(_:)`` only.
     mutating func segmentClosed(_ id: String) -> Bool {
-        guard let origin = origin(of: id), let extras = segmentExtras[id], extras > 0 else { return false }
-        hosts.closed(origin: origin)
+        guard let counted = attemptOrigins[id], let extras = segmentExtras[id], extras > 0 else { return false }
+        hosts.closed(origin: counted.origin, measured: counted.measured)
         segmentExtras[id] = extras > 1 ? extras - 1 : nil
         return true
     }
@@ -172,7 +175,7 @@ struct Scheduler {
     /// one count for its origin's throughput.
     mutating func record(_ id: String, fileLength: Int64, now: Duration) {
         guard let counted = attemptOrigins[id] else { return }
-        attemptOrigins[id] = (counted.origin, fileLength)
+        attemptOrigins[id]?.bytes = fileLength
         hosts.record(origin: counted.origin, bytes: max(0, fileLength - counted.bytes), now: now)
     }
 
