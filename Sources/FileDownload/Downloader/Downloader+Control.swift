@@ -187,6 +187,7 @@ extension Downloader {
         _ = try transports.transport(for: resumeData.url)
         try checkUnclaimed(destination: resumeData.destination.path, partPath: resumeData.partPath)
         try await checkUnclaimedInStore(destination: resumeData.destination.path, partPath: resumeData.partPath)
+        await loadRememberedHosts()
         try checkNew(id: id)  // the store let other calls in
         try checkUnclaimed(destination: resumeData.destination.path, partPath: resumeData.partPath)
         var entry = DownloadEntry(

@@ -19,11 +19,14 @@ struct Persistence: Sendable {
     let store: (any DownloadStore)?
     /// The pipeline of writes and events.
     let journal: Journal
+    /// Where a read that is not fatal reports its failure.
+    let logger: Logger
 
     /// A part writing to `store` (none: events only) and publishing through `hub`.
     init(store: (any DownloadStore)?, hub: EventHub, logger: Logger) {
         self.store = store
         self.journal = Journal(store: store, hub: hub, logger: logger)
+        self.logger = logger
     }
 
     /// Whether downloads are stored.
@@ -72,10 +75,15 @@ struct Persistence: Sendable {
     }
 
     /// Reads the connection counts the store remembers per origin; `[:]` without a store or when
-    /// it cannot answer (the origins then start afresh).
+    /// it cannot answer (a warning is logged; the origins then start afresh).
     func rememberedConnections() async -> [String: Int] {
         guard let store else { return [:] }
-        return (try? await store.rememberedConnections()) ?? [:]
+        do {
+            return try await store.rememberedConnections()
+        } catch {
+            logger.warning("the store could not read the remembered connections; every host starts afresh", metadata: ["error": "\(error)"])
+            return [:]
+        }
     }
 
     /// Publishes `events` after every write posted before.
