@@ -1,4 +1,5 @@
 @testable import FileDownload
+import FileDownloadTestSupport
 import Foundation
 import Logging
 import Synchronization
@@ -141,5 +142,24 @@ struct PersistenceTests {
         e = entry("a", .waiting)
         e.url = URL(string: "mock://user:secret@files/a")!
         #expect(!Persistence.storeHoldsAll(of: e), "the store keeps no secret")
+    }
+
+    /// A store whose remembered connection counts cannot be read.
+    actor UnreadableHostsStore: DownloadStore {
+        func loadAll() -> [DownloadRecord] { [] }
+        func save(_ record: DownloadRecord) {}
+        func checkpoint(id: String, bytes: Int64, validator: Validator?) {}
+        func remove(id: String) {}
+        func rememberedConnections() throws -> [String: Int] {
+            throw DownloadError(.fileSystem, "the table is locked")
+        }
+    }
+
+    @Test("a store that cannot read the remembered connection counts is a warning, and every origin starts afresh")
+    func unreadableRememberedConnectionsAreAWarning() async {
+        let capture = LogCapture()
+        let part = Persistence(store: UnreadableHostsStore(), hub: EventHub(delegate: nil), logger: capture.logger)
+        #expect(await part.rememberedConnections().isEmpty)
+        #expect(capture.all.contains { $0.message.contains("remembered connections") && ($0.metadata["error"] ?? "").contains("locked") })
     }
 }
