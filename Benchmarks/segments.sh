@@ -14,7 +14,9 @@
 #    with a range each at once: what the proxy lets through (its ceiling); fdl get -x 4, and fdl's
 #    automatic connections twice: a first download to the host (an empty state directory) and a
 #    second one (a state directory that a download of the same file under another name from the
-#    same host filled once, copied afresh before each run: it starts at the remembered count).
+#    same host filled once, copied afresh before each run: it starts at the remembered count, the
+#    most connections a window of that first download measured to scale; a file that ends before
+#    its last doubling is measured, 64 MiB here, leaves the count before it).
 #    HTTP_ROWS picks rows (the functions h_* below; default all).
 # 2. SFTP: the same file through a second proxy in front of sshd: fdl get -x N and -x 1,
 #    lftp pget -n N sftp://, rclone sftp with N multi-thread streams, OpenSSH sftp (batch get),
