@@ -7,7 +7,8 @@
 ///   cap: ``DownloaderConfiguration/maxConnectionsPerHost``, or the override for the origin's
 ///   host (``setCap(_:forHost:)``);
 /// - an adaptive *target*, which starts at the count remembered for the origin
-///   (``remember(_:)``, from the store) or ``initialTarget``, and doubles, as TCP's slow start
+///   (``remember(_:)``, from the store, clamped) or ``initialTarget``, within the cap, and
+///   doubles, as TCP's slow start
 ///   does, after a window of at least ``growthWindow`` in which the origin used all of its target
 ///   and its throughput grew by at least ``scalingEfficiency`` of the connections it added
 ///   (``record(origin:bytes:now:)``: from 4 to 8 connections, at least 1.5 times the rate). A
