@@ -76,7 +76,10 @@ public struct TransportConformance: Sendable {
 
     /// A suite for `transport` against `fixture`.
     ///
-    /// - Parameter cancellationLimit: the cancellation check's watchdog (10 s by default).
+    /// - Parameters:
+    ///   - transport: the transport under test.
+    ///   - fixture: the server side: its resources and what they should contain.
+    ///   - cancellationLimit: the cancellation check's watchdog (10 s by default).
     public init(transport: any Transport, fixture: ConformanceFixture, cancellationLimit: Duration = .seconds(10)) {
         self.transport = transport
         self.fixture = fixture
