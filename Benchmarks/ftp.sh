@@ -110,27 +110,13 @@ expected=$(sha256sum "$WORK/root/big.bin" | cut -d' ' -f1)
 url="ftp://127.0.0.1:$port/big.bin"
 
 failed=0
-now() { date +%s.%N; }
 : > "$WORK/results"
 # run NAME FILE COMMAND...: runs the command with an empty out folder, records seconds and verdict.
 run() {
-    local name=$1 file=$2; shift 2
-    rm -rf "$WORK/out"; mkdir -p "$WORK/out"
-    local start end status=0
-    start=$(now)
-    timeout "$TOOL_TIMEOUT" "$@" > "$WORK/tool.log" 2>&1 || status=$?
-    end=$(now)
-    local seconds verdict
-    seconds=$(python3 -c "print(f'{$end - $start:.2f}')")
-    if [ "$status" -ne 0 ]; then
-        verdict="FAILED (exit $status): $(tail -1 "$WORK/tool.log")"; failed=1
-    elif [ "$(sha256sum "$file" 2> /dev/null | cut -d' ' -f1)" != "$expected" ]; then
-        verdict="WRONG BYTES"; failed=1
-    else
-        verdict="ok"
-    fi
-    echo "$name|$seconds|$verdict" >> "$WORK/results"
-    echo "  $name: ${seconds}s, $verdict" >&2
+    local name=$1; shift
+    timed_run "$@"
+    echo "$name|$run_seconds|$run_verdict" >> "$WORK/results"
+    echo "  $name: ${run_seconds}s, $run_verdict" >&2
 }
 # optional TOOL NAME FILE COMMAND...: run, or a skipped row when TOOL is not installed.
 optional() {

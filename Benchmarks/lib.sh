@@ -15,7 +15,30 @@
 #   trust_sshd_port PORT       -> adds the host key for [127.0.0.1]:PORT to WORKDIR/known_hosts too
 #                                 (a proxy in front of sshd)
 #   stop_local_sshd
+#   timed_run FILE COMMAND...  -> runs COMMAND (bounded by $TOOL_TIMEOUT, output in $WORK/tool.log)
+#                                 with $WORK/out emptied first; sets $run_elapsed (seconds, as
+#                                 measured), $run_seconds (2 decimals) and $run_verdict: "ok", "WRONG
+#                                 BYTES" when FILE's SHA-256 is not $expected, or "FAILED (exit N):
+#                                 <last line>"; sets failed=1 unless ok
 . "$(dirname "${BASH_SOURCE[0]}")/../scripts/local-nginx.sh"
+
+timed_run() {
+    local file=$1; shift
+    rm -rf "$WORK/out"; mkdir -p "$WORK/out"
+    local start end status=0
+    start=$(date +%s.%N)
+    timeout "$TOOL_TIMEOUT" "$@" > "$WORK/tool.log" 2>&1 || status=$?
+    end=$(date +%s.%N)
+    run_elapsed=$(python3 -c "print($end - $start)")
+    run_seconds=$(python3 -c "print(f'{$run_elapsed:.2f}')")
+    if [ "$status" -ne 0 ]; then
+        run_verdict="FAILED (exit $status): $(tail -1 "$WORK/tool.log")"; failed=1
+    elif [ "$(sha256sum "$file" 2> /dev/null | cut -d' ' -f1)" != "$expected" ]; then
+        run_verdict="WRONG BYTES"; failed=1
+    else
+        run_verdict="ok"
+    fi
+}
 
 in_rotation() {
     local round=$1; shift

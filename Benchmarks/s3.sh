@@ -22,6 +22,7 @@ set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 FDL=${FDL:-$ROOT/.build/release/fdl}
+. "$ROOT/Benchmarks/lib.sh"
 SIZE_MIB=${SIZE_MIB:-1024}
 CONNECTIONS=${CONNECTIONS:-4}
 TOOL_TIMEOUT=${TOOL_TIMEOUT:-600}
@@ -62,26 +63,13 @@ read -r -t 1200 answer <&"${MOTO[0]}" || answer="no answer"
 rm -f "$WORK/object.bin"
 
 failed=0
-now() { date +%s.%N; }
 # run NAME FILE COMMAND...: runs the command, prints its row (seconds, MB/s, SHA-256 of FILE).
 run() {
-    local name=$1 file=$2; shift 2
-    rm -rf "$WORK/out"; mkdir -p "$WORK/out"
-    local start end status=0
-    start=$(now)
-    timeout "$TOOL_TIMEOUT" "$@" > "$WORK/tool.log" 2>&1 || status=$?
-    end=$(now)
-    local seconds rate verdict
-    seconds=$(python3 -c "print(f'{$end - $start:.2f}')")
-    rate=$(python3 -c "print(f'{$SIZE_MIB * 1048576 / ($end - $start) / 1e6:.0f}')")
-    if [ "$status" -ne 0 ]; then
-        verdict="FAILED (exit $status): $(tail -1 "$WORK/tool.log")"; failed=1
-    elif [ "$(sha256sum "$file" 2> /dev/null | cut -d' ' -f1)" != "$expected" ]; then
-        verdict="WRONG BYTES"; failed=1
-    else
-        verdict="ok"
-    fi
-    echo "| $SIZE_MIB MiB | $name | $seconds | $rate | $verdict |"
+    local name=$1; shift
+    timed_run "$@"
+    local rate
+    rate=$(python3 -c "print(f'{$SIZE_MIB * 1048576 / $run_elapsed / 1e6:.0f}')")
+    echo "| $SIZE_MIB MiB | $name | $run_seconds | $rate | $run_verdict |"
 }
 
 echo "| object | tool | seconds | MB/s | bytes |"
