@@ -228,6 +228,11 @@ package final class CompletionFlusher: Sendable {
     /// would wait for its own device cache flush (ext4 sends one per `fdatasync` even when the
     /// journal commit of the first already holds the others' metadata), while the block layer
     /// merges flushes that wait together.
+    ///
+    /// This thread flushes too, taking the next file as the helpers do, and waits only for files
+    /// a helper took: a helper that has not started when the files run out takes none, so a busy
+    /// pool (every thread draining a device) never leaves this thread waiting for one that cannot
+    /// start. At most ``maxHelpers`` helpers a group, so one hung device holds few threads.
     private func flushAll(_ sinks: [TransferSink]) -> [(Int, any Error)] {
         guard sinks.count > 1 else {
             guard let sink = sinks.first else { return [] }
@@ -235,23 +240,53 @@ package final class CompletionFlusher: Sendable {
             return []
         }
         for sink in sinks { fileSystem.startWriteback(of: sink) }
-        let failures = Failures(), done = DispatchGroup(), fileSystem = self.fileSystem
-        for (i, sink) in sinks.enumerated().dropFirst() {
-            done.enter()
-            work.submit {
-                do { try fileSystem.flushData(of: sink) } catch { failures.add(i, error) }
-                done.leave()
+        let shared = SharedFlushes(count: sinks.count), fileSystem = self.fileSystem
+        let flushTaken = { @Sendable in
+            while let i = shared.take() {
+                var failure: (any Error)?
+                do { try fileSystem.flushData(of: sinks[i]) } catch { failure = error }
+                shared.finish(i, failure)
             }
         }
-        do { try fileSystem.flushData(of: sinks[0]) } catch { failures.add(0, error) }
-        done.wait()
-        return failures.all
+        for _ in 0..<min(sinks.count - 1, Self.maxHelpers) { work.submit(flushTaken) }
+        flushTaken()
+        return shared.waitForAll()
     }
 
-    /// The flushes of a group that failed, collected from the threads that made them.
-    private final class Failures: Sendable {
-        private let errors = Mutex<[(Int, any Error)]>([])
-        func add(_ index: Int, _ error: any Error) { errors.withLock { $0.append((index, error)) } }
-        var all: [(Int, any Error)] { errors.withLock { $0 } }
+    /// The most threads that help one group's drain with its flushes.
+    static let maxHelpers = 7
+
+    /// A group's flushes shared between its drain thread and helpers: the next file to take, how
+    /// many are done, and the failures.
+    private final class SharedFlushes: @unchecked Sendable {
+        private let condition = NSCondition()
+        private let count: Int
+        private var next = 0, finished = 0
+        private var failures: [(Int, any Error)] = []
+
+        init(count: Int) { self.count = count }
+
+        /// The next file to flush; `nil` once every file is taken.
+        func take() -> Int? {
+            condition.lock(); defer { condition.unlock() }
+            guard next < count else { return nil }
+            next += 1
+            return next - 1
+        }
+
+        func finish(_ index: Int, _ failure: (any Error)?) {
+            condition.lock(); defer { condition.unlock() }
+            if let failure { failures.append((index, failure)) }
+            finished += 1
+            condition.broadcast()
+        }
+
+        /// Waits until every file taken is flushed (all are taken when the caller asks) and
+        /// returns the failures.
+        func waitForAll() -> [(Int, any Error)] {
+            condition.lock(); defer { condition.unlock() }
+            while finished < count { condition.wait() }
+            return failures
+        }
     }
 }
