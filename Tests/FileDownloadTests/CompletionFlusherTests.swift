@@ -23,6 +23,13 @@ struct CompletionFlusherTests {
         return (h, flusher)
     }
 
+    /// Waits until `id` completed and its `completed` event is in `fs`'s log too: the recorder,
+    /// subscribed first, may wake the test before the next observer noted the event.
+    static func completed(_ id: String, _ h: Harness, _ fs: RecordingFileSystem) async throws {
+        await h.recorder.state(id, .completed)
+        try await poll("the completed event of \(id) is in the log") { fs.log.contains(.completed(id)) }
+    }
+
     @Test("downloads that finish together: every data flush, then every move, then one flush per directory, then the completed events")
     func groupOrder() async throws {
         let fs = RecordingFileSystem()
@@ -37,7 +44,7 @@ struct CompletionFlusherTests {
         }
         await flusher.waitUntilPending(4)
         flusher.resume()
-        for id in destinations.keys { await h.recorder.state(id, .completed) }
+        for id in destinations.keys { try await Self.completed(id, h, fs) }
 
         let parts = Set(destinations.values.map { $0.path + ".part" })
         #expect(fs.kinds == Array(repeating: "writeback", count: 4) + Array(repeating: "flush", count: 4)
@@ -59,7 +66,7 @@ struct CompletionFlusherTests {
         flusher.resume()
         let content = h.serve("a", size: 20_000)
         try await h.downloader.start(id: "a", url: h.url("a"))
-        await h.recorder.state("a", .completed)
+        try await Self.completed("a", h, fs)
         let part = h.file("a").path + ".part"
         #expect(fs.log == [.flush(part), .move(from: part, to: h.file("a").path), .directory(h.directory.path), .completed("a")])
         #expect(h.contents(h.file("a")) == content.bytes(in: 0..<20_000))
@@ -77,8 +84,8 @@ struct CompletionFlusherTests {
         }
         await flusher.waitUntilPending(3)
         flusher.resume()
-        await h.recorder.state("a", .completed)
-        await h.recorder.state("c", .completed)
+        try await Self.completed("a", h, fs)
+        try await Self.completed("c", h, fs)
         let failure = await h.recorder.failure(of: "b")
         #expect(failure.error.code == .fileSystem)
         #expect(failure.error.message.contains("cannot flush"), "\(failure.error)")
@@ -102,12 +109,12 @@ struct CompletionFlusherTests {
         try await h.downloader.start(id: "slow", url: h.url("slow"))
         await hold.reached()
         try await h.downloader.start(id: "fast", url: h.url("fast"))
-        await h.recorder.state("fast", .completed)
+        try await Self.completed("fast", h, fs)
         #expect(fs.log == [.flush(fast), .move(from: fast, to: h.file("fast").path), .directory(h.directory.path), .completed("fast")],
                 "the held device's file is neither flushed, moved nor completed meanwhile: \(fs.log)")
         #expect(!FileManager.default.fileExists(atPath: h.file("slow").path))
         hold.release()
-        await h.recorder.state("slow", .completed)
+        try await Self.completed("slow", h, fs)
         #expect(Array(fs.log.dropFirst(4)) == [.flush(slow), .move(from: slow, to: h.file("slow").path), .directory(h.directory.path),
                                                .completed("slow")], "\(fs.log)")
         #expect(h.contents(h.file("fast")) == fastContent.bytes(in: 0..<20_000))
@@ -129,7 +136,7 @@ struct CompletionFlusherTests {
         }
         await flusher.waitUntilPending(3)
         flusher.resume()
-        for id in destinations.keys { await h.recorder.state(id, .completed) }
+        for id in destinations.keys { try await Self.completed(id, h, fs) }
         #expect(fs.kinds == ["writeback", "writeback", "writeback", "flush", "flush", "flush", "move", "move", "move", "directory",
                              "completed", "completed", "completed"], "\(fs.log)")
         let warnings = log.all.map(\.message).filter { $0.contains("its directory could not be flushed") }
@@ -157,8 +164,8 @@ struct CompletionFlusherTests {
         }
         await h.parked(2)  // the tick loop and b's stop deadline: b was asked to stop
         flusher.resume()
-        await h.recorder.state("a", .completed)
-        await h.recorder.state("c", .completed)
+        try await Self.completed("a", h, fs)
+        try await Self.completed("c", h, fs)
         try await stopping.value
         #expect(await h.downloader.state(of: "b") == (how == "pause" ? .paused : .cancelled))
         #expect(!h.recorder.states(of: "b").contains(.completed))
@@ -184,8 +191,8 @@ struct CompletionFlusherTests {
         try FileManager.default.removeItem(atPath: part)
         #expect(FileManager.default.createFile(atPath: part, contents: Data("planted".utf8)))
         flusher.resume()
-        await h.recorder.state("a", .completed)
-        await h.recorder.state("c", .completed)
+        try await Self.completed("a", h, fs)
+        try await Self.completed("c", h, fs)
         let failure = await h.recorder.failure(of: "b")
         #expect(failure.error.code == .validationFailed)
         #expect(failure.error.message.contains("was replaced"), "\(failure.error)")
@@ -210,7 +217,7 @@ struct CompletionFlusherTests {
         flusher.resume()
         h.serve("a", size: 20_000)
         try await h.downloader.start(id: "a", url: h.url("a"))
-        await h.recorder.state("a", .completed)
+        try await Self.completed("a", h, fs)
         let part = h.file("a").path + ".part"
         #expect(fs.log == [.flush(part), .asked("a"), .move(from: part, to: h.file("a").path), .directory(h.directory.path), .completed("a")])
         await h.cleanUp()
