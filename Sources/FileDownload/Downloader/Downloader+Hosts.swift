@@ -37,8 +37,8 @@ extension Downloader {
     /// connections and no rate limit (its own or the downloader's).
     func hostOpened(_ id: String, url: URL, bytesOnDisk: Int64) {
         guard let origin = Self.connectionOrigin(of: url) else { return }
-        let options = entries[id]?.options
-        let measured = options?.maxConnections == nil && options?.transfer.maxBytesPerSecond == nil && bandwidthLimit == nil
+        let automatic = entries.peek(id) { $0.options.maxConnections == nil && $0.options.transfer.maxBytesPerSecond == nil } ?? true
+        let measured = automatic && bandwidthLimit == nil  // (read in place: no copy of the entry per attempt)
         scheduler.opened(id, origin: origin, bytesOnDisk: bytesOnDisk, measured: measured)
     }
 

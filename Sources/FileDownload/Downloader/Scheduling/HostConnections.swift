@@ -122,6 +122,7 @@ struct HostConnections: Sendable {
 
     /// The counts learned since the last call (each origin's latest), for the store to remember.
     mutating func takeLearned() -> [String: Int] {
+        guard !learned.isEmpty else { return [:] }  // most ticks: nothing to write back
         defer { learned = [:] }
         return learned
     }
