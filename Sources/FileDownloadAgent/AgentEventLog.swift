@@ -38,11 +38,12 @@ actor AgentEventLog {
     }
 
     /// The newest live (not journalled) event of one kind, and its frame once a subscriber looked
-    /// (`""`: it does not encode).
+    /// (`nil` then: it does not encode).
     struct LiveEvent: Sendable {
         var version: UInt64
         var event: DownloadEvent
         var frame: String? = nil
+        var encoded = false
     }
 
     /// How often, at most, subscribers are woken for live events alone (progress); journalled
@@ -175,8 +176,11 @@ actor AgentEventLog {
 
     /// `live`'s frame, encoded at the first look and kept in it.
     private func frame(of live: inout LiveEvent) -> String? {
-        if live.frame == nil { live.frame = liveFrame(live.event) ?? "" }
-        return live.frame!.isEmpty ? nil : live.frame
+        if !live.encoded {
+            live.frame = liveFrame(live.event)
+            live.encoded = true
+        }
+        return live.frame
     }
 
     /// Wakes the subscribers for live events: at once when the last wake is ``liveInterval`` ago,
@@ -305,7 +309,8 @@ actor AgentEventLog {
     func live(after mark: UInt64) -> (frames: [String], mark: UInt64) {
         guard version > mark else { return ([], version) }
         var changed: [(version: UInt64, frame: String?)] = []
-        for id in progress.keys where progress[id]!.version > mark {
+        // The ids first: a loop over the dictionary itself would copy it at the first frame kept.
+        for id in progress.compactMap({ $0.value.version > mark ? $0.key : nil }) {
             changed.append((progress[id]!.version, frame(of: &progress[id]!)))
         }
         if total?.version ?? 0 > mark { changed.append((total!.version, frame(of: &total!))) }
