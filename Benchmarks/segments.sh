@@ -184,7 +184,7 @@ if wants http; then
     h_fdlauto2() {
         if [ ! -d "$WORK/primed-state" ]; then
             ln -sf big.bin "$WORK/www/prime.bin"
-            "$FDL" get -q --state "$WORK/primed-state" -d "$WORK/prime" "http://127.0.0.1:$proxy_port/prime.bin"
+            timeout "$TOOL_TIMEOUT" "$FDL" get -q --state "$WORK/primed-state" -d "$WORK/prime" "http://127.0.0.1:$proxy_port/prime.bin"
             rm -rf "$WORK/prime"
         fi
         printf 'rm -rf %q && cp -r %q %q && exec %q get -q --state %q -d %q %q\n' "$WORK/state2" "$WORK/primed-state" \

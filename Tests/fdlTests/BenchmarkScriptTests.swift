@@ -39,7 +39,7 @@ struct BenchmarkScriptTests {
 
     @Test("Benchmarks/ftp.sh: fdl on 1 and 4 connections, curl, wget and aria2c from vsftpd, each byte-exact")
     func ftp() async throws {
-        let output = try await Self.run("ftp.sh", ["SIZE_MIB": "2", "CONNECTIONS": "4", "TOOL_TIMEOUT": "60"], limit: .seconds(120))
+        let output = try await Self.run("ftp.sh", ["SIZE_MIB": "2", "CONNECTIONS": "4", "TOOL_TIMEOUT": "60"], limit: .seconds(240))
         let rows = output.split(separator: "\n").map { $0.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) } }
         let tools = [("fdl", "fdl get -x 1"), ("fdl", "fdl get -x 4"), ("curl", "curl -o"), ("wget", "wget -O"), ("aria2c", "aria2c -x1")]
         for (tool, label) in tools {
