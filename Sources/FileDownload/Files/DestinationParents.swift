@@ -45,7 +45,7 @@ public enum DestinationParents {
     /// paths). Without `making` (the check before the move) nothing is made or asked outside
     /// `base`, and below it the components are checked as before.
     package static func prepare(directory: String, below base: String, making: Bool = true) throws {
-        let base = base.utf8.count > 1 && base.utf8.last == UInt8(ascii: "/") ? String(base.dropLast()) : base
+        let base = trimmed(base)
         guard !base.isEmpty, let below = path(of: directory, below: base) else {
             if making, !FileValidation.isDirectory(path: directory) { try FileValidation.createDirectory(path: directory) }
             return
@@ -69,12 +69,11 @@ public enum DestinationParents {
     /// application given that path: a destination outside the downloads directory, whose
     /// directories are made and not checked for links.
     package static func resolvingLinks(in destination: String, below base: String) -> String? {
-        let base = base.utf8.count > 1 && base.utf8.last == UInt8(ascii: "/") ? String(base.dropLast()) : base
+        let base = trimmed(base)
         guard !base.isEmpty, let below = path(of: destination, below: base),
               below.utf8.contains(UInt8(ascii: "/")),  // most: a file right in base
               !destination.utf8.contains(0) else { return nil }  // C calls would see a shorter path
-        let parents = below.split(separator: "/").dropLast()
-        guard !parents.isEmpty else { return nil }
+        let parents = below.split(separator: "/").dropLast()  // not empty: `below` holds a "/"
         var walked = base == "/" ? "" : base
         var existing = walked, sawLink = false
         for name in parents {
@@ -91,6 +90,11 @@ public enum DestinationParents {
         let utf8 = destination.utf8
         let rest = destination[utf8.index(utf8.startIndex, offsetBy: existing.utf8.count)...]  // bytes, not characters
         return resolved == "/" ? String(rest) : resolved + rest
+    }
+
+    /// `base` without a trailing `/` (`/` itself kept).
+    private static func trimmed(_ base: String) -> String {
+        base.utf8.count > 1 && base.utf8.last == UInt8(ascii: "/") ? String(base.dropLast()) : base
     }
 
     /// `directory` after `base` and its `/`, when it lies below `base` (not `base` itself);
