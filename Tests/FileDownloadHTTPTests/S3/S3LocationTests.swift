@@ -1,4 +1,5 @@
 @testable import FileDownloadHTTP
+import FileDownloadTestSupport
 import FileDownload
 import Foundation
 import Testing
@@ -182,15 +183,16 @@ struct S3LocationTests {
     @Test("a webhook's failure shows its URL's query names, never their values; a NUL in a field is refused")
     func webhookRedaction() async throws {
         let poster = WebhookPoster(configuration: .init(connectTimeout: .seconds(2), timeout: .seconds(5)))
+        let refusing = try RefusingPort()  // held for the test: nothing listens there
         do {
-            _ = try await poster.post(to: URL(string: "http://127.0.0.1:1/hook?token=HOOKSECRET123&x=1")!, body: Data(), headers: [])
+            _ = try await poster.post(to: URL(string: "http://127.0.0.1:\(refusing.port)/hook?token=HOOKSECRET123&x=1")!, body: Data(), headers: [])
             Issue.record("a post to a closed port succeeded")
         } catch let failure as WebhookPoster.Failure {
             #expect(!failure.description.contains("HOOKSECRET123"))
             #expect(failure.description.contains("token=[redacted]"))
         }
         await #expect(throws: WebhookPoster.Failure.self) {
-            try await poster.post(to: URL(string: "http://127.0.0.1:1/hook")!, body: Data(), headers: [(name: "X", value: "a\0b")])
+            try await poster.post(to: URL(string: "http://127.0.0.1:\(refusing.port)/hook")!, body: Data(), headers: [(name: "X", value: "a\0b")])
         }
     }
 }
