@@ -22,9 +22,7 @@ struct AgentConnection: Sendable {
         let channel = try await connect()
         let deadline = answerTimeout.map { ContinuousClock.now + $0 }
         let timer = answerTimeout.map { timeout in
-            let (seconds, attoseconds) = timeout.components
-            let nanoseconds = seconds * 1_000_000_000 + attoseconds / 1_000_000_000
-            return channel.channel.eventLoop.scheduleTask(in: .nanoseconds(nanoseconds)) { channel.channel.close(promise: nil) }
+            channel.channel.eventLoop.scheduleTask(in: TimeAmount(timeout)) { channel.channel.close(promise: nil) }
         }
         defer { timer?.cancel() }
         do {
